@@ -1,0 +1,28 @@
+/* The backends built into this binary, and each backend's pure error
+ * classifier (testable without a database). A backend switched off at
+ * configure time is declared here but neither built nor registered. */
+#ifndef RPB_BACKENDS_H
+#define RPB_BACKENDS_H
+
+#include "store.h"
+
+extern const struct rpb_backend rpb_backend_null;
+extern const struct rpb_backend rpb_backend_leveldb;
+extern const struct rpb_backend rpb_backend_sqlite;
+extern const struct rpb_backend rpb_backend_postgres;
+
+/* Maps a LevelDB status string ("IO error: ...: No space left on device",
+ * "Corruption: ...", ...) to an error class. */
+enum rpb_status rpb_leveldb_classify(const char *status_msg);
+/* Maps an SQLite result code, primary or extended, to an error class. */
+enum rpb_status rpb_sqlite_classify(int code);
+/* Maps a SQLSTATE (may be NULL or "") and whether the connection is bad to an
+ * error class. */
+enum rpb_status rpb_postgres_classify(const char *sqlstate, bool connection_bad);
+
+/* NULL-terminated list of the backends built in, null last. */
+extern const struct rpb_backend *const rpb_backends[];
+/* Finds a built-in backend by name; NULL when not built in. */
+const struct rpb_backend *rpb_backend_find(const char *name);
+
+#endif

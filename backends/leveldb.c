@@ -1,0 +1,581 @@
+/* The LevelDB backend, over the library's C API.
+ *
+ * One LevelDB database per store directory; each table is a one-byte key
+ * prefix (the enum rpb_table value), so the bytewise comparator keeps every
+ * table ordered by memcmp, shorter key first, as store.h requires.
+ *
+ * A transaction is a write batch (applied atomically by one leveldb_write at
+ * commit) plus an overlay of the staged writes so that the transaction reads
+ * its own writes, and a snapshot taken at begin so that every read of the
+ * transaction sees one consistent state. Writers are not checked against
+ * each other: the last commit wins. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <leveldb/c.h>
+
+#include "backends.h"
+#include "fsutil.h"
+#include "leveldb_overlay.h"
+#include "store.h"
+
+struct rpb_store {
+	leveldb_t *db;
+	leveldb_options_t *opts;
+	leveldb_cache_t *cache;
+	leveldb_filterpolicy_t *filter;
+	leveldb_writeoptions_t *wopts; /* shared: leveldb_write only reads it */
+	char *dir;
+};
+
+struct rpb_session {
+	struct rpb_store *st;
+	leveldb_writebatch_t *batch;
+	leveldb_readoptions_t *ropts; /* carries the transaction's snapshot */
+	const leveldb_snapshot_t *snap;
+	struct rpb_overlay ov;
+	bool in_txn;
+	enum rpb_txn_mode mode;
+	atomic_bool interrupted;
+	/* Encoded keys (table byte + key); two so scan can hold both bounds. */
+	unsigned char key[1 + RPB_KEY_MAX];
+	unsigned char key2[1 + RPB_KEY_MAX];
+};
+
+static const struct rpb_optspec ldb_optspecs[] = {
+	{"write_buffer", "16M",
+	 "memtable size before a flush to a level-0 file; 64k..1G"},
+	{"block_cache", "64M",
+	 "LRU cache of uncompressed data blocks; 0 = LevelDB's own 8M; 0..64G"},
+	{"bloom_bits", "10",
+	 "bloom filter bits per key (~1% false positives at 10); 0 = no filter; 0..32"},
+	{"block_size", "4k", "uncompressed size of a data block; 1k..4M"},
+	{"max_open_files", "1000", "table files kept open; 74..50000"},
+	{"compression", "1", "1 = snappy block compression, 0 = none; 0..1"},
+	{"max_file_size", "2M", "target size of a table file; 1M..1G"},
+	{NULL, NULL, NULL},
+};
+
+enum rpb_status rpb_leveldb_classify(const char *msg)
+{
+	if (!msg)
+		return RPB_IO;
+	if (strstr(msg, "No space left on device") || strstr(msg, "Disk quota exceeded"))
+		return RPB_DISK_FULL;
+	if (strncmp(msg, "Corruption:", 11) == 0)
+		return RPB_CORRUPT;
+	if (strncmp(msg, "NotFound:", 9) == 0)
+		return RPB_NOT_FOUND;
+	if (strncmp(msg, "Invalid argument:", 17) == 0 || strncmp(msg, "Not implemented", 15) == 0)
+		return RPB_INVALID;
+	if (strstr(msg, "Cannot allocate memory"))
+		return RPB_NOMEM;
+	return RPB_IO; /* "IO error: ..." and anything unforeseen */
+}
+
+/* Classifies and copies a LevelDB error string, then frees it. */
+static enum rpb_status ldb_error(struct rpb_err *err, char *native, const char *what)
+{
+	enum rpb_status st = rpb_leveldb_classify(native);
+	rpb_err_set(err, st, 0, NULL, "leveldb %s: %s", what, native ? native : "unknown error");
+	leveldb_free(native);
+	return st;
+}
+
+static char version_buf[32];
+
+static void version_fill(void)
+{
+	snprintf(version_buf, sizeof version_buf, "LevelDB %d.%d", leveldb_major_version(),
+		 leveldb_minor_version());
+}
+
+static const char *ldb_version(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, version_fill);
+	return version_buf;
+}
+
+struct ldb_tuning {
+	uint64_t write_buffer, block_cache, bloom_bits, block_size;
+	uint64_t max_open_files, compression, max_file_size;
+};
+
+/* Where LevelDB silently clamps a setting, the range is its clamp, so a
+ * value given is a value used. */
+static enum rpb_status ldb_read_tuning(const struct rpb_store_cfg *cfg, struct ldb_tuning *t,
+				       struct rpb_err *err)
+{
+	enum rpb_status st = rpb_cfg_check(cfg, "leveldb", ldb_optspecs, err);
+	if (!st)
+		st = rpb_cfg_u64(cfg, "write_buffer", 16u << 20, 64u << 10, 1u << 30,
+				 &t->write_buffer, err);
+	if (!st)
+		st = rpb_cfg_u64(cfg, "block_cache", 64u << 20, 0, 64ull << 30, &t->block_cache, err);
+	if (!st)
+		st = rpb_cfg_u64(cfg, "bloom_bits", 10, 0, 32, &t->bloom_bits, err);
+	if (!st)
+		st = rpb_cfg_u64(cfg, "block_size", 4u << 10, 1u << 10, 4u << 20, &t->block_size, err);
+	if (!st)
+		st = rpb_cfg_u64(cfg, "max_open_files", 1000, 74, 50000, &t->max_open_files, err);
+	if (!st)
+		st = rpb_cfg_u64(cfg, "compression", 1, 0, 1, &t->compression, err);
+	if (!st)
+		st = rpb_cfg_u64(cfg, "max_file_size", 2u << 20, 1u << 20, 1u << 30,
+				 &t->max_file_size, err);
+	return st;
+}
+
+static void ldb_apply_tuning(struct rpb_store *st, const struct ldb_tuning *t, bool create)
+{
+	leveldb_options_set_create_if_missing(st->opts, create);
+	leveldb_options_set_write_buffer_size(st->opts, t->write_buffer);
+	if (t->block_cache) {
+		st->cache = leveldb_cache_create_lru(t->block_cache);
+		leveldb_options_set_cache(st->opts, st->cache);
+	}
+	if (t->bloom_bits) {
+		st->filter = leveldb_filterpolicy_create_bloom((int)t->bloom_bits);
+		leveldb_options_set_filter_policy(st->opts, st->filter);
+	}
+	leveldb_options_set_block_size(st->opts, t->block_size);
+	leveldb_options_set_max_open_files(st->opts, (int)t->max_open_files);
+	leveldb_options_set_compression(st->opts, t->compression ? leveldb_snappy_compression
+								  : leveldb_no_compression);
+	leveldb_options_set_max_file_size(st->opts, t->max_file_size);
+}
+
+/* Turns a failed leveldb_open into one line that names the fix. */
+static enum rpb_status ldb_open_error(const char *dir, char *native, struct rpb_err *err)
+{
+	enum rpb_status st = rpb_leveldb_classify(native);
+	const char *m = native ? native : "unknown error";
+	if (strstr(m, "lock ") && (strstr(m, "already held") || strstr(m, "unavailable")))
+		rpb_err_set(err, st, 0, NULL,
+			    "leveldb store %s is already open in another process or handle (%s); "
+			    "stop the other user or choose another --dir", dir, m);
+	else if (strstr(m, "create_if_missing is false"))
+		rpb_err_set(err, st, 0, NULL,
+			    "no leveldb store in %s (%s); point --dir at an existing store or let rpbench create it",
+			    dir, m);
+	else
+		rpb_err_set(err, st, 0, NULL, "cannot open leveldb store %s: %s", dir, m);
+	leveldb_free(native);
+	return st;
+}
+
+static void ldb_store_close(struct rpb_store *st)
+{
+	if (!st)
+		return;
+	/* The database first: it still uses the cache and the filter policy. */
+	if (st->db)
+		leveldb_close(st->db);
+	if (st->opts)
+		leveldb_options_destroy(st->opts);
+	if (st->cache)
+		leveldb_cache_destroy(st->cache);
+	if (st->filter)
+		leveldb_filterpolicy_destroy(st->filter);
+	if (st->wopts)
+		leveldb_writeoptions_destroy(st->wopts);
+	free(st->dir);
+	free(st);
+}
+
+static enum rpb_status ldb_store_open(const struct rpb_store_cfg *cfg, struct rpb_store **out,
+					  struct rpb_err *err)
+{
+	*out = NULL;
+	struct ldb_tuning t;
+	enum rpb_status rc = ldb_read_tuning(cfg, &t, err);
+	if (!rc)
+		rc = rpb_dir_prepare(cfg->dir, cfg->create, err);
+	if (rc)
+		return rc;
+	struct rpb_store *st = calloc(1, sizeof *st);
+	if (!st || !(st->dir = strdup(cfg->dir)) || !(st->opts = leveldb_options_create()) ||
+	    !(st->wopts = leveldb_writeoptions_create())) {
+		ldb_store_close(st);
+		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory opening leveldb store %s",
+				   cfg->dir);
+	}
+	ldb_apply_tuning(st, &t, cfg->create);
+	leveldb_writeoptions_set_sync(st->wopts, cfg->sync == RPB_SYNC_COMMIT);
+	char *native = NULL;
+	st->db = leveldb_open(st->opts, cfg->dir, &native);
+	if (native || !st->db) {
+		rc = ldb_open_error(cfg->dir, native, err);
+		ldb_store_close(st);
+		return rc ? rc : RPB_IO;
+	}
+	*out = st;
+	return RPB_OK;
+}
+
+static enum rpb_status ldb_usage(struct rpb_store *st, uint64_t *bytes, struct rpb_err *err)
+{
+	return rpb_dir_usage(st->dir, bytes, err);
+}
+
+/* ---- sessions and transactions ---- */
+
+/* Drops everything the transaction staged and its snapshot. */
+static void txn_discard(struct rpb_session *s)
+{
+	leveldb_writebatch_clear(s->batch);
+	rpb_ovl_reset(&s->ov);
+	if (s->snap) {
+		leveldb_readoptions_set_snapshot(s->ropts, NULL);
+		leveldb_release_snapshot(s->st->db, s->snap);
+		s->snap = NULL;
+	}
+	s->in_txn = false;
+}
+
+/* A failed data operation rolls the whole transaction back (store.h). */
+static enum rpb_status txn_fail(struct rpb_session *s, enum rpb_status st)
+{
+	txn_discard(s);
+	return st;
+}
+
+static bool txn_interrupted(struct rpb_session *s)
+{
+	return atomic_load_explicit(&s->interrupted, memory_order_relaxed);
+}
+
+static enum rpb_status txn_timeout(struct rpb_session *s, struct rpb_err *err)
+{
+	return txn_fail(s, rpb_err_set(err, RPB_TXN_TIMEOUT, 0, NULL,
+				       "transaction interrupted and rolled back"));
+}
+
+/* Every data operation and commit starts here. */
+static enum rpb_status txn_check(struct rpb_session *s, bool writes, struct rpb_err *err)
+{
+	if (!s->in_txn)
+		return rpb_err_set(err, RPB_INVALID, 0, NULL,
+				   "operation outside a transaction; call begin first");
+	if (txn_interrupted(s))
+		return txn_timeout(s, err);
+	if (writes && s->mode != RPB_TXN_WRITE)
+		return txn_fail(s, rpb_err_set(err, RPB_INVALID, 0, NULL,
+					       "write in a read-only transaction; begin it with RPB_TXN_WRITE"));
+	return RPB_OK;
+}
+
+/* Builds table byte + key in buf; bounds may be empty, keys may not. */
+static enum rpb_status key_encode(unsigned char *buf, enum rpb_table t, rpb_slice key,
+				  bool is_bound, rpb_slice *out, struct rpb_err *err)
+{
+	if ((unsigned)t >= RPB_TABLE_COUNT)
+		return rpb_err_set(err, RPB_INVALID, 0, NULL, "unknown table %d", (int)t);
+	if (key.len > RPB_KEY_MAX || (!is_bound && key.len == 0) || (key.len && !key.data))
+		return rpb_err_set(err, RPB_INVALID, 0, NULL,
+				   "key of %zu bytes; keys are 1..%d bytes", key.len, RPB_KEY_MAX);
+	buf[0] = (unsigned char)t;
+	if (key.len)
+		memcpy(buf + 1, key.data, key.len);
+	*out = rpb_slice_make(buf, key.len + 1);
+	return RPB_OK;
+}
+
+static enum rpb_status ldb_session_open(struct rpb_store *st, struct rpb_session **out,
+					    struct rpb_err *err)
+{
+	struct rpb_session *s = calloc(1, sizeof *s);
+	if (s) {
+		s->st = st;
+		s->batch = leveldb_writebatch_create();
+		s->ropts = leveldb_readoptions_create();
+	}
+	if (!s || !s->batch || !s->ropts) {
+		if (s && s->batch)
+			leveldb_writebatch_destroy(s->batch);
+		if (s && s->ropts)
+			leveldb_readoptions_destroy(s->ropts);
+		free(s);
+		*out = NULL;
+		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory opening a session");
+	}
+	atomic_init(&s->interrupted, false);
+	*out = s;
+	return RPB_OK;
+}
+
+static void ldb_session_close(struct rpb_session *s)
+{
+	if (!s)
+		return;
+	txn_discard(s);
+	leveldb_writebatch_destroy(s->batch);
+	leveldb_readoptions_destroy(s->ropts);
+	rpb_ovl_free(&s->ov);
+	free(s);
+}
+
+static enum rpb_status ldb_begin(struct rpb_session *s, enum rpb_txn_mode mode,
+				     struct rpb_err *err)
+{
+	if (s->in_txn)
+		return rpb_err_set(err, RPB_INVALID, 0, NULL,
+				   "a transaction is already open; commit or roll it back first");
+	atomic_store_explicit(&s->interrupted, false, memory_order_relaxed);
+	s->snap = leveldb_create_snapshot(s->st->db);
+	leveldb_readoptions_set_snapshot(s->ropts, s->snap);
+	s->mode = mode;
+	s->in_txn = true;
+	return RPB_OK;
+}
+
+static enum rpb_status ldb_put(struct rpb_session *s, enum rpb_table t, rpb_slice key,
+				   rpb_slice val, struct rpb_err *err)
+{
+	rpb_slice k;
+	enum rpb_status st = txn_check(s, true, err);
+	if (st)
+		return st;
+	if (val.len > RPB_VALUE_MAX || (val.len && !val.data))
+		return txn_fail(s, rpb_err_set(err, RPB_INVALID, 0, NULL,
+					       "value of %zu bytes; values are 0..%u bytes",
+					       val.len, RPB_VALUE_MAX));
+	if ((st = key_encode(s->key, t, key, false, &k, err)) ||
+	    (st = rpb_ovl_put(&s->ov, k, val, false, err)))
+		return txn_fail(s, st);
+	leveldb_writebatch_put(s->batch, k.data, k.len, val.len ? val.data : "", val.len);
+	return RPB_OK;
+}
+
+/* Looks a staged or committed key up. Returns RPB_OK with *ov_idx set for a
+ * staged value, or with *dbval set (caller frees) for a committed one. */
+static enum rpb_status txn_lookup(struct rpb_session *s, rpb_slice k, size_t *ov_idx,
+				  char **dbval, size_t *dblen, struct rpb_err *err)
+{
+	*dbval = NULL;
+	*ov_idx = SIZE_MAX;
+	size_t i;
+	if (rpb_ovl_find(&s->ov, k, &i)) {
+		if (s->ov.ents[i].tomb)
+			return rpb_err_set(err, RPB_NOT_FOUND, 0, NULL, "key not found");
+		*ov_idx = i;
+		return RPB_OK;
+	}
+	char *native = NULL;
+	*dbval = leveldb_get(s->st->db, s->ropts, k.data, k.len, dblen, &native);
+	if (native)
+		return txn_fail(s, ldb_error(err, native, "get"));
+	/* LevelDB calls cannot be cancelled: honour an interrupt that arrived
+	 * during one as soon as it returns. */
+	if (txn_interrupted(s)) {
+		leveldb_free(*dbval);
+		*dbval = NULL;
+		return txn_timeout(s, err);
+	}
+	if (!*dbval)
+		return rpb_err_set(err, RPB_NOT_FOUND, 0, NULL, "key not found");
+	return RPB_OK;
+}
+
+static enum rpb_status ldb_get(struct rpb_session *s, enum rpb_table t, rpb_slice key,
+				   struct rpb_buf *out, struct rpb_err *err)
+{
+	rpb_slice k;
+	size_t i, n;
+	char *v;
+	enum rpb_status st = txn_check(s, false, err);
+	if (st)
+		return st;
+	if ((st = key_encode(s->key, t, key, false, &k, err)))
+		return txn_fail(s, st);
+	if ((st = txn_lookup(s, k, &i, &v, &n, err)))
+		return st;
+	if (v) {
+		st = rpb_buf_set(out, v, n, err);
+		leveldb_free(v);
+	} else {
+		rpb_slice val = rpb_ovl_val(&s->ov, i);
+		st = rpb_buf_set(out, val.data, val.len, err);
+	}
+	return st ? txn_fail(s, st) : RPB_OK;
+}
+
+static enum rpb_status ldb_del(struct rpb_session *s, enum rpb_table t, rpb_slice key,
+				   struct rpb_err *err)
+{
+	rpb_slice k;
+	size_t i, n;
+	char *v;
+	enum rpb_status st = txn_check(s, true, err);
+	if (st)
+		return st;
+	if ((st = key_encode(s->key, t, key, false, &k, err)))
+		return txn_fail(s, st);
+	if ((st = txn_lookup(s, k, &i, &v, &n, err)))
+		return st;
+	leveldb_free(v);
+	if ((st = rpb_ovl_put(&s->ov, k, rpb_slice_make(NULL, 0), true, err)))
+		return txn_fail(s, st);
+	leveldb_writebatch_delete(s->batch, k.data, k.len);
+	return RPB_OK;
+}
+
+/* True while k is still inside the scanned range of table t. The lower
+ * bound is handled by seeking, so only the upper one is checked here. */
+static bool scan_in_range(const unsigned char *k, size_t klen, enum rpb_table t,
+			  const rpb_slice *hi)
+{
+	if (klen < 1 || k[0] != (unsigned char)t)
+		return false;
+	return !hi || rpb_ovl_keycmp(k, klen, hi->data, hi->len) <= 0;
+}
+
+struct scan_state {
+	struct rpb_session *s;
+	leveldb_iterator_t *it;
+	size_t oi; /* next overlay entry */
+	enum rpb_table t;
+	const rpb_slice *hi;
+};
+
+/* Picks the next visible entry of the merge, overlay winning ties and its
+ * tombstones hiding committed keys. Returns false at the end of the range.
+ * *from_db says the entry is the iterator's, which the caller advances only
+ * after fn has used it (the key and value point into the iterator). */
+static bool scan_next(struct scan_state *sc, rpb_slice *key, rpb_slice *val, bool *from_db)
+{
+	const struct rpb_overlay *ov = &sc->s->ov;
+	for (;;) {
+		size_t dlen = 0, vlen = 0;
+		const unsigned char *dk = NULL;
+		if (leveldb_iter_valid(sc->it))
+			dk = (const unsigned char *)leveldb_iter_key(sc->it, &dlen);
+		bool have_d = dk && scan_in_range(dk, dlen, sc->t, sc->hi);
+		rpb_slice ok = sc->oi < ov->n ? rpb_ovl_key(ov, sc->oi) : rpb_slice_make(NULL, 0);
+		bool have_o = ok.len && scan_in_range(ok.data, ok.len, sc->t, sc->hi);
+		if (!have_d && !have_o)
+			return false;
+		int c = !have_d ? 1 : !have_o ? -1 : rpb_ovl_keycmp(dk, dlen, ok.data, ok.len);
+		if (c < 0) {
+			const char *dv = leveldb_iter_value(sc->it, &vlen);
+			*key = rpb_slice_make(dk, dlen);
+			*val = rpb_slice_make(dv, vlen);
+			*from_db = true;
+			return true;
+		}
+		if (c == 0)
+			leveldb_iter_next(sc->it);
+		size_t i = sc->oi++;
+		if (ov->ents[i].tomb)
+			continue;
+		*key = ok;
+		*val = rpb_ovl_val(ov, i);
+		*from_db = false;
+		return true;
+	}
+}
+
+static enum rpb_status scan_run(struct scan_state *sc, rpb_slice lo, bool lo_excl, size_t limit,
+				rpb_scan_fn fn, void *ctx, struct rpb_err *err)
+{
+	struct rpb_session *s = sc->s;
+	leveldb_iter_seek(sc->it, lo.data, lo.len);
+	if (lo_excl && leveldb_iter_valid(sc->it)) {
+		size_t klen;
+		const char *k = leveldb_iter_key(sc->it, &klen);
+		if (rpb_ovl_keycmp(k, klen, lo.data, lo.len) == 0)
+			leveldb_iter_next(sc->it);
+	}
+	sc->oi = rpb_ovl_seek(&s->ov, lo, lo_excl);
+	size_t count = 0;
+	rpb_slice key, val;
+	for (;;) {
+		if (txn_interrupted(s))
+			return RPB_TXN_TIMEOUT;
+		bool from_db;
+		if (!scan_next(sc, &key, &val, &from_db))
+			break;
+		int stop = fn(ctx, rpb_slice_make((const unsigned char *)key.data + 1, key.len - 1), val);
+		if (from_db)
+			leveldb_iter_next(sc->it);
+		if (stop || (limit && ++count == limit))
+			break;
+	}
+	char *native = NULL;
+	leveldb_iter_get_error(sc->it, &native);
+	return native ? ldb_error(err, native, "scan") : RPB_OK;
+}
+
+static enum rpb_status ldb_scan(struct rpb_session *s, enum rpb_table t, const rpb_slice *after,
+				    const rpb_slice *upto, size_t limit, rpb_scan_fn fn, void *ctx,
+				    struct rpb_err *err)
+{
+	rpb_slice lo, hi;
+	enum rpb_status st = txn_check(s, false, err);
+	if (st)
+		return st;
+	if ((st = key_encode(s->key, t, after ? *after : rpb_slice_make(NULL, 0), true, &lo, err)) ||
+	    (upto && (st = key_encode(s->key2, t, *upto, true, &hi, err))))
+		return txn_fail(s, st);
+	struct scan_state sc = {.s = s, .t = t, .hi = upto ? &hi : NULL};
+	sc.it = leveldb_create_iterator(s->st->db, s->ropts);
+	st = scan_run(&sc, lo, after != NULL, limit, fn, ctx, err);
+	leveldb_iter_destroy(sc.it);
+	if (st == RPB_TXN_TIMEOUT)
+		return txn_timeout(s, err);
+	return st ? txn_fail(s, st) : RPB_OK;
+}
+
+static enum rpb_status ldb_commit(struct rpb_session *s, struct rpb_err *err)
+{
+	enum rpb_status st = txn_check(s, false, err);
+	if (st)
+		return st;
+	if (s->ov.n == 0) { /* nothing staged: a read-only transaction */
+		txn_discard(s);
+		return RPB_OK;
+	}
+	/* The point of no return: an interrupt from here on is ignored, and
+	 * begin clears it. A sticky background error from an earlier failed
+	 * write is returned again here and classified the same way. */
+	char *native = NULL;
+	leveldb_write(s->st->db, s->st->wopts, s->batch, &native);
+	txn_discard(s);
+	return native ? ldb_error(err, native, "commit") : RPB_OK;
+}
+
+static void ldb_rollback(struct rpb_session *s)
+{
+	if (s->in_txn)
+		txn_discard(s);
+}
+
+static void ldb_interrupt(struct rpb_session *s)
+{
+	atomic_store_explicit(&s->interrupted, true, memory_order_relaxed);
+}
+
+const struct rpb_backend rpb_backend_leveldb = {
+	.name = "leveldb",
+	.abi = RPB_BACKEND_ABI,
+	.flags = 0,
+	.options = ldb_optspecs,
+	.version = ldb_version,
+	.open = ldb_store_open,
+	.close = ldb_store_close,
+	.session_open = ldb_session_open,
+	.session_close = ldb_session_close,
+	.begin = ldb_begin,
+	.put = ldb_put,
+	.get = ldb_get,
+	.del = ldb_del,
+	.scan = ldb_scan,
+	.commit = ldb_commit,
+	.rollback = ldb_rollback,
+	.interrupt = ldb_interrupt,
+	.usage = ldb_usage,
+};

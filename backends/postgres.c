@@ -1,0 +1,718 @@
+/* The PostgreSQL backend: one schema per store, one bytea table per
+ * enum rpb_table, one libpq connection per session, prepared statements with
+ * binary parameters and results. This is the only file that knows libpq. */
+#include <libpq-fe.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The registry gets this from CMake; this file needs the declarations too. */
+#include "backends.h"
+
+#define PG_DEFAULT_SCHEMA "rpbench"
+#define PG_NAMEDATALEN 63 /* longer identifiers are silently truncated */
+#define PG_OID_BYTEA 17
+#define PG_OID_INT8 20
+/* Serialises concurrent creators in one database ("rpbn"). */
+#define PG_CREATE_LOCK 0x7270626eL
+
+static const struct rpb_optspec pg_options[] = {
+	{"fetch_rows", "1000", "rows fetched per scan round trip, 1..1M; bounds scan memory"},
+	{NULL, NULL, NULL},
+};
+
+/* The prepared statements, one of each per table, prepared lazily. */
+enum pg_op { PG_PUT, PG_GET, PG_DEL, PG_SCAN, PG_OP_COUNT };
+
+static const char *const pg_op_name[PG_OP_COUNT] = {"put", "get", "del", "scan"};
+
+struct rpb_store {
+	char *conninfo;   /* NULL: libpq's PG* environment variables */
+	char *schema;     /* plain name, for catalog lookups */
+	char *schema_sql; /* quoted identifier, for statements */
+	enum rpb_sync sync;
+	uint64_t fetch_rows;
+	pthread_mutex_t admin_lock; /* usage() may come from any thread */
+	PGconn *admin;
+};
+
+struct rpb_session {
+	struct rpb_store *st;
+	PGconn *conn;
+	PGcancel *cancel;        /* read-only after open: safe from other threads */
+	atomic_bool in_txn;      /* read by interrupt() on another thread */
+	atomic_bool interrupted;
+	bool prepared[RPB_TABLE_COUNT][PG_OP_COUNT];
+	unsigned char hi_open[RPB_KEY_MAX + 1]; /* above every valid key */
+	unsigned char lo[RPB_KEY_MAX];          /* scan continuation key */
+};
+
+/* ---- error classification ---------------------------------------------- */
+
+enum rpb_status rpb_postgres_classify(const char *sqlstate, bool connection_bad)
+{
+	if (connection_bad)
+		return RPB_CONN_LOST;
+	if (!sqlstate || strlen(sqlstate) != 5)
+		return RPB_IO;
+	static const struct {
+		const char *code;
+		enum rpb_status st;
+	} exact[] = {
+		{"53100", RPB_DISK_FULL},   {"53000", RPB_NOMEM},       {"53200", RPB_NOMEM},
+		{"57014", RPB_TXN_TIMEOUT}, {"25P03", RPB_TXN_TIMEOUT}, {"25P04", RPB_TXN_TIMEOUT},
+		{"40001", RPB_CONFLICT},    {"40P01", RPB_CONFLICT},    {"55P03", RPB_CONFLICT},
+		{"57P01", RPB_CONN_LOST},   {"57P02", RPB_CONN_LOST},   {"57P03", RPB_CONN_LOST},
+		{"57P05", RPB_CONN_LOST},   {"23505", RPB_EXISTS},      {"58030", RPB_IO},
+	};
+	for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
+		if (memcmp(sqlstate, exact[i].code, 5) == 0)
+			return exact[i].st;
+	static const struct {
+		const char *cls;
+		enum rpb_status st;
+	} classes[] = {
+		{"08", RPB_CONN_LOST}, {"XX", RPB_CORRUPT}, {"22", RPB_INVALID},
+		{"42", RPB_INVALID},   {"28", RPB_INVALID}, {"25", RPB_INVALID}, /* e.g. write in a read-only txn */
+		{"0A", RPB_INVALID},   {"54", RPB_INVALID}, /* program limits, e.g. index row too big */
+	};
+	for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
+		if (memcmp(sqlstate, classes[i].cls, 2) == 0)
+			return classes[i].st;
+	return RPB_IO;
+}
+
+/* What to do about a failure, appended to its message. */
+static const char *pg_hint(enum rpb_status st)
+{
+	switch (st) {
+	case RPB_CONN_LOST: return "; check the server (its log) and --dsn";
+	case RPB_DISK_FULL: return "; free space on the server's disk";
+	case RPB_CONFLICT: return "; retry the transaction";
+	default: return "";
+	}
+}
+
+static int pg_line_len(const char *s)
+{
+	return (int)strcspn(s, "\r\n");
+}
+
+/* ---- version ------------------------------------------------------------ */
+
+static char pg_version_buf[32];
+static pthread_once_t pg_version_once = PTHREAD_ONCE_INIT;
+
+static void pg_version_init(void)
+{
+	int v = PQlibVersion();
+	if (v >= 100000) /* 15.18 is 150018; before 10 it was 90605 = 9.6.5 */
+		snprintf(pg_version_buf, sizeof pg_version_buf, "libpq %d.%d", v / 10000, v % 10000);
+	else
+		snprintf(pg_version_buf, sizeof pg_version_buf, "libpq %d.%d.%d", v / 10000,
+			 v / 100 % 100, v % 100);
+}
+
+static const char *pg_version(void)
+{
+	pthread_once(&pg_version_once, pg_version_init);
+	return pg_version_buf;
+}
+
+/* ---- connecting --------------------------------------------------------- */
+
+/* Replaces every occurrence of secret in msg (in place) with "***". */
+static void pg_mask(char *msg, const char *secret)
+{
+	size_t n = strlen(secret);
+	if (n == 0)
+		return;
+	char *o = msg;
+	for (const char *p = msg; *p;) {
+		if (strncmp(p, secret, n) == 0) {
+			size_t stars = n < 3 ? n : 3;
+			memset(o, '*', stars);
+			o += stars;
+			p += n;
+		} else {
+			*o++ = *p++;
+		}
+	}
+	*o = '\0';
+}
+
+/* Fills err for a failed connection without ever revealing a password from
+ * the DSN: libpq echoes parts of malformed connection strings. Connection
+ * failures are rare, so the masking copy may allocate. */
+static enum rpb_status pg_connect_error(const char *conninfo, const char *libpq_msg,
+					struct rpb_err *err)
+{
+	int len = pg_line_len(libpq_msg);
+	char *detail = malloc((size_t)len + 1);
+	const char *shown = "details withheld: out of memory";
+	if (detail) {
+		memcpy(detail, libpq_msg, (size_t)len);
+		detail[len] = '\0';
+		shown = detail;
+	}
+	if (detail && conninfo && *conninfo) {
+		char *perr = NULL;
+		PQconninfoOption *opts = PQconninfoParse(conninfo, &perr);
+		if (opts) {
+			for (PQconninfoOption *o = opts; o->keyword; o++)
+				if (strcmp(o->keyword, "password") == 0 && o->val)
+					pg_mask(detail, o->val);
+			PQconninfoFree(opts);
+		} else if (strstr(conninfo, "password") || strchr(conninfo, '@')) {
+			/* Unparseable and possibly holding a secret: echo nothing. */
+			shown = "malformed connection string; details withheld as it may hold a password";
+		}
+		PQfreemem(perr);
+	}
+	enum rpb_status st = rpb_err_set(err, RPB_CONN_LOST, 0, NULL,
+					 "cannot connect to PostgreSQL (%s); check --dsn or PGHOST/PGPORT",
+					 shown);
+	free(detail);
+	return st;
+}
+
+/* Server NOTICEs ("schema already exists, skipping") would go to stderr. */
+static void pg_notice_ignore(void *arg, const char *message)
+{
+	(void)arg, (void)message;
+}
+
+static enum rpb_status pg_connect(const char *conninfo, PGconn **out, struct rpb_err *err)
+{
+	const char *const keys[] = {"dbname", "fallback_application_name", NULL};
+	const char *const vals[] = {conninfo, "rpbench", NULL};
+	PGconn *c = PQconnectdbParams(keys, vals, 1);
+	*out = NULL;
+	if (!c)
+		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory connecting to PostgreSQL");
+	if (PQstatus(c) != CONNECTION_OK) {
+		enum rpb_status st = pg_connect_error(conninfo, PQerrorMessage(c), err);
+		PQfinish(c);
+		return st;
+	}
+	PQsetNoticeProcessor(c, pg_notice_ignore, NULL);
+	*out = c;
+	return RPB_OK;
+}
+
+/* Fills err from a failed result (NULL = lost or out of memory) and frees it. */
+static enum rpb_status pg_result_error(PGconn *c, PGresult *res, const char *what,
+				       struct rpb_err *err)
+{
+	bool bad = !res || PQstatus(c) == CONNECTION_BAD;
+	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+	const char *msg = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+	if (!msg || !*msg)
+		msg = PQerrorMessage(c);
+	if (!msg || !*msg)
+		msg = "no error message";
+	/* libpq's own texts carry the severity the primary field lacks. */
+	if (strncmp(msg, "FATAL:  ", 8) == 0 || strncmp(msg, "ERROR:  ", 8) == 0)
+		msg += 8;
+	enum rpb_status st = rpb_postgres_classify(state, bad);
+	rpb_err_set(err, st, 0, state, "PostgreSQL %s failed: %.*s%s", what, pg_line_len(msg),
+		    msg, pg_hint(st));
+	PQclear(res);
+	return st;
+}
+
+/* Runs a statement whose result is not needed. */
+static enum rpb_status pg_exec(PGconn *c, const char *sql, const char *what, struct rpb_err *err)
+{
+	PGresult *res = PQexec(c, sql);
+	ExecStatusType es = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
+	if (es == PGRES_COMMAND_OK || es == PGRES_TUPLES_OK) {
+		PQclear(res);
+		return RPB_OK;
+	}
+	return pg_result_error(c, res, what, err);
+}
+
+/* ---- store -------------------------------------------------------------- */
+
+/* One implicit transaction: the advisory lock makes concurrent creators wait
+ * for each other, since IF NOT EXISTS alone can still race on pg_type. */
+static enum rpb_status pg_create(struct rpb_store *st, struct rpb_err *err)
+{
+	char sql[4096];
+	size_t n = (size_t)snprintf(sql, sizeof sql,
+				    "SELECT pg_advisory_xact_lock(%ld); CREATE SCHEMA IF NOT EXISTS %s;",
+				    PG_CREATE_LOCK, st->schema_sql);
+	for (int t = 0; t < RPB_TABLE_COUNT && n < sizeof sql; t++)
+		n += (size_t)snprintf(sql + n, sizeof sql - n,
+				      " CREATE TABLE IF NOT EXISTS %s.%s"
+				      " (k bytea PRIMARY KEY, v bytea NOT NULL);",
+				      st->schema_sql, rpb_table_name((enum rpb_table)t));
+	if (n >= sizeof sql)
+		return rpb_err_set(err, RPB_INVALID, 0, NULL, "schema name too long");
+	return pg_exec(st->admin, sql, "creating the store's schema and tables", err);
+}
+
+/* Without create, the schema and every table must already be there. */
+static enum rpb_status pg_check_exists(struct rpb_store *st, struct rpb_err *err)
+{
+	char names[256] = "{";
+	size_t n = 1;
+	for (int t = 0; t < RPB_TABLE_COUNT; t++)
+		n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", t ? "," : "",
+				      rpb_table_name((enum rpb_table)t));
+	snprintf(names + n, sizeof names - n, "}");
+	const char *params[] = {st->schema, names};
+	PGresult *res = PQexecParams(
+		st->admin,
+		"SELECT (SELECT count(*) FROM pg_catalog.pg_namespace WHERE nspname = $1),"
+		" (SELECT count(*) FROM pg_catalog.pg_tables"
+		"  WHERE schemaname = $1 AND tablename = ANY($2::text[]))",
+		2, NULL, params, NULL, NULL, 0);
+	if (!res || PQresultStatus(res) != PGRES_TUPLES_OK)
+		return pg_result_error(st->admin, res, "checking the store's schema", err);
+	long schemas = atol(PQgetvalue(res, 0, 0)), tables = atol(PQgetvalue(res, 0, 1));
+	PQclear(res);
+	if (schemas == 0)
+		return rpb_err_set(err, RPB_INVALID, 0, NULL,
+				   "PostgreSQL schema \"%s\" does not exist in this database; create the store first (--create)",
+				   st->schema);
+	if (tables != RPB_TABLE_COUNT)
+		return rpb_err_set(err, RPB_INVALID, 0, NULL,
+				   "PostgreSQL schema \"%s\" lacks %ld of its %d tables; recreate the store (--create)",
+				   st->schema, RPB_TABLE_COUNT - tables, RPB_TABLE_COUNT);
+	return RPB_OK;
+}
+
+static void pg_close(struct rpb_store *st)
+{
+	if (!st)
+		return;
+	PQfinish(st->admin);
+	pthread_mutex_destroy(&st->admin_lock);
+	free(st->conninfo);
+	free(st->schema);
+	free(st->schema_sql);
+	free(st);
+}
+
+static enum rpb_status pg_open_config(const struct rpb_store_cfg *cfg, struct rpb_store *st,
+				      struct rpb_err *err)
+{
+	enum rpb_status rc = rpb_cfg_check(cfg, "postgres", pg_options, err);
+	if (!rc)
+		rc = rpb_cfg_u64(cfg, "fetch_rows", 1000, 1, 1000000, &st->fetch_rows, err);
+	if (rc)
+		return rc;
+	const char *name = cfg->name ? cfg->name : PG_DEFAULT_SCHEMA;
+	if (!*name || strlen(name) > PG_NAMEDATALEN)
+		return rpb_err_set(err, RPB_INVALID, 0, NULL,
+				   "store name '%.64s' must be 1..%d bytes (it names a PostgreSQL schema)",
+				   name, PG_NAMEDATALEN);
+	st->sync = cfg->sync;
+	st->schema = strdup(name);
+	st->conninfo = cfg->dsn && *cfg->dsn ? strdup(cfg->dsn) : NULL;
+	if (!st->schema || (cfg->dsn && *cfg->dsn && !st->conninfo))
+		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory");
+	return RPB_OK;
+}
+
+static enum rpb_status pg_open(const struct rpb_store_cfg *cfg, struct rpb_store **out,
+			       struct rpb_err *err)
+{
+	*out = NULL;
+	struct rpb_store *st = calloc(1, sizeof *st);
+	if (!st)
+		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory");
+	pthread_mutex_init(&st->admin_lock, NULL);
+	enum rpb_status rc = pg_open_config(cfg, st, err);
+	if (!rc)
+		rc = pg_connect(st->conninfo, &st->admin, err);
+	if (!rc) {
+		char *q = PQescapeIdentifier(st->admin, st->schema, strlen(st->schema));
+		st->schema_sql = q ? strdup(q) : NULL;
+		PQfreemem(q);
+		if (!st->schema_sql)
+			rc = rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory quoting the schema name");
+	}
+	if (!rc)
+		rc = cfg->create ? pg_create(st, err) : pg_check_exists(st, err);
+	if (rc) {
+		pg_close(st);
+		return rc;
+	}
+	*out = st;
+	return RPB_OK;
+}
+
+/* Sums every table of the schema with its indexes and TOAST; WAL is shared
+ * by the whole cluster and not counted. */
+static enum rpb_status pg_usage(struct rpb_store *st, uint64_t *bytes, struct rpb_err *err)
+{
+	const char *params[] = {st->schema};
+	pthread_mutex_lock(&st->admin_lock);
+	PGresult *res = PQexecParams(
+		st->admin,
+		"SELECT coalesce(sum(pg_catalog.pg_total_relation_size(c.oid)), 0)::int8"
+		" FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+		" WHERE n.nspname = $1 AND c.relkind = 'r'",
+		1, NULL, params, NULL, NULL, 0);
+	enum rpb_status rc = RPB_OK;
+	if (res && PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1) {
+		*bytes = strtoull(PQgetvalue(res, 0, 0), NULL, 10);
+		PQclear(res);
+	} else {
+		rc = pg_result_error(st->admin, res, "measuring the store's size", err);
+	}
+	pthread_mutex_unlock(&st->admin_lock);
+	return rc;
+}
+
+/* ---- sessions ----------------------------------------------------------- */
+
+static void pg_session_close(struct rpb_session *s);
+
+static enum rpb_status pg_session_setup(struct rpb_session *s, struct rpb_err *err)
+{
+	char sql[256];
+	snprintf(sql, sizeof sql, "SET search_path TO %s; SET synchronous_commit TO %s",
+		 s->st->schema_sql, s->st->sync == RPB_SYNC_NONE ? "off" : "on");
+	enum rpb_status rc = pg_exec(s->conn, sql, "session setup", err);
+	if (rc)
+		return rc;
+	s->cancel = PQgetCancel(s->conn);
+	if (!s->cancel)
+		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory creating a cancel handle");
+	return RPB_OK;
+}
+
+static enum rpb_status pg_session_open(struct rpb_store *st, struct rpb_session **out,
+				       struct rpb_err *err)
+{
+	*out = NULL;
+	struct rpb_session *s = calloc(1, sizeof *s);
+	if (!s)
+		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory");
+	s->st = st;
+	memset(s->hi_open, 0xff, sizeof s->hi_open);
+	atomic_init(&s->in_txn, false);
+	atomic_init(&s->interrupted, false);
+	enum rpb_status rc = pg_connect(st->conninfo, &s->conn, err);
+	if (!rc)
+		rc = pg_session_setup(s, err);
+	if (rc) {
+		pg_session_close(s);
+		return rc;
+	}
+	*out = s;
+	return RPB_OK;
+}
+
+/* Ends the transaction on the server after a failure or on request. Errors
+ * are ignored: a lost connection has no transaction left to end. */
+static void pg_abort(struct rpb_session *s)
+{
+	atomic_store(&s->in_txn, false);
+	if (PQstatus(s->conn) == CONNECTION_OK && PQtransactionStatus(s->conn) != PQTRANS_IDLE)
+		PQclear(PQexec(s->conn, "ROLLBACK"));
+}
+
+static void pg_rollback(struct rpb_session *s)
+{
+	if (atomic_load(&s->in_txn))
+		pg_abort(s);
+}
+
+static void pg_session_close(struct rpb_session *s)
+{
+	if (!s)
+		return;
+	if (s->conn)
+		pg_rollback(s);
+	PQfreeCancel(s->cancel);
+	PQfinish(s->conn);
+	free(s);
+}
+
+static enum rpb_status pg_begin(struct rpb_session *s, enum rpb_txn_mode mode,
+				struct rpb_err *err)
+{
+	if (atomic_load(&s->in_txn))
+		return rpb_err_set(err, RPB_INVALID, 0, NULL, "a transaction is already open");
+	/* A stale cancel may have left an aborted transaction behind. */
+	if (PQstatus(s->conn) == CONNECTION_OK && PQtransactionStatus(s->conn) != PQTRANS_IDLE)
+		PQclear(PQexec(s->conn, "ROLLBACK"));
+	atomic_store(&s->interrupted, false);
+	atomic_store(&s->in_txn, true);
+	enum rpb_status rc = pg_exec(s->conn, mode == RPB_TXN_READ ? "BEGIN READ ONLY" : "BEGIN",
+				     "begin", err);
+	if (rc)
+		pg_abort(s);
+	return rc;
+}
+
+/* Every data call and commit starts here: call order, then interrupts. */
+static enum rpb_status pg_check(struct rpb_session *s, enum rpb_table t, struct rpb_err *err)
+{
+	if (!atomic_load(&s->in_txn))
+		return rpb_err_set(err, RPB_INVALID, 0, NULL, "operation outside a transaction");
+	if (atomic_load(&s->interrupted)) {
+		pg_abort(s);
+		return rpb_err_set(err, RPB_TXN_TIMEOUT, 0, NULL,
+				   "transaction interrupted and rolled back");
+	}
+	if ((unsigned)t >= RPB_TABLE_COUNT) {
+		pg_abort(s);
+		return rpb_err_set(err, RPB_INVALID, 0, NULL, "unknown table %d", (int)t);
+	}
+	return RPB_OK;
+}
+
+/* A failed data operation: classify, then roll back as the contract says. */
+static enum rpb_status pg_op_failed(struct rpb_session *s, PGresult *res, enum pg_op op,
+				    enum rpb_table t, struct rpb_err *err)
+{
+	char what[64];
+	snprintf(what, sizeof what, "%s on table %s", pg_op_name[op], rpb_table_name(t));
+	enum rpb_status rc = pg_result_error(s->conn, res, what, err);
+	if (rc == RPB_TXN_TIMEOUT && err)
+		snprintf(err->msg, sizeof err->msg,
+			 "transaction interrupted during %s and rolled back (SQLSTATE %s)", what,
+			 err->sqlstate);
+	pg_abort(s);
+	return rc;
+}
+
+static enum rpb_status pg_invalid(struct rpb_session *s, const char *what, struct rpb_err *err)
+{
+	pg_abort(s);
+	return rpb_err_set(err, RPB_INVALID, 0, NULL, "%s", what);
+}
+
+static enum rpb_status pg_key_ok(struct rpb_session *s, rpb_slice k, struct rpb_err *err)
+{
+	if (k.len == 0 || k.len > RPB_KEY_MAX || !k.data)
+		return pg_invalid(s, "key length must be 1..1024 bytes", err);
+	return RPB_OK;
+}
+
+static enum rpb_status pg_prepare(struct rpb_session *s, enum rpb_table t, enum pg_op op,
+				  const char *stmt, struct rpb_err *err)
+{
+	static const Oid types[] = {PG_OID_BYTEA, PG_OID_BYTEA, PG_OID_INT8};
+	static const char *const sql[PG_OP_COUNT] = {
+		[PG_PUT] = "INSERT INTO %s(k, v) VALUES ($1, $2) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v",
+		[PG_GET] = "SELECT v FROM %s WHERE k = $1",
+		[PG_DEL] = "DELETE FROM %s WHERE k = $1",
+		[PG_SCAN] = "SELECT k, v FROM %s WHERE k > $1 AND k <= $2 ORDER BY k LIMIT $3",
+	};
+	static const int nparams[PG_OP_COUNT] = {2, 1, 1, 3};
+	char text[160];
+	snprintf(text, sizeof text, sql[op], rpb_table_name(t));
+	PGresult *res = PQprepare(s->conn, stmt, text, nparams[op], types);
+	if (!res || PQresultStatus(res) != PGRES_COMMAND_OK)
+		return pg_op_failed(s, res, op, t, err);
+	PQclear(res);
+	s->prepared[t][op] = true;
+	return RPB_OK;
+}
+
+/* Runs one prepared statement with binary parameters and binary results.
+ * On success *out holds the result; on failure the transaction is gone. */
+static enum rpb_status pg_run(struct rpb_session *s, enum rpb_table t, enum pg_op op,
+			      const char *const *vals, const int *lens, PGresult **out,
+			      struct rpb_err *err)
+{
+	static const int formats[] = {1, 1, 1};
+	static const int nparams[PG_OP_COUNT] = {2, 1, 1, 3};
+	char stmt[32];
+	snprintf(stmt, sizeof stmt, "rpb_%s_%d", pg_op_name[op], (int)t);
+	if (!s->prepared[t][op]) {
+		enum rpb_status rc = pg_prepare(s, t, op, stmt, err);
+		if (rc)
+			return rc;
+	}
+	PGresult *res = PQexecPrepared(s->conn, stmt, nparams[op], vals, lens, formats, 1);
+	ExecStatusType want = op == PG_PUT || op == PG_DEL ? PGRES_COMMAND_OK : PGRES_TUPLES_OK;
+	if (!res || PQresultStatus(res) != want)
+		return pg_op_failed(s, res, op, t, err);
+	*out = res;
+	return RPB_OK;
+}
+
+static enum rpb_status pg_put(struct rpb_session *s, enum rpb_table t, rpb_slice key,
+			      rpb_slice val, struct rpb_err *err)
+{
+	enum rpb_status rc = pg_check(s, t, err);
+	if (!rc)
+		rc = pg_key_ok(s, key, err);
+	if (!rc && (val.len > RPB_VALUE_MAX || (val.len && !val.data)))
+		rc = pg_invalid(s, "value length must be 0..64 MiB", err);
+	if (rc)
+		return rc;
+	/* A NULL pointer would bind SQL NULL; an empty value is "". */
+	const char *const vals[] = {key.data, val.len ? val.data : ""};
+	const int lens[] = {(int)key.len, (int)val.len};
+	PGresult *res;
+	rc = pg_run(s, t, PG_PUT, vals, lens, &res, err);
+	if (!rc)
+		PQclear(res);
+	return rc;
+}
+
+static enum rpb_status pg_get(struct rpb_session *s, enum rpb_table t, rpb_slice key,
+			      struct rpb_buf *out, struct rpb_err *err)
+{
+	enum rpb_status rc = pg_check(s, t, err);
+	if (!rc)
+		rc = pg_key_ok(s, key, err);
+	if (rc)
+		return rc;
+	const char *const vals[] = {key.data};
+	const int lens[] = {(int)key.len};
+	PGresult *res;
+	rc = pg_run(s, t, PG_GET, vals, lens, &res, err);
+	if (rc)
+		return rc;
+	if (PQntuples(res) == 0)
+		rc = RPB_NOT_FOUND;
+	else
+		rc = rpb_buf_set(out, PQgetvalue(res, 0, 0), (size_t)PQgetlength(res, 0, 0), err);
+	PQclear(res);
+	if (rc == RPB_NOMEM)
+		pg_abort(s);
+	return rc;
+}
+
+static enum rpb_status pg_del(struct rpb_session *s, enum rpb_table t, rpb_slice key,
+			      struct rpb_err *err)
+{
+	enum rpb_status rc = pg_check(s, t, err);
+	if (!rc)
+		rc = pg_key_ok(s, key, err);
+	if (rc)
+		return rc;
+	const char *const vals[] = {key.data};
+	const int lens[] = {(int)key.len};
+	PGresult *res;
+	rc = pg_run(s, t, PG_DEL, vals, lens, &res, err);
+	if (rc)
+		return rc;
+	rc = strcmp(PQcmdTuples(res), "0") == 0 ? RPB_NOT_FOUND : RPB_OK;
+	PQclear(res);
+	return rc;
+}
+
+static void pg_int8(unsigned char b[8], uint64_t v)
+{
+	for (int i = 7; i >= 0; i--, v >>= 8)
+		b[i] = (unsigned char)v;
+}
+
+/* Fetches fetch_rows at a time, continuing after the last key seen, so an
+ * unlimited scan never holds more than one chunk. Under READ COMMITTED each
+ * chunk is a statement of its own and sees commits made between chunks. */
+static enum rpb_status pg_scan(struct rpb_session *s, enum rpb_table t, const rpb_slice *after,
+			       const rpb_slice *upto, size_t limit, rpb_scan_fn fn, void *ctx,
+			       struct rpb_err *err)
+{
+	enum rpb_status rc = pg_check(s, t, err);
+	if (rc)
+		return rc;
+	if ((after && (after->len > RPB_KEY_MAX || (after->len && !after->data))) ||
+	    (upto && (upto->len > RPB_KEY_MAX || (upto->len && !upto->data))))
+		return pg_invalid(s, "scan bound longer than 1024 bytes", err);
+	size_t lo_len = after ? after->len : 0;
+	if (lo_len)
+		memcpy(s->lo, after->data, lo_len);
+	const char *hi = upto ? (upto->len ? upto->data : "") : (const char *)s->hi_open;
+	int hi_len = upto ? (int)upto->len : (int)sizeof s->hi_open;
+	size_t left = limit;
+	for (;;) {
+		uint64_t chunk = s->st->fetch_rows;
+		if (limit && left < chunk)
+			chunk = left;
+		unsigned char nbuf[8];
+		pg_int8(nbuf, chunk);
+		const char *const vals[] = {(const char *)s->lo, hi, (const char *)nbuf};
+		const int lens[] = {(int)lo_len, hi_len, 8};
+		PGresult *res;
+		rc = pg_run(s, t, PG_SCAN, vals, lens, &res, err);
+		if (rc)
+			return rc;
+		int rows = PQntuples(res);
+		for (int i = 0; i < rows; i++) {
+			rpb_slice k = {PQgetvalue(res, i, 0), (size_t)PQgetlength(res, i, 0)};
+			rpb_slice v = {PQgetvalue(res, i, 1), (size_t)PQgetlength(res, i, 1)};
+			if (fn(ctx, k, v)) {
+				PQclear(res);
+				return RPB_OK;
+			}
+		}
+		if (rows > 0) { /* the bound for the next chunk */
+			lo_len = (size_t)PQgetlength(res, rows - 1, 0);
+			memcpy(s->lo, PQgetvalue(res, rows - 1, 0), lo_len);
+		}
+		PQclear(res);
+		if ((uint64_t)rows < chunk)
+			return RPB_OK;
+		if (limit && (left -= (size_t)rows) == 0)
+			return RPB_OK;
+	}
+}
+
+static enum rpb_status pg_commit(struct rpb_session *s, struct rpb_err *err)
+{
+	enum rpb_status rc = pg_check(s, RPB_T_OBJECTS, err);
+	if (rc)
+		return rc;
+	PGresult *res = PQexec(s->conn, "COMMIT");
+	if (!res || PQresultStatus(res) != PGRES_COMMAND_OK) {
+		rc = pg_result_error(s->conn, res, "commit", err);
+		pg_abort(s);
+		return rc;
+	}
+	/* COMMIT of an already failed transaction succeeds but rolls back. */
+	bool rolled_back = strcmp(PQcmdStatus(res), "ROLLBACK") == 0;
+	PQclear(res);
+	atomic_store(&s->in_txn, false);
+	if (rolled_back)
+		return rpb_err_set(err, RPB_IO, 0, NULL,
+				   "PostgreSQL commit rolled back: the transaction had already failed");
+	return RPB_OK;
+}
+
+/* Another thread: flag the session, then ask the server to cancel whatever
+ * runs (PQcancel only reads the PGcancel, so this is thread-safe). A cancel
+ * that arrives while the server is idle is ignored there. */
+static void pg_interrupt(struct rpb_session *s)
+{
+	atomic_store(&s->interrupted, true);
+	if (atomic_load(&s->in_txn)) {
+		char errbuf[256];
+		(void)PQcancel(s->cancel, errbuf, sizeof errbuf);
+	}
+}
+
+const struct rpb_backend rpb_backend_postgres = {
+	.name = "postgres",
+	.abi = RPB_BACKEND_ABI,
+	.flags = RPB_BF_SERVER,
+	.options = pg_options,
+	.version = pg_version,
+	.open = pg_open,
+	.close = pg_close,
+	.session_open = pg_session_open,
+	.session_close = pg_session_close,
+	.begin = pg_begin,
+	.put = pg_put,
+	.get = pg_get,
+	.del = pg_del,
+	.scan = pg_scan,
+	.commit = pg_commit,
+	.rollback = pg_rollback,
+	.interrupt = pg_interrupt,
+	.usage = pg_usage,
+};

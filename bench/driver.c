@@ -1,0 +1,424 @@
+/* The shared driver behind every rpbench-<backend> binary: command line,
+ * store location, the run, the result files, and verify. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "driver.h"
+#include "dsn.h"
+#include "fsutil.h"
+#include "progress.h"
+#include "results.h"
+#include "runner.h"
+#include "storeloc.h"
+#include "workload.h"
+
+#define MAX_SETS 256
+
+struct cli {
+	const char *command;
+	const char *target; /* the workload file or the results directory */
+	const char *sets[MAX_SETS];
+	size_t nsets;
+	const char *dir, *dsn, *schema, *out;
+	bool fresh, quiet;
+};
+
+static void usage_line(FILE *f, const char *prog)
+{
+	fprintf(f,
+		"usage: %s run WORKLOAD.ini [--set KEY=VALUE]... [--dir PATH | --dsn DSN [--schema NAME]]\n"
+		"       %*s [--out DIR] [--fresh] [--quiet]\n"
+		"       %s verify RESULT_DIR [--dsn DSN]\n"
+		"       %s --help | --version\n",
+		prog, (int)strlen(prog), "", prog, prog);
+}
+
+static void print_help(const struct rpb_backend *b, const char *prog)
+{
+	printf("%s: rpbench storage benchmark against %s (%s)\n\n", prog, b->name, b->version());
+	usage_line(stdout, prog);
+	printf("\nCommands:\n"
+	       "  run WORKLOAD.ini   run the workload file's pattern against the store\n"
+	       "  verify RESULT_DIR  reopen the store of a finished run and check every acknowledged\n"
+	       "                     operation (prints: verified N objects: M missing, C corrupt, U unexpected)\n"
+	       "\nOptions:\n"
+	       "  --set KEY=VALUE  override a workload option: section.key=value, or key=value when the key\n"
+	       "                   is unique among [run] and the pattern (repeatable)\n");
+	if (b->flags & RPB_BF_SERVER)
+		printf("  --dsn DSN        libpq connection string (default: PGHOST, PGPORT, PGDATABASE, ...)\n"
+		       "  --schema NAME    schema that holds the store (default: rpbench)\n");
+	else
+		printf("  --dir PATH       store directory (default: OUT/store); rpbench marks directories it\n"
+		       "                   creates and refuses non-empty unmarked ones\n");
+	printf("  --out DIR        results directory, must be new or empty\n"
+	       "                   (default: results/<pattern>-%s-<UTC time>)\n"
+	       "  --fresh          empty the store first (only a store rpbench marked as its own)\n"
+	       "  --quiet          no progress lines\n"
+	       "  --help, --version\n"
+	       "\nExit codes: 0 completed (ops, duration or bytes limit), 1 usage or workload error,\n"
+	       "  2 environment error (store, server, results directory), 3 ended by a stop condition\n"
+	       "  (an error whose policy is stop, e.g. disk full or transaction timeout, or max_slow),\n"
+	       "  4 verify found a discrepancy, 5 stopped by SIGINT/SIGTERM (results complete).\n"
+	       "\nWorkload options (in the workload file or with --set):\n",
+	       b->name);
+	rpb_job_print_help(stdout);
+	if (b->options && b->options->name) {
+		printf("\n[%s] tuning options (workload section [%s] or --set %s.KEY=VALUE):\n", b->name,
+		       b->name, b->name);
+		for (const struct rpb_optspec *o = b->options; o->name; o++)
+			printf("  %-18s default %-8s %s\n", o->name, o->dflt, o->help);
+	}
+}
+
+static int usage_error(const char *prog, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", prog);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "; see %s --help\n", prog);
+	return RPB_EXIT_USAGE;
+}
+
+static int parse_cli(struct cli *c, const char *prog, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"set", required_argument, NULL, 's'}, {"dir", required_argument, NULL, 'd'},
+		{"dsn", required_argument, NULL, 'D'}, {"schema", required_argument, NULL, 'S'},
+		{"out", required_argument, NULL, 'o'}, {"fresh", no_argument, NULL, 'f'},
+		{"quiet", no_argument, NULL, 'q'},     {"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},   {NULL, 0, NULL, 0},
+	};
+	memset(c, 0, sizeof *c);
+	opterr = 0;
+	int ch;
+	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1 || optind < argc) {
+		if (ch == -1) { /* a positional argument: the command and its target */
+			if (!c->command)
+				c->command = argv[optind];
+			else if (!c->target)
+				c->target = argv[optind];
+			else
+				return usage_error(prog, "unexpected argument '%s'", argv[optind]);
+			optind++;
+			continue;
+		}
+		switch (ch) {
+		case 's':
+			if (c->nsets == MAX_SETS)
+				return usage_error(prog, "too many --set options (at most %s)", "256");
+			c->sets[c->nsets++] = optarg;
+			break;
+		case 'd': c->dir = optarg; break;
+		case 'D': c->dsn = optarg; break;
+		case 'S': c->schema = optarg; break;
+		case 'o': c->out = optarg; break;
+		case 'f': c->fresh = true; break;
+		case 'q': c->quiet = true; break;
+		case 'h': c->command = "--help"; return 0;
+		case 'V': c->command = "--version"; return 0;
+		case ':':
+			return usage_error(prog, "option %s needs a value", argv[optind - 1]);
+		default:
+			return usage_error(prog, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (!c->command)
+		return usage_error(prog, "no command given%s", "");
+	return 0;
+}
+
+/* The command line with any DSN password masked, for the manifest. */
+static void redacted_command(char *buf, size_t n, int argc, char **argv)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < argc && len + 1 < n; i++) {
+		char part[1024];
+		if (i > 0 && strcmp(argv[i - 1], "--dsn") == 0)
+			rpb_dsn_redact(argv[i], part, sizeof part);
+		else if (strncmp(argv[i], "--dsn=", 6) == 0) {
+			memcpy(part, "--dsn=", 7);
+			rpb_dsn_redact(argv[i] + 6, part + 6, sizeof part - 6);
+		} else
+			snprintf(part, sizeof part, "%s", argv[i]);
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? " " : "", part);
+	}
+}
+
+/* Creates the results directory; refuses one that holds anything. */
+static int prepare_out(char *out, size_t n, const struct cli *c, const struct rpb_job *job,
+		       const struct rpb_backend *b, char *msg, size_t mn)
+{
+	if (c->out)
+		snprintf(out, n, "%s", c->out);
+	else {
+		char stamp[32];
+		time_t now = time(NULL);
+		struct tm tm;
+		gmtime_r(&now, &tm);
+		strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+		snprintf(out, n, "results/%s-%s-%s", rpb_pattern_name(job->pattern), b->name, stamp);
+	}
+	struct rpb_err err;
+	if (rpb_dir_prepare(out, true, &err) != RPB_OK) {
+		snprintf(mn > 0 ? msg : msg, mn, "results directory: %s", err.msg);
+		return -1;
+	}
+	static const char *const ours[] = {"result.json", "summary.txt", "intervals.csv",
+					   "samples.jtl", "probe.csv"};
+	char path[8192];
+	for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++) {
+		snprintf(path, sizeof path, "%s/%s", out, ours[i]);
+		if (access(path, F_OK) == 0) {
+			snprintf(msg, mn, "results directory %s already holds %s; choose a new --out", out,
+				 ours[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static FILE *open_output(const char *dir, const char *name, const char *header)
+{
+	char path[4200];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	if (f && header)
+		fprintf(f, "%s\n", header);
+	return f;
+}
+
+static int load_job(struct rpb_job *job, const struct cli *c, const char *prog)
+{
+	char msg[1024];
+	rpb_job_defaults(job);
+	if (!c->target) {
+		fprintf(stderr, "%s: run needs a workload file; see data/workloads/ and %s --help\n", prog,
+			prog);
+		return RPB_EXIT_USAGE;
+	}
+	if (rpb_job_load(job, c->target, msg, sizeof msg) != 0)
+		goto bad;
+	for (size_t i = 0; i < c->nsets; i++)
+		if (rpb_job_set(job, c->sets[i], msg, sizeof msg) != 0)
+			goto bad;
+	if (rpb_job_finish(job, msg, sizeof msg) != 0)
+		goto bad;
+	return 0;
+bad:
+	fprintf(stderr, "%s: %s\n", prog, msg);
+	return RPB_EXIT_USAGE;
+}
+
+static void store_cfg(struct rpb_store_cfg *cfg, const struct rpb_backend *b,
+		      const struct rpb_job *job, const char *dir, const char *dsn, const char *schema)
+{
+	memset(cfg, 0, sizeof *cfg);
+	cfg->sync = job->run.sync;
+	cfg->dir = dir;
+	cfg->dsn = dsn;
+	cfg->name = schema ? schema : ((b->flags & RPB_BF_SERVER) ? "rpbench" : NULL);
+	const struct rpb_backend_section *sec = rpb_job_backend(job, b->name);
+	if (sec) {
+		cfg->opts = sec->kv;
+		cfg->nopts = sec->n;
+	}
+}
+
+static int check_location_flags(const struct rpb_backend *b, const struct cli *c, const char *prog)
+{
+	if ((b->flags & RPB_BF_SERVER) && c->dir)
+		return usage_error(prog, "--dir is for embedded backends; %s takes --dsn and --schema",
+				   b->name);
+	if (!(b->flags & RPB_BF_SERVER) && (c->dsn || c->schema))
+		return usage_error(prog, "--dsn and --schema are for server backends; %s takes --dir",
+				   b->name);
+	return 0;
+}
+
+static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char *prog, int argc,
+		   char **argv)
+{
+	struct rpb_job job;
+	int rc = load_job(&job, c, prog);
+	if (rc || (rc = check_location_flags(b, c, prog))) {
+		rpb_job_free(&job);
+		return rc;
+	}
+	char msg[8192], out[4096], dir[4200], command[4096], dsn_shown[1024];
+	struct rpb_runner rn = {0};
+	struct rpb_store_cfg cfg;
+	struct rpb_err err = {0};
+	rc = RPB_EXIT_ENV;
+	if (prepare_out(out, sizeof out, c, &job, b, msg, sizeof msg) != 0)
+		goto fail;
+	if (!(b->flags & RPB_BF_SERVER)) {
+		snprintf(dir, sizeof dir, "%s", c->dir ? c->dir : out);
+		if (!c->dir)
+			strncat(dir, "/store", sizeof dir - strlen(dir) - 1);
+		if (!(b->flags & RPB_BF_STORES_NOTHING) && rpb_storedir_claim(dir, c->fresh, msg, sizeof msg) != 0)
+			goto fail;
+	}
+	store_cfg(&cfg, b, &job, (b->flags & RPB_BF_SERVER) ? NULL : dir, c->dsn, c->schema);
+	cfg.create = true;
+	if (b->open(&cfg, &rn.store, &err) != RPB_OK) {
+		snprintf(msg, sizeof msg, "%s", err.msg);
+		rc = err.status == RPB_INVALID && strstr(err.msg, "option") ? RPB_EXIT_USAGE : RPB_EXIT_ENV;
+		goto fail;
+	}
+	if (rpb_store_claim(b, rn.store, c->fresh, msg, sizeof msg) != 0)
+		goto fail;
+
+	rn.backend = b;
+	rn.job = &job;
+	rn.pattern = rpb_pattern_for(job.pattern);
+	rn.out_dir = out;
+	rn.quiet = c->quiet;
+	snprintf(rn.run_tag, sizeof rn.run_tag, "%08" PRIx32,
+		 (uint32_t)((rpb_now_ns() ^ rpb_wall_ms() * 2654435761u) ^ ((uint64_t)getpid() << 16)));
+	if (job.run.jtl && !(rn.jtl = open_output(out, "samples.jtl", rpb_jtl_header))) {
+		snprintf(msg, sizeof msg, "cannot write %s/samples.jtl: %s", out, strerror(errno));
+		goto fail;
+	}
+	if (job.pattern == RPB_PAT_INGEST && job.ingest.probe_every &&
+	    !(rn.probe = open_output(out, "probe.csv",
+				     "elapsed_ms,thread,probe,label,latency_us,status,objects_acked_by_thread"))) {
+		snprintf(msg, sizeof msg, "cannot write %s/probe.csv: %s", out, strerror(errno));
+		goto fail;
+	}
+	rpb_dsn_redact(c->dsn ? c->dsn : "", dsn_shown, sizeof dsn_shown);
+	if (!c->quiet) {
+		printf("rpbench %s: %s on %s (%s), sync = %s, %" PRIu64 " thread(s) x %" PRIu64
+		       " client(s), seed %" PRIu64 "\n",
+		       RPB_VERSION, rn.pattern->name, b->name, b->version(),
+		       job.run.sync == RPB_SYNC_COMMIT ? "commit" : "none", job.run.threads,
+		       job.run.clients, job.run.seed);
+		if (b->flags & RPB_BF_SERVER)
+			printf("store: schema %s at %s\n", cfg.name, *dsn_shown ? dsn_shown : "(PG* environment)");
+		else
+			printf("store: %s\n", dir);
+		fflush(stdout);
+	}
+	if (rpb_run(&rn, &err) != RPB_OK) {
+		snprintf(msg, sizeof msg, "%s", err.msg);
+		goto fail;
+	}
+	redacted_command(command, sizeof command, argc, argv);
+	struct rpb_store_where where = {
+		.dir = (b->flags & RPB_BF_SERVER) ? NULL : dir,
+		.dsn = (b->flags & RPB_BF_SERVER) ? dsn_shown : NULL,
+		.name = cfg.name,
+		.command = command,
+	};
+	if (rpb_results_write(&rn, &where, msg, sizeof msg) != 0)
+		goto fail;
+	rc = (int)rpb_exit_code(&rn);
+	goto done;
+fail:
+	fprintf(stderr, "%s: %s\n", prog, msg);
+done:
+	if (rn.jtl)
+		fclose(rn.jtl);
+	if (rn.probe)
+		fclose(rn.probe);
+	rpb_runner_free(&rn);
+	b->close(rn.store);
+	rpb_job_free(&job);
+	return rc;
+}
+
+static int cmd_verify(const struct rpb_backend *b, const struct cli *c, const char *prog)
+{
+	if (!c->target) {
+		fprintf(stderr, "%s: verify needs the results directory of a run; see %s --help\n", prog, prog);
+		return RPB_EXIT_USAGE;
+	}
+	char msg[1024];
+	struct rpb_result_file rf;
+	if (rpb_result_read(&rf, c->target, msg, sizeof msg) != 0) {
+		fprintf(stderr, "%s: %s\n", prog, msg);
+		rpb_result_free(&rf);
+		return RPB_EXIT_USAGE;
+	}
+	int rc = RPB_EXIT_ENV;
+	struct rpb_store *st = NULL;
+	struct rpb_err err = {0};
+	const struct rpb_pattern *pat = rpb_pattern_for(rf.job.pattern);
+	if (strcmp(rf.backend, b->name) != 0) {
+		fprintf(stderr, "%s: %s is a result of a %s run; use rpbench-%s verify\n", prog, c->target,
+			rf.backend, rf.backend);
+		rc = RPB_EXIT_USAGE;
+		goto out;
+	}
+	const char *dsn = c->dsn ? c->dsn : rf.dsn;
+	if (!c->dsn && dsn && strstr(dsn, "***")) {
+		fprintf(stderr, "%s: the run's DSN had a password, which results never keep; pass --dsn\n",
+			prog);
+		rc = RPB_EXIT_USAGE;
+		goto out;
+	}
+	struct rpb_store_cfg cfg;
+	store_cfg(&cfg, b, &rf.job, rf.dir, dsn && *dsn ? dsn : NULL, rf.name);
+	if (b->open(&cfg, &st, &err) != RPB_OK) {
+		fprintf(stderr, "%s: cannot reopen the store of %s: %s\n", prog, c->target, err.msg);
+		goto out;
+	}
+	struct rpb_verify_result res = {0};
+	if (!pat || !pat->verify) {
+		fprintf(stderr, "%s: the %s pattern has no verify\n", prog, rpb_pattern_name(rf.job.pattern));
+		goto out;
+	}
+	if (pat->verify(b, st, &rf.job, &rf.ledger, &res, &err) != RPB_OK) {
+		fprintf(stderr, "%s: verify could not run: %s\n", prog, err.msg);
+		goto out;
+	}
+	printf("verified %" PRIu64 " objects: %" PRIu64 " missing, %" PRIu64 " corrupt, %" PRIu64
+	       " unexpected",
+	       res.checked, res.missing, res.corrupt, res.unexpected);
+	if (res.in_doubt)
+		printf(" (%" PRIu64 " in doubt: failed inside commit, accepted either way)", res.in_doubt);
+	printf("\n");
+	if (res.missing || res.corrupt || res.unexpected) {
+		printf("first problem: %s\n", res.first_problem);
+		rc = RPB_EXIT_VERIFY;
+	} else
+		rc = RPB_EXIT_OK;
+out:
+	b->close(st);
+	rpb_result_free(&rf);
+	return rc;
+}
+
+int rpb_main(const struct rpb_backend *b, int argc, char **argv)
+{
+	const char *prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+	struct rpb_err err;
+	if (rpb_backend_validate(b, &err) != RPB_OK) {
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
+		return RPB_EXIT_ENV;
+	}
+	struct cli c;
+	int rc = parse_cli(&c, prog, argc, argv);
+	if (rc)
+		return rc;
+	if (strcmp(c.command, "--help") == 0 || strcmp(c.command, "help") == 0) {
+		print_help(b, prog);
+		return 0;
+	}
+	if (strcmp(c.command, "--version") == 0) {
+		printf("rpbench %s (%s backend: %s)\n", RPB_VERSION, b->name, b->version());
+		return 0;
+	}
+	if (strcmp(c.command, "run") == 0)
+		return cmd_run(b, &c, prog, argc, argv);
+	if (strcmp(c.command, "verify") == 0)
+		return cmd_verify(b, &c, prog);
+	return usage_error(prog, "unknown command '%s' (commands: run, verify)", c.command);
+}

@@ -1,0 +1,60 @@
+/* Backend tuning options: lookup, integer parsing with size suffixes, and the
+ * check that every option given is one the backend knows. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store.h"
+
+static const char *cfg_find(const struct rpb_store_cfg *cfg, const char *name)
+{
+	for (size_t i = 0; i < cfg->nopts; i++)
+		if (strcmp(cfg->opts[i].key, name) == 0)
+			return cfg->opts[i].value;
+	return NULL;
+}
+
+enum rpb_status rpb_cfg_u64(const struct rpb_store_cfg *cfg, const char *name,
+			    uint64_t dflt, uint64_t min, uint64_t max,
+			    uint64_t *out, struct rpb_err *err)
+{
+	const char *s = cfg_find(cfg, name);
+	if (!s) {
+		*out = dflt;
+		return RPB_OK;
+	}
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	unsigned shift = 0;
+	switch (*end) {
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
+	default: break;
+	}
+	bool bad = errno || end == s || *end || s[0] == '-' || (v << shift >> shift) != v;
+	v <<= shift;
+	if (bad || v < min || v > max)
+		return rpb_err_set(err, RPB_INVALID, 0, NULL,
+				   "option %s = '%s' is invalid: give an integer in [%" PRIu64 ", %" PRIu64 "]",
+				   name, s, min, max);
+	*out = v;
+	return RPB_OK;
+}
+
+enum rpb_status rpb_cfg_check(const struct rpb_store_cfg *cfg, const char *backend,
+			      const struct rpb_optspec *specs, struct rpb_err *err)
+{
+	for (size_t i = 0; i < cfg->nopts; i++) {
+		bool known = false;
+		for (const struct rpb_optspec *sp = specs; sp && sp->name; sp++)
+			known |= strcmp(sp->name, cfg->opts[i].key) == 0;
+		if (!known)
+			return rpb_err_set(err, RPB_INVALID, 0, NULL,
+					   "unknown %s option '%s'; see --help for the %s options",
+					   backend, cfg->opts[i].key, backend);
+	}
+	return RPB_OK;
+}

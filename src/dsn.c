@@ -1,0 +1,85 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "dsn.h"
+
+static void append(char *out, size_t n, size_t *len, const char *p, size_t k)
+{
+	if (*len + k >= n)
+		k = n - 1 - *len;
+	memcpy(out + *len, p, k);
+	*len += k;
+	out[*len] = '\0';
+}
+
+/* URI form: scheme://user:password@host... */
+static int redact_uri(const char *dsn, char *out, size_t n)
+{
+	const char *scheme = strstr(dsn, "://");
+	if (!scheme)
+		return 0;
+	const char *auth = scheme + 3;
+	const char *at = strchr(auth, '@');
+	const char *colon = strchr(auth, ':');
+	const char *slash = strchr(auth, '/');
+	size_t len = 0;
+	out[0] = '\0';
+	if (at && colon && colon < at && (!slash || at < slash)) {
+		append(out, n, &len, dsn, (size_t)(colon + 1 - dsn));
+		append(out, n, &len, "***", 3);
+		dsn = at;
+	}
+	/* A password may also come as a query parameter. */
+	const char *q = strstr(dsn, "password=");
+	if (q) {
+		append(out, n, &len, dsn, (size_t)(q + 9 - dsn));
+		append(out, n, &len, "***", 3);
+		dsn = q + 9 + strcspn(q + 9, "&");
+	}
+	append(out, n, &len, dsn, strlen(dsn));
+	return 1;
+}
+
+void rpb_dsn_redact(const char *dsn, char *out, size_t n)
+{
+	if (!n)
+		return;
+	out[0] = '\0';
+	if (!dsn)
+		return;
+	if (redact_uri(dsn, out, n))
+		return;
+	size_t len = 0;
+	const char *p = dsn;
+	while (*p) {
+		const char *key = strstr(p, "password");
+		if (!key) {
+			append(out, n, &len, p, strlen(p));
+			break;
+		}
+		const char *eq = key + 8;
+		while (*eq == ' ')
+			eq++;
+		if (*eq != '=' || (key > dsn && key[-1] != ' ' && key[-1] != '\t')) {
+			append(out, n, &len, p, (size_t)(key + 8 - p));
+			p = key + 8;
+			continue;
+		}
+		eq++;
+		while (*eq == ' ')
+			eq++;
+		append(out, n, &len, p, (size_t)(eq - p));
+		append(out, n, &len, "***", 3);
+		if (*eq == '\'') { /* quoted value, backslash escapes */
+			eq++;
+			while (*eq && *eq != '\'')
+				eq += (*eq == '\\' && eq[1]) ? 2 : 1;
+			if (*eq)
+				eq++;
+		} else {
+			while (*eq && *eq != ' ' && *eq != '\t')
+				eq++;
+		}
+		p = eq;
+	}
+}

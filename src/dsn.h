@@ -1,0 +1,11 @@
+/* Connection strings in output: the password never appears. */
+#ifndef RPB_DSN_H
+#define RPB_DSN_H
+
+#include <stddef.h>
+
+/* Copies dsn to out with any password replaced by "***": key=value form
+ * (password=..., quoted or not) and URI form (postgresql://user:pw@host). */
+void rpb_dsn_redact(const char *dsn, char *out, size_t n);
+
+#endif

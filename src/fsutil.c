@@ -1,0 +1,119 @@
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fsutil.h"
+
+enum rpb_status rpb_errno_class(int e)
+{
+	switch (e) {
+	case ENOSPC:
+	case EDQUOT:
+		return RPB_DISK_FULL;
+	case ENOMEM:
+		return RPB_NOMEM;
+	case ENOENT:
+		return RPB_NOT_FOUND;
+	case EEXIST:
+		return RPB_EXISTS;
+	case EINVAL:
+	case ENAMETOOLONG:
+	case ENOTDIR:
+	case EACCES:
+	case EPERM:
+	case EROFS:
+		return RPB_INVALID;
+	default:
+		return RPB_IO;
+	}
+}
+
+static int mkdir_parents(const char *dir)
+{
+	char path[PATH_MAX];
+	if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0755) != 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(path, 0755) != 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+enum rpb_status rpb_dir_prepare(const char *dir, bool create, struct rpb_err *err)
+{
+	struct stat sb;
+	if (!dir || !*dir)
+		return rpb_err_set(err, RPB_INVALID, 0, NULL, "no store directory given; pass --dir PATH");
+	if (stat(dir, &sb) != 0) {
+		if ((errno != ENOENT && errno != ENOTDIR) || !create)
+			return rpb_err_set(err, errno == ENOENT ? RPB_NOT_FOUND : RPB_INVALID, errno, NULL,
+					   "store directory %s: %s; give an existing store or let rpbench create it",
+					   dir, strerror(errno));
+		if (mkdir_parents(dir) != 0)
+			return rpb_err_set(err, rpb_errno_class(errno), errno, NULL,
+					   "cannot create store directory %s: %s; choose a writable --dir",
+					   dir, strerror(errno));
+		return RPB_OK;
+	}
+	if (!S_ISDIR(sb.st_mode))
+		return rpb_err_set(err, RPB_INVALID, ENOTDIR, NULL,
+				   "store path %s is not a directory; choose a directory for --dir", dir);
+	if (access(dir, W_OK | X_OK) != 0)
+		return rpb_err_set(err, RPB_INVALID, errno, NULL,
+				   "store directory %s is not writable (%s); choose a writable --dir",
+				   dir, strerror(errno));
+	return RPB_OK;
+}
+
+uint64_t rpb_file_usage(const char *path)
+{
+	struct stat sb;
+	if (stat(path, &sb) != 0)
+		return 0;
+	return (uint64_t)sb.st_blocks * 512u;
+}
+
+static int usage_walk(const char *dir, uint64_t *bytes, int depth)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return -1;
+	struct dirent *de;
+	char path[PATH_MAX];
+	int rc = 0;
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+		struct stat sb;
+		if (lstat(path, &sb) != 0)
+			continue; /* removed while we looked: a compaction, not an error */
+		*bytes += (uint64_t)sb.st_blocks * 512u;
+		if (S_ISDIR(sb.st_mode) && depth < 16 && usage_walk(path, bytes, depth + 1) != 0)
+			rc = -1;
+	}
+	closedir(d);
+	return rc;
+}
+
+enum rpb_status rpb_dir_usage(const char *dir, uint64_t *bytes, struct rpb_err *err)
+{
+	*bytes = 0;
+	if (usage_walk(dir, bytes, 0) != 0)
+		return rpb_err_set(err, rpb_errno_class(errno), errno, NULL,
+				   "cannot measure store directory %s: %s", dir, strerror(errno));
+	return RPB_OK;
+}

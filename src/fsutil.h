@@ -1,0 +1,23 @@
+/* File-system helpers shared by the embedded backends and the driver. */
+#ifndef RPB_FSUTIL_H
+#define RPB_FSUTIL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "store.h"
+
+/* Makes sure dir exists as a writable directory, creating it (and missing
+ * parents) when create is set. Errors name the directory and the fix. */
+enum rpb_status rpb_dir_prepare(const char *dir, bool create, struct rpb_err *err);
+
+/* Bytes allocated on disk (st_blocks) by everything under dir. */
+enum rpb_status rpb_dir_usage(const char *dir, uint64_t *bytes, struct rpb_err *err);
+
+/* Bytes allocated on disk by one file; 0 when it does not exist. */
+uint64_t rpb_file_usage(const char *path);
+
+/* Maps an errno to an error class (ENOSPC/EDQUOT: disk full, ENOMEM, ...). */
+enum rpb_status rpb_errno_class(int e);
+
+#endif

@@ -1,0 +1,43 @@
+/* Output while a run goes on: JMeter summariser lines on stdout, one row per
+ * interval in intervals.csv, and samples.jtl rows. */
+#ifndef RPB_PROGRESS_H
+#define RPB_PROGRESS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "hist.h"
+#include "runner.h"
+
+struct rpb_progress {
+	FILE *csv;                  /* intervals.csv or NULL */
+	struct rpb_hist_snap *prev; /* all labels merged at the previous tick */
+	struct rpb_hist_snap *cur;
+	uint64_t prev_t, prev_errors;
+};
+
+void rpb_progress_init(struct rpb_progress *pg, struct rpb_runner *rn);
+/* Prints "summary +" (the interval) and "summary =" (so far) and writes an
+ * intervals.csv row; final marks the last call, at the end of the run. */
+void rpb_progress_tick(struct rpb_progress *pg, struct rpb_runner *rn, bool final);
+void rpb_progress_fini(struct rpb_progress *pg);
+
+/* Formats one JMeter summariser line ("summary +" or "summary ="), without
+ * the Active/Started/Finished tail when active < 0. */
+void rpb_summary_line(char *buf, size_t n, char sign, const struct rpb_hist_snap *s,
+		      uint64_t errors, double seconds, int active, int started, int finished);
+/* Formats seconds as JMeter does: hh:mm:ss. */
+void rpb_hms(char *buf, size_t n, double seconds);
+
+/* The JTL header line, in JMeter's default CSV column order. */
+extern const char rpb_jtl_header[];
+/* Writes one samples.jtl row (worker thread; the FILE's own lock orders rows). */
+void rpb_jtl_row(struct rpb_worker *w, unsigned label, uint64_t end_ns, uint64_t lat_ns,
+		 enum rpb_status st, bool failed, uint64_t bytes, const struct rpb_err *err);
+
+/* Sums every label of every worker into out (raw: warm-up included). */
+void rpb_merge_all(struct rpb_runner *rn, struct rpb_hist_snap *out, struct rpb_hist_snap *tmp);
+/* Errors of every class, summed over workers. */
+uint64_t rpb_total_errors(struct rpb_runner *rn);
+
+#endif

@@ -1,0 +1,409 @@
+/* summary.txt and result.json: everything measured, computed only from what
+ * the workers recorded, and read back by verify. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hostinfo.h"
+#include "progress.h"
+#include "results.h"
+
+/* 1234567 -> "1,234,567" */
+static const char *grouped(char *buf, size_t n, uint64_t v)
+{
+	char digits[32];
+	int len = snprintf(digits, sizeof digits, "%" PRIu64, v);
+	size_t o = 0;
+	for (int i = 0; i < len && o + 2 < n; i++) {
+		if (i && (len - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+static const char *human_bytes(char *buf, size_t n, uint64_t v)
+{
+	const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	double x = (double)v;
+	unsigned u = 0;
+	while (x >= 1024 && u < 4)
+		x /= 1024, u++;
+	snprintf(buf, n, u ? "%.1f %s" : "%.0f %s", x, unit[u]);
+	return buf;
+}
+
+/* Measured (post warm-up) statistics of one label, summed over workers. */
+struct label_totals {
+	struct rpb_hist_snap snap;
+	uint64_t samples, errors, bytes;
+};
+
+static void label_measured(struct rpb_runner *rn, unsigned l, struct label_totals *lt,
+			   struct rpb_hist_snap *tmp, struct rpb_hist_snap *diff)
+{
+	rpb_snap_init(&lt->snap);
+	lt->samples = lt->errors = lt->bytes = 0;
+	for (unsigned t = 0; t < rn->nworkers; t++) {
+		struct rpb_worker *w = &rn->workers[t];
+		rpb_hist_snapshot(&w->labels[l].hist, tmp);
+		rpb_snap_diff(diff, tmp, &w->baseline[l]);
+		rpb_snap_add(&lt->snap, diff);
+		lt->samples += atomic_load(&w->labels[l].samples) - w->base_samples[l];
+		lt->errors += atomic_load(&w->labels[l].errors) - w->base_errors[l];
+		lt->bytes += atomic_load(&w->labels[l].bytes) - w->base_bytes[l];
+	}
+	/* The diff's min and max are bucket bounds; the exact ones are known
+	 * when nothing was excluded. */
+	if (rn->job->run.warmup.ops == 0 && rn->job->run.warmup.seconds <= 0 && lt->snap.count) {
+		lt->snap.min = UINT64_MAX;
+		lt->snap.max = 0;
+		for (unsigned t = 0; t < rn->nworkers; t++) {
+			rpb_hist_snapshot(&rn->workers[t].labels[l].hist, tmp);
+			if (tmp->count && tmp->min < lt->snap.min)
+				lt->snap.min = tmp->min;
+			if (tmp->max > lt->snap.max)
+				lt->snap.max = tmp->max;
+		}
+	}
+}
+
+static uint64_t total_acked(struct rpb_runner *rn)
+{
+	uint64_t n = 0;
+	for (unsigned t = 0; t < rn->nworkers; t++)
+		n += atomic_load(&rn->workers[t].acked);
+	return n;
+}
+
+static uint64_t acked_bytes(struct rpb_runner *rn)
+{
+	uint64_t n = 0;
+	for (unsigned t = 0; t < rn->nworkers; t++)
+		n += atomic_load(&rn->workers[t].labels[0].bytes);
+	return n;
+}
+
+/* Time span the measured samples come from: from the first warm worker. */
+static double measured_seconds(struct rpb_runner *rn)
+{
+	uint64_t from = rn->t_end;
+	for (unsigned t = 0; t < rn->nworkers; t++)
+		if (rn->workers[t].t_warm && rn->workers[t].t_warm < from)
+			from = rn->workers[t].t_warm;
+	return (double)(rn->t_end - from) / 1e9;
+}
+
+void rpb_status_line(struct rpb_runner *rn, char *buf, size_t n)
+{
+	char acked[32], stored[32], hms[32];
+	const char *noun = rn->pattern->noun;
+	grouped(acked, sizeof acked, total_acked(rn));
+	human_bytes(stored, sizeof stored, acked_bytes(rn));
+	rpb_hms(hms, sizeof hms, (double)(rn->t_end - rn->t_start) / 1e9);
+	const struct rpb_err *e = &rn->stop_err;
+	switch ((enum rpb_stop)atomic_load(&rn->stop)) {
+	case RPB_STOP_DURATION:
+		snprintf(buf, n, "Test ended at its duration limit (%g s) after %s %s (%s stored)",
+			 rn->job->run.duration, acked, noun, stored);
+		return;
+	case RPB_STOP_BYTES:
+		snprintf(buf, n, "Test ended at its bytes limit after %s %s (%s stored)", acked, noun,
+			 stored);
+		return;
+	case RPB_STOP_SIGNAL:
+		snprintf(buf, n, "Test stopped by %s after %s %s (%s stored)",
+			 e->native == 15 ? "SIGTERM" : "SIGINT", acked, noun, stored);
+		return;
+	case RPB_STOP_SLOW:
+		snprintf(buf, n,
+			 "Test ended after %" PRIu64 " samples slower than %" PRIu64
+			 " ms (max_slow) after %s %s: %s",
+			 rn->job->run.max_slow, rn->job->run.slow_ms, acked, noun, e->msg);
+		return;
+	case RPB_STOP_ERROR: {
+		char op[32];
+		grouped(op, sizeof op, rn->stop_op + 1);
+		switch (e->status) {
+		case RPB_DISK_FULL:
+			snprintf(buf, n,
+				 "Test ended when the store reported disk full after %s %s (%s stored): %s",
+				 acked, noun, stored, e->msg);
+			return;
+		case RPB_TXN_TIMEOUT:
+			snprintf(buf, n,
+				 "Test ended when the transaction reaper aborted a transaction after %" PRIu64
+				 " ms (%s %s of thread %u): %s",
+				 rn->job->run.txn_timeout, rn->pattern->labels[0], op, rn->stop_worker + 1,
+				 e->msg);
+			return;
+		case RPB_CONN_LOST:
+			snprintf(buf, n,
+				 "Test ended when the connection to the server was lost after %s %s: %s",
+				 acked, noun, e->msg);
+			return;
+		default:
+			snprintf(buf, n, "Test ended on a failed sample (%s) after %s %s: %s",
+				 rpb_status_name(e->status), acked, noun, e->msg);
+			return;
+		}
+	}
+	default:
+		snprintf(buf, n, "Test completed: %s %s in %s (%s stored)", acked, noun, hms, stored);
+	}
+}
+
+enum rpb_exit rpb_exit_code(struct rpb_runner *rn)
+{
+	switch ((enum rpb_stop)atomic_load(&rn->stop)) {
+	case RPB_STOP_ERROR:
+	case RPB_STOP_SLOW:
+		return RPB_EXIT_STOPPED;
+	case RPB_STOP_SIGNAL:
+		return RPB_EXIT_SIGNAL;
+	default:
+		return RPB_EXIT_OK;
+	}
+}
+
+static json_t *hist_json(const struct rpb_hist_snap *s, uint64_t samples, uint64_t errors,
+			 uint64_t bytes, double seconds)
+{
+	static const struct {
+		const char *key;
+		double p;
+	} pct[] = {{"p50_us", 50},   {"p90_us", 90},     {"p95_us", 95},
+		   {"p99_us", 99},   {"p99.9_us", 99.9}, {"p99.99_us", 99.99}};
+	json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:f, s:f}", "samples", (json_int_t)samples,
+			      "measured", (json_int_t)s->count, "errors", (json_int_t)errors, "bytes",
+			      (json_int_t)bytes, "throughput_per_s",
+			      seconds > 0 ? (double)s->count / seconds : 0.0, "mean_us",
+			      rpb_snap_mean(s) / 1e3);
+	json_object_set_new(o, "min_us", json_real(s->count ? (double)s->min / 1e3 : 0));
+	for (size_t i = 0; i < sizeof pct / sizeof pct[0]; i++)
+		json_object_set_new(o, pct[i].key, json_real((double)rpb_snap_percentile(s, pct[i].p) / 1e3));
+	json_object_set_new(o, "max_us", json_real((double)s->max / 1e3));
+	return o;
+}
+
+static json_t *manifest_json(struct rpb_runner *rn, const struct rpb_store_where *where)
+{
+	char start[40], end[40], fstype[32];
+	uint64_t fs_free = 0, fs_total = 0;
+	rpb_iso_time(start, sizeof start, rn->wall_start_ms);
+	rpb_iso_time(end, sizeof end, rn->wall_end_ms);
+	rpb_fs_info(where->dir, fstype, sizeof fstype, &fs_free, &fs_total);
+	json_t *store = json_object();
+	if (where->dir) {
+		json_object_set_new(store, "dir", json_string(where->dir));
+		json_object_set_new(store, "fs_type", json_string(fstype));
+		json_object_set_new(store, "fs_free_bytes", json_integer((json_int_t)fs_free));
+		json_object_set_new(store, "fs_total_bytes", json_integer((json_int_t)fs_total));
+	}
+	if (where->dsn)
+		json_object_set_new(store, "dsn", json_string(where->dsn));
+	if (where->name)
+		json_object_set_new(store, "name", json_string(where->name));
+	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:I, s:s, s:s, s:s, s:s, s:{s:i, s:I}, s:o}",
+			 "rpbench_version", RPB_VERSION, "backend", rn->backend->name,
+			 "backend_version", rn->backend->version(), "pattern", rn->pattern->name,
+			 "options", rpb_job_to_json(rn->job), "seed", (json_int_t)rn->job->run.seed,
+			 "sync", rn->job->run.sync == RPB_SYNC_COMMIT ? "commit" : "none", "run_tag",
+			 rn->run_tag, "start", start, "end", end, "host", "cores",
+			 (int)rpb_host_cores(), "memory_bytes", (json_int_t)rpb_host_memory(), "store",
+			 store);
+}
+
+static json_t *ledger_json(struct rpb_runner *rn)
+{
+	json_t *workers = json_array();
+	for (unsigned t = 0; t < rn->nworkers; t++) {
+		struct rpb_worker *w = &rn->workers[t];
+		json_t *fails = json_array();
+		for (size_t i = 0; i < w->nfailures; i++)
+			json_array_append_new(fails, json_pack("[I, s, b]", (json_int_t)w->failures[i].op,
+							       rpb_status_name(w->failures[i].status),
+							       w->failures[i].in_doubt));
+		json_array_append_new(workers, json_pack("{s:I, s:I, s:o}", "issued",
+							 (json_int_t)atomic_load(&w->issued), "acked",
+							 (json_int_t)atomic_load(&w->acked), "failures",
+							 fails));
+	}
+	return json_pack("{s:s, s:o}", "run_tag", rn->run_tag, "workers", workers);
+}
+
+static json_t *errors_json(struct rpb_runner *rn)
+{
+	json_t *o = json_object();
+	for (unsigned c = 1; c < RPB_STATUS_COUNT; c++) {
+		uint64_t count = 0;
+		const struct rpb_err *first = NULL;
+		for (unsigned t = 0; t < rn->nworkers; t++) {
+			uint64_t k = atomic_load(&rn->workers[t].errors[c]);
+			if (k && !first)
+				first = &rn->workers[t].first_err[c];
+			count += k;
+		}
+		if (count)
+			json_object_set_new(o, rpb_status_name((enum rpb_status)c),
+					    json_pack("{s:I, s:s, s:i, s:s}", "count", (json_int_t)count,
+						      "first_message", first->msg, "native", first->native,
+						      "sqlstate", first->sqlstate));
+	}
+	return o;
+}
+
+static json_t *threads_json(struct rpb_runner *rn)
+{
+	json_t *a = json_array();
+	for (unsigned t = 0; t < rn->nworkers; t++) {
+		struct rpb_worker *w = &rn->workers[t];
+		double secs = (double)(w->t_end - w->t_start) / 1e9;
+		uint64_t acked = atomic_load(&w->acked);
+		json_array_append_new(a, json_pack("{s:i, s:I, s:I, s:I, s:f, s:f}", "thread", (int)t,
+						   "issued", (json_int_t)atomic_load(&w->issued), "acked",
+						   (json_int_t)acked, "retries",
+						   (json_int_t)atomic_load(&w->retries), "active_s", secs,
+						   "ops_per_s", secs > 0 ? (double)acked / secs : 0.0));
+	}
+	return a;
+}
+
+static int write_file(const char *dir, const char *name, const char *text, char *msg, size_t n)
+{
+	char path[4200];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(text, f) == EOF || fclose(f) != 0) {
+		snprintf(msg, n, "cannot write %s: %s; check the results directory (--out)", path,
+			 strerror(errno));
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	return 0;
+}
+
+int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where, char *msg,
+		      size_t n)
+{
+	struct rpb_hist_snap *tmp = malloc(sizeof *tmp), *diff = malloc(sizeof *diff),
+			     *all = malloc(sizeof *all);
+	struct label_totals *lt = malloc(sizeof *lt);
+	if (!tmp || !diff || !all || !lt) {
+		free(tmp), free(diff), free(all), free(lt);
+		snprintf(msg, n, "out of memory writing results");
+		return -1;
+	}
+	double secs = measured_seconds(rn), elapsed = (double)(rn->t_end - rn->t_start) / 1e9;
+	json_t *labels = json_object();
+	uint64_t samples = 0, errors = 0, bytes = 0, measured_all = 0;
+	rpb_snap_init(all);
+	for (unsigned l = 0; l < rn->pattern->nlabels; l++) {
+		label_measured(rn, l, lt, tmp, diff);
+		if (!lt->samples && l)
+			continue;
+		json_object_set_new(labels, rn->pattern->labels[l],
+				    hist_json(&lt->snap, lt->samples, lt->errors, lt->bytes, secs));
+		rpb_snap_add(all, &lt->snap);
+		samples += lt->samples;
+		errors += lt->errors;
+		bytes += lt->bytes;
+		measured_all += lt->snap.count;
+	}
+	/* Failed samples among the measured ones, for the summary line. */
+	uint64_t measured_errors = 0;
+	for (unsigned l = 0; l < rn->pattern->nlabels; l++)
+		for (unsigned t = 0; t < rn->nworkers; t++)
+			measured_errors += atomic_load(&rn->workers[t].labels[l].errors) -
+					   rn->workers[t].base_errors[l];
+
+	char status[1024], line[256], seedline[256], c1[32], c2[32];
+	rpb_status_line(rn, status, sizeof status);
+	rpb_summary_line(line, sizeof line, '=', all, measured_errors, secs, -1, 0, 0);
+	snprintf(seedline, sizeof seedline,
+		 "Summary: %s in %.0fs = %.1f/s, Avg: %.0f, Min: %.0f, Max: %.0f, Err: %s (%.2f%%)",
+		 grouped(c1, sizeof c1, all->count), secs, secs > 0 ? (double)all->count / secs : 0,
+		 rpb_snap_mean(all) / 1e6, all->count ? (double)all->min / 1e6 : 0,
+		 (double)all->max / 1e6, grouped(c2, sizeof c2, measured_errors),
+		 all->count ? 100.0 * (double)measured_errors / (double)all->count : 0);
+
+	uint64_t store_bytes = 0;
+	struct rpb_err uerr;
+	bool have_usage = rn->backend->usage && rn->backend->usage(rn->store, &store_bytes, &uerr) == RPB_OK;
+	uint64_t lag_n = 0, lag_max = 0;
+	double lag_sum = 0;
+	for (unsigned t = 0; t < rn->nworkers; t++) {
+		rpb_hist_snapshot(&rn->workers[t].lag, tmp);
+		rpb_snap_diff(diff, tmp, &rn->workers[t].baseline[RPB_MAX_LABELS]);
+		lag_n += diff->count;
+		lag_sum += (double)diff->sum;
+		if (tmp->max > lag_max)
+			lag_max = tmp->max;
+	}
+
+	json_t *totals = json_pack(
+		"{s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:I}", "elapsed_s", elapsed,
+		"measured_s", secs, "samples", (json_int_t)samples, "measured_samples",
+		(json_int_t)measured_all, "failed_samples", (json_int_t)errors, "acked",
+		(json_int_t)total_acked(rn), "acked_bytes", (json_int_t)acked_bytes(rn), "bytes",
+		(json_int_t)bytes, "throughput_per_s", secs > 0 ? (double)all->count / secs : 0.0,
+		"peak_rss_bytes", (json_int_t)rpb_peak_rss_bytes());
+	if (have_usage)
+		json_object_set_new(totals, "store_bytes", json_integer((json_int_t)store_bytes));
+	const struct rpb_err *se = &rn->stop_err;
+	enum rpb_stop why = (enum rpb_stop)atomic_load(&rn->stop);
+	json_t *stop = json_pack("{s:s}", "reason", rpb_stop_name(why));
+	if (why == RPB_STOP_ERROR || why == RPB_STOP_SLOW) {
+		json_object_set_new(stop, "class", json_string(rpb_status_name(se->status)));
+		json_object_set_new(stop, "message", json_string(se->msg));
+		json_object_set_new(stop, "native", json_integer(se->native));
+		json_object_set_new(stop, "sqlstate", json_string(se->sqlstate));
+		json_object_set_new(stop, "thread", json_integer(rn->stop_worker));
+		json_object_set_new(stop, "op", json_integer((json_int_t)rn->stop_op));
+	}
+	json_t *root = json_pack("{s:o, s:o, s:o, s:o, s:o, s:s, s:s, s:o, s:o}", "manifest",
+				 manifest_json(rn, where), "totals", totals, "labels", labels, "errors",
+				 errors_json(rn), "stop", stop, "status", status, "summary", line,
+				 "threads", threads_json(rn), "ledger", ledger_json(rn));
+	if (rn->job->run.rate > 0)
+		json_object_set_new(root, "rate",
+				    json_pack("{s:f, s:f, s:f}", "target_per_s", rn->job->run.rate,
+					      "lag_mean_us", lag_n ? lag_sum / (double)lag_n / 1e3 : 0.0,
+					      "lag_max_us", (double)lag_max / 1e3));
+	if (where->command)
+		json_object_set_new(json_object_get(root, "manifest"), "command",
+				    json_string(where->command));
+	json_t *pat = json_object();
+	if (rn->pattern->report_json)
+		rn->pattern->report_json(rn, pat);
+	json_object_set_new(root, "pattern", pat);
+
+	int rc = 0;
+	char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+	char summary[2048];
+	snprintf(summary, sizeof summary, "%s\n%s\nStatus: %s\nBackend: %s (%s), sync = %s, pattern %s, seed %" PRIu64 "\n",
+		 line, seedline, status, rn->backend->name, rn->backend->version(),
+		 rn->job->run.sync == RPB_SYNC_COMMIT ? "commit" : "none", rn->pattern->name,
+		 rn->job->run.seed);
+	if (!text) {
+		snprintf(msg, n, "cannot encode result.json");
+		rc = -1;
+	} else {
+		rc = write_file(rn->out_dir, "result.json", text, msg, n);
+		if (!rc)
+			rc = write_file(rn->out_dir, "summary.txt", summary, msg, n);
+	}
+	if (!rn->quiet) {
+		fputs(summary, stdout);
+		printf("Results: %s\n", rn->out_dir);
+		fflush(stdout);
+	}
+	free(text);
+	json_decref(root);
+	free(tmp), free(diff), free(all), free(lt);
+	return rc;
+}

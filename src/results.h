@@ -1,0 +1,52 @@
+/* The result files of a finished run: summary.txt and result.json, and the
+ * final lines on stdout. */
+#ifndef RPB_RESULTS_H
+#define RPB_RESULTS_H
+
+#include <stddef.h>
+
+#include "runner.h"
+#include "verify.h"
+
+/* Exit codes, documented in docs/results.md and --help. */
+enum rpb_exit {
+	RPB_EXIT_OK = 0,        /* completed: ops, duration or bytes limit reached */
+	RPB_EXIT_USAGE = 1,     /* bad command line or workload file */
+	RPB_EXIT_ENV = 2,       /* the store, server or results directory failed */
+	RPB_EXIT_STOPPED = 3,   /* ended by a stop condition: an error or slow samples */
+	RPB_EXIT_VERIFY = 4,    /* verify found a discrepancy */
+	RPB_EXIT_SIGNAL = 5,    /* stopped by SIGINT/SIGTERM; results are complete */
+};
+
+/* Where the store lives, as recorded in the manifest (no password). */
+struct rpb_store_where {
+	const char *dir;     /* embedded backends */
+	const char *dsn;     /* server backends, redacted */
+	const char *name;    /* server backends: schema */
+	const char *command; /* the command line, redacted */
+};
+
+/* One line in the seed report's words: "Test ended when ...". */
+void rpb_status_line(struct rpb_runner *rn, char *buf, size_t n);
+enum rpb_exit rpb_exit_code(struct rpb_runner *rn);
+/* Writes summary.txt and result.json; prints the final lines unless quiet.
+ * Returns non-zero with msg set when a file cannot be written. */
+int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where, char *msg,
+		      size_t n);
+
+/* Reads a result.json back for verify: the job, backend name, run tag, store
+ * location and ledger. Returns non-zero with a one-line msg on failure. */
+struct rpb_result_file {
+	json_t *root;
+	struct rpb_job job;
+	const char *backend;
+	const char *run_tag;
+	const char *dir, *dsn, *name;
+	struct rpb_ledger ledger;
+	struct rpb_ledger_worker *workers;
+	struct rpb_failure *failures;
+};
+int rpb_result_read(struct rpb_result_file *rf, const char *result_dir, char *msg, size_t n);
+void rpb_result_free(struct rpb_result_file *rf);
+
+#endif

@@ -1,0 +1,346 @@
+/* Worker threads, stop conditions, error policy, warm-up, open-model pacing
+ * and the progress reporter. */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "progress.h"
+#include "runner.h"
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+const char *rpb_stop_name(enum rpb_stop s)
+{
+	static const char *const names[] = {
+		[RPB_STOP_NONE] = "none",         [RPB_STOP_COMPLETED] = "completed",
+		[RPB_STOP_DURATION] = "duration", [RPB_STOP_BYTES] = "bytes",
+		[RPB_STOP_ERROR] = "error",       [RPB_STOP_SLOW] = "slow",
+		[RPB_STOP_SIGNAL] = "signal",
+	};
+	return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown";
+}
+
+bool rpb_request_stop(struct rpb_runner *rn, enum rpb_stop why)
+{
+	int expected = RPB_STOP_NONE;
+	return atomic_compare_exchange_strong(&rn->stop, &expected, (int)why);
+}
+
+static inline void bump(_Atomic uint64_t *c, uint64_t by)
+{
+	/* Single writer: a relaxed load and store, no locked instruction. */
+	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + by,
+			      memory_order_relaxed);
+}
+
+static void note_error(struct rpb_worker *w, enum rpb_status st, const struct rpb_err *err)
+{
+	if ((unsigned)st >= RPB_STATUS_COUNT)
+		st = RPB_IO;
+	if (atomic_load_explicit(&w->errors[st], memory_order_relaxed) == 0 && err)
+		w->first_err[st] = *err;
+	bump(&w->errors[st], 1);
+}
+
+void rpb_sample(struct rpb_worker *w, unsigned l, uint64_t start, uint64_t end,
+		enum rpb_status st, uint64_t bytes, const struct rpb_err *err)
+{
+	const struct rpb_run_opts *run = &w->rn->job->run;
+	if (l == 0 && w->intended)
+		start = w->intended; /* open model: no coordinated omission */
+	uint64_t lat = end > start ? end - start : 0;
+	struct rpb_label_stats *ls = &w->labels[l];
+	rpb_hist_record(&ls->hist, lat);
+	bump(&ls->samples, 1);
+	bump(&ls->bytes, bytes);
+	bool failed = st != RPB_OK;
+	if (failed)
+		note_error(w, st, err);
+	if (lat > run->slow_ms * 1000000u) {
+		/* The test plan's duration assertion: a slow response is a failed
+		 * sample even though the operation itself succeeded. */
+		bump(&w->slow, 1);
+		failed = true;
+		if (run->max_slow && atomic_load_explicit(&w->slow, memory_order_relaxed) >= run->max_slow
+		    && rpb_request_stop(w->rn, RPB_STOP_SLOW)) {
+			w->rn->stop_worker = w->id;
+			rpb_err_set(&w->rn->stop_err, RPB_TXN_TIMEOUT, 0, NULL,
+				    "%s took %.0f ms, over slow_ms = %llu ms", w->rn->pattern->labels[l],
+				    (double)lat / 1e6, (unsigned long long)run->slow_ms);
+		}
+	}
+	if (failed)
+		bump(&ls->errors, 1);
+	if (w->rn->jtl)
+		rpb_jtl_row(w, l, end, lat, st, failed, bytes, err);
+}
+
+static void end_warmup(struct rpb_worker *w)
+{
+	for (unsigned l = 0; l < w->rn->pattern->nlabels; l++) {
+		rpb_hist_snapshot(&w->labels[l].hist, &w->baseline[l]);
+		w->base_samples[l] = atomic_load_explicit(&w->labels[l].samples, memory_order_relaxed);
+		w->base_errors[l] = atomic_load_explicit(&w->labels[l].errors, memory_order_relaxed);
+		w->base_bytes[l] = atomic_load_explicit(&w->labels[l].bytes, memory_order_relaxed);
+	}
+	rpb_hist_snapshot(&w->lag, &w->baseline[RPB_MAX_LABELS]);
+	w->t_warm = rpb_now_ns();
+	w->warm = true;
+}
+
+static void record_failure(struct rpb_worker *w, uint64_t op, enum rpb_status st)
+{
+	if (w->nfailures == w->capfailures) {
+		size_t cap = w->capfailures ? w->capfailures * 2 : 16;
+		struct rpb_failure *f = realloc(w->failures, cap * sizeof *f);
+		if (!f)
+			return; /* verify will then report the op as missing: loud, not silent */
+		w->failures = f;
+		w->capfailures = cap;
+	}
+	w->failures[w->nfailures++] = (struct rpb_failure){op, st, w->in_doubt};
+}
+
+/* Runs main operation i with the error policy; returns false to end the loop. */
+static bool do_op(struct rpb_worker *w, uint64_t i)
+{
+	struct rpb_runner *rn = w->rn;
+	const struct rpb_run_opts *run = &rn->job->run;
+	struct rpb_err err;
+	for (unsigned attempt = 0;; attempt++) {
+		w->op_bytes = 0;
+		w->in_doubt = false;
+		enum rpb_status st = rn->pattern->op(w, i, &err);
+		if (st == RPB_OK) {
+			bump(&w->acked, 1);
+			if (run->bytes) {
+				uint64_t total = atomic_fetch_add(&rn->bytes_total, w->op_bytes) + w->op_bytes;
+				if (total >= run->bytes)
+					rpb_request_stop(rn, RPB_STOP_BYTES);
+			}
+			return true;
+		}
+		const struct rpb_policy *pol = &run->on_error[(unsigned)st < RPB_STATUS_COUNT ? st : RPB_IO];
+		if (pol->action == RPB_ACT_RETRY && attempt < pol->retries &&
+		    !atomic_load_explicit(&rn->stop, memory_order_relaxed)) {
+			bump(&w->retries, 1);
+			continue;
+		}
+		record_failure(w, i, st);
+		if (pol->action == RPB_ACT_CONTINUE)
+			return true;
+		if (rpb_request_stop(rn, RPB_STOP_ERROR)) {
+			rn->stop_err = err;
+			rn->stop_worker = w->id;
+			rn->stop_op = i;
+		}
+		return false;
+	}
+}
+
+static void *worker_main(void *arg)
+{
+	struct rpb_worker *w = arg;
+	struct rpb_runner *rn = w->rn;
+	const struct rpb_run_opts *run = &rn->job->run;
+	uint64_t t0 = rn->t_start;
+	uint64_t deadline = run->duration > 0 ? t0 + (uint64_t)(run->duration * 1e9) : UINT64_MAX;
+	uint64_t warm_at = t0 + (uint64_t)(run->warmup.seconds * 1e9);
+	/* Open model: each thread paces rate/threads, phases spread evenly. */
+	double gap = run->rate > 0 ? 1e9 * (double)rn->nworkers / run->rate : 0;
+	uint64_t phase = (uint64_t)(gap * w->id / rn->nworkers);
+
+	w->t_start = rpb_now_ns();
+	if (run->warmup.ops == 0 && run->warmup.seconds <= 0)
+		end_warmup(w);
+	for (uint64_t i = 0;; i++) {
+		if (atomic_load_explicit(&rn->stop, memory_order_relaxed))
+			break;
+		if (run->ops && i >= run->ops)
+			break;
+		uint64_t now = rpb_now_ns();
+		if (now >= deadline) {
+			rpb_request_stop(rn, RPB_STOP_DURATION);
+			break;
+		}
+		if (!w->warm && i >= run->warmup.ops && now >= warm_at)
+			end_warmup(w);
+		if (gap > 0) {
+			w->intended = t0 + phase + (uint64_t)(gap * (double)i);
+			if (w->intended > now) {
+				rpb_sleep_until(w->intended);
+				now = rpb_now_ns();
+			}
+			rpb_hist_record(&w->lag, now - w->intended);
+		}
+		atomic_store_explicit(&w->issued, i + 1, memory_order_relaxed);
+		if (!do_op(w, i))
+			break;
+	}
+	w->t_end = rpb_now_ns();
+	if (!w->warm)
+		end_warmup(w); /* nothing measured: the baseline is the whole run */
+	atomic_fetch_sub(&rn->active, 1);
+	return NULL;
+}
+
+static enum rpb_status open_sessions(struct rpb_runner *rn, struct rpb_err *err)
+{
+	const struct rpb_run_opts *run = &rn->job->run;
+	for (unsigned t = 0; t < rn->nworkers; t++) {
+		struct rpb_worker *w = &rn->workers[t];
+		w->nsessions = (unsigned)run->clients;
+		w->sessions = calloc(w->nsessions, sizeof *w->sessions);
+		if (!w->sessions)
+			return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for sessions");
+		for (unsigned c = 0; c < w->nsessions; c++) {
+			enum rpb_status st = rn->backend->session_open(rn->store, &w->sessions[c], err);
+			if (st)
+				return st;
+		}
+	}
+	return RPB_OK;
+}
+
+static void close_sessions(struct rpb_runner *rn)
+{
+	for (unsigned t = 0; t < rn->nworkers; t++) {
+		struct rpb_worker *w = &rn->workers[t];
+		for (unsigned c = 0; w->sessions && c < w->nsessions; c++)
+			rn->backend->session_close(w->sessions[c]);
+		free(w->sessions);
+		w->sessions = NULL;
+	}
+}
+
+static enum rpb_status init_workers(struct rpb_runner *rn, struct rpb_err *err)
+{
+	rn->nworkers = (unsigned)rn->job->run.threads;
+	rn->workers = calloc(rn->nworkers, sizeof *rn->workers);
+	if (!rn->workers)
+		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for %u workers", rn->nworkers);
+	for (unsigned t = 0; t < rn->nworkers; t++) {
+		struct rpb_worker *w = &rn->workers[t];
+		w->rn = rn;
+		w->id = t;
+		for (unsigned l = 0; l < RPB_MAX_LABELS; l++)
+			rpb_hist_init(&w->labels[l].hist);
+		rpb_hist_init(&w->lag);
+		w->baseline = calloc(RPB_MAX_LABELS + 1, sizeof *w->baseline);
+		if (!w->baseline)
+			return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for histograms");
+		for (unsigned l = 0; l <= RPB_MAX_LABELS; l++)
+			rpb_snap_init(&w->baseline[l]);
+	}
+	return RPB_OK;
+}
+
+void rpb_runner_free(struct rpb_runner *rn)
+{
+	for (unsigned t = 0; rn->workers && t < rn->nworkers; t++) {
+		free(rn->workers[t].baseline);
+		free(rn->workers[t].failures);
+	}
+	free(rn->workers);
+	rn->workers = NULL;
+}
+
+/* The main thread: wait for the workers, print progress every interval,
+ * turn SIGINT/SIGTERM into a graceful stop. */
+static void supervise(struct rpb_runner *rn, struct rpb_progress *pg)
+{
+	uint64_t step = (uint64_t)(rn->job->run.interval * 1e9);
+	uint64_t next = rn->t_start + step;
+	while (atomic_load(&rn->active) > 0) {
+		uint64_t now = rpb_now_ns();
+		uint64_t wake = now + 50000000u; /* 50 ms: signal and end latency */
+		rpb_sleep_until(wake < next ? wake : next);
+		if (got_signal && rpb_request_stop(rn, RPB_STOP_SIGNAL))
+			rpb_err_set(&rn->stop_err, RPB_OK, got_signal, NULL, "stopped by %s",
+				    got_signal == SIGINT ? "SIGINT" : "SIGTERM");
+		if (rpb_now_ns() >= next) {
+			rpb_progress_tick(pg, rn, false);
+			next += step;
+		}
+	}
+}
+
+enum rpb_status rpb_run(struct rpb_runner *rn, struct rpb_err *err)
+{
+	const struct rpb_pattern *pat = rn->pattern;
+	enum rpb_status st = init_workers(rn, err);
+	if (!st)
+		st = open_sessions(rn, err);
+	for (unsigned t = 0; !st && pat->worker_init && t < rn->nworkers; t++)
+		st = pat->worker_init(&rn->workers[t], err);
+	if (!st && pat->prepare)
+		st = pat->prepare(rn, err);
+	if (st) {
+		close_sessions(rn);
+		return st;
+	}
+
+	struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
+	sigemptyset(&sa.sa_mask);
+	got_signal = 0;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	/* Workers block the signals so the supervisor is the one woken. */
+	sigset_t block, prev;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &block, &prev);
+
+	struct rpb_progress pg;
+	rpb_progress_init(&pg, rn);
+	pthread_t *th = calloc(rn->nworkers, sizeof *th);
+	if (!th) {
+		pthread_sigmask(SIG_SETMASK, &prev, NULL);
+		close_sessions(rn);
+		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for threads");
+	}
+	rn->wall_start_ms = rpb_wall_ms();
+	rn->t_start = rpb_now_ns();
+	atomic_store(&rn->active, rn->nworkers);
+	unsigned started = 0;
+	for (; started < rn->nworkers; started++) {
+		int rc = pthread_create(&th[started], NULL, worker_main, &rn->workers[started]);
+		if (rc) {
+			rpb_err_set(err, RPB_NOMEM, rc, NULL, "cannot start worker thread: %s", strerror(rc));
+			if (rpb_request_stop(rn, RPB_STOP_ERROR))
+				rn->stop_err = *err;
+			atomic_fetch_sub(&rn->active, rn->nworkers - started);
+			break;
+		}
+	}
+	pthread_sigmask(SIG_SETMASK, &prev, NULL);
+	supervise(rn, &pg);
+	for (unsigned t = 0; t < started; t++)
+		pthread_join(th[t], NULL);
+	free(th);
+	rn->t_end = rpb_now_ns();
+	rn->wall_end_ms = rpb_wall_ms();
+	if (got_signal && rpb_request_stop(rn, RPB_STOP_SIGNAL))
+		rpb_err_set(&rn->stop_err, RPB_OK, got_signal, NULL, "stopped by %s",
+			    got_signal == SIGINT ? "SIGINT" : "SIGTERM");
+	rpb_request_stop(rn, RPB_STOP_COMPLETED);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+
+	rpb_progress_tick(&pg, rn, true);
+	rpb_progress_fini(&pg);
+	for (unsigned t = 0; pat->worker_fini && t < rn->nworkers; t++)
+		pat->worker_fini(&rn->workers[t]);
+	close_sessions(rn);
+	return RPB_OK;
+}

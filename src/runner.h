@@ -1,0 +1,178 @@
+/* The runner: worker threads, sessions, stop conditions, error policy,
+ * warm-up, open-model rate, progress lines, and the per-thread measurements
+ * merged once at the end. Shared by every pattern; knows no backend beyond
+ * the store interface.
+ *
+ * Hot-loop rule: a worker touches only its own struct rpb_worker (no locks,
+ * no allocation); the progress reporter reads the workers' relaxed atomics. */
+#ifndef RPB_RUNNER_H
+#define RPB_RUNNER_H
+
+#include <jansson.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hist.h"
+#include "store.h"
+#include "workload.h"
+
+#define RPB_MAX_LABELS 8
+
+struct rpb_runner;
+struct rpb_worker;
+struct rpb_ledger;
+struct rpb_verify_result;
+
+/* Why a run ended. */
+enum rpb_stop {
+	RPB_STOP_NONE = 0,
+	RPB_STOP_COMPLETED, /* every thread did its ops */
+	RPB_STOP_DURATION,  /* the duration limit */
+	RPB_STOP_BYTES,     /* the bytes limit */
+	RPB_STOP_ERROR,     /* an error whose policy is stop (or retries ran out) */
+	RPB_STOP_SLOW,      /* max_slow samples slower than slow_ms */
+	RPB_STOP_SIGNAL,    /* SIGINT or SIGTERM */
+};
+const char *rpb_stop_name(enum rpb_stop s);
+
+/* One acknowledged-or-not record per failed main operation, for verify. */
+struct rpb_failure {
+	uint64_t op;            /* the worker's operation index */
+	enum rpb_status status;
+	bool in_doubt;          /* failed inside commit: outcome unknown */
+};
+
+/* One workload pattern. Hooks other than op are optional (NULL). */
+struct rpb_pattern {
+	const char *name;
+	const char *noun;     /* what label 0 is called in status lines: "creates" */
+	/* Sample labels; label 0 is the main operation ("create", ...). */
+	const char *const *labels;
+	unsigned nlabels;
+	/* Once, before the workers start (corpus load, preload); may use its own
+	 * session of the store. */
+	enum rpb_status (*prepare)(struct rpb_runner *rn, struct rpb_err *err);
+	/* Per worker, before its loop: allocate everything the loop needs. */
+	enum rpb_status (*worker_init)(struct rpb_worker *w, struct rpb_err *err);
+	void (*worker_fini)(struct rpb_worker *w);
+	/* Required. Performs main operation i of worker w (and any side
+	 * operations due at i, such as probes), records every sample with
+	 * rpb_sample(), sets w->op_bytes to the payload bytes written, and sets
+	 * w->in_doubt when a failure happened inside commit. RPB_OK means the
+	 * main operation was acknowledged (committed). The same i may be retried
+	 * after a failure, so an operation must be repeatable. */
+	enum rpb_status (*op)(struct rpb_worker *w, uint64_t i, struct rpb_err *err);
+	/* Adds pattern figures to result.json's "pattern" object. */
+	void (*report_json)(struct rpb_runner *rn, json_t *obj);
+	/* Checks the store against the ledger of a finished run; fills res.
+	 * Returns an error only when the check itself could not run. */
+	enum rpb_status (*verify)(const struct rpb_backend *b, struct rpb_store *st,
+				  const struct rpb_job *job, const struct rpb_ledger *ledger,
+				  struct rpb_verify_result *res, struct rpb_err *err);
+};
+
+/* The pattern a job selects (NULL for none). */
+const struct rpb_pattern *rpb_pattern_for(enum rpb_pattern_id id);
+extern const struct rpb_pattern rpb_pattern_ingest;
+
+/* Measurements of one label in one worker (written by that worker only). */
+struct rpb_label_stats {
+	struct rpb_hist hist;      /* latency of measured samples (after warm-up) */
+	_Atomic uint64_t samples;  /* every sample, warm-up included */
+	_Atomic uint64_t errors;   /* failed samples, slow ones included */
+	_Atomic uint64_t bytes;
+};
+
+struct rpb_worker {
+	struct rpb_runner *rn;
+	unsigned id;                   /* 0-based thread index */
+	struct rpb_session **sessions; /* job->run.clients of them */
+	unsigned nsessions;
+	unsigned next_client;          /* round-robin cursor */
+	void *state;                   /* the pattern's per-worker state */
+
+	/* Set by the pattern's op. */
+	uint64_t op_bytes;
+	bool in_doubt;
+
+	/* Measurements. */
+	struct rpb_label_stats labels[RPB_MAX_LABELS];
+	_Atomic uint64_t acked;        /* main operations acknowledged */
+	_Atomic uint64_t issued;       /* main operations started (retries once) */
+	_Atomic uint64_t errors[RPB_STATUS_COUNT]; /* failed samples per class */
+	_Atomic uint64_t retries;
+	_Atomic uint64_t slow;
+	struct rpb_hist lag;           /* open model: actual - intended start */
+	struct rpb_err first_err[RPB_STATUS_COUNT]; /* first native message per class */
+	bool warm;                     /* past the warm-up */
+	/* At the end of the warm-up the worker snapshots its labels here; the
+	 * measured statistics are the final state minus this baseline. */
+	struct rpb_hist_snap *baseline; /* RPB_MAX_LABELS + 1 (lag last) */
+	uint64_t base_samples[RPB_MAX_LABELS], base_errors[RPB_MAX_LABELS],
+		base_bytes[RPB_MAX_LABELS];
+	bool done;                     /* left its loop */
+	uint64_t t_start, t_end;       /* the worker's own active time (ns) */
+	uint64_t t_warm;               /* when its warm-up ended (ns) */
+	uint64_t intended;             /* open model: this op's intended start */
+
+	struct rpb_failure *failures;  /* failed main operations (error path only) */
+	size_t nfailures, capfailures;
+};
+
+struct rpb_runner {
+	const struct rpb_backend *backend;
+	struct rpb_store *store;
+	const struct rpb_job *job;
+	const struct rpb_pattern *pattern;
+	char run_tag[16];              /* names this run's keys in the store */
+	const char *out_dir;           /* results directory */
+	bool quiet;                    /* no progress lines on stdout */
+
+	struct rpb_worker *workers;
+	unsigned nworkers;
+
+	_Atomic int stop;              /* enum rpb_stop; first reason wins */
+	_Atomic uint64_t bytes_total;
+	struct rpb_err stop_err;       /* the error that stopped the run */
+	unsigned stop_worker;
+	uint64_t stop_op;
+	_Atomic unsigned active;
+
+	uint64_t t_start, t_end;       /* monotonic ns */
+	uint64_t wall_start_ms, wall_end_ms;
+	uint64_t objects_at_start;     /* informational */
+	FILE *jtl;                     /* samples.jtl or NULL */
+	FILE *probe;                   /* probe.csv or NULL */
+	void *pattern_state;           /* shared pattern state from prepare */
+};
+
+/* Records one sample of label l on worker w, timed from start to end (ns,
+ * monotonic). For label 0 in the open model the latency is measured from the
+ * operation's intended start instead. A failed sample (st != RPB_OK and not
+ * RPB_NOT_FOUND when the pattern says so) counts as an error of its class; a
+ * sample slower than slow_ms counts as an error too. */
+void rpb_sample(struct rpb_worker *w, unsigned l, uint64_t start, uint64_t end,
+		enum rpb_status st, uint64_t bytes, const struct rpb_err *err);
+
+/* The session for the next operation (round-robin over the clients). */
+static inline struct rpb_session *rpb_next_session(struct rpb_worker *w)
+{
+	struct rpb_session *s = w->sessions[w->next_client];
+	if (++w->next_client == w->nsessions)
+		w->next_client = 0;
+	return s;
+}
+
+/* Requests a stop; the first reason is kept. Returns true if this call set it. */
+bool rpb_request_stop(struct rpb_runner *rn, enum rpb_stop why);
+
+/* Runs the pattern: opens the sessions, starts the workers, prints progress,
+ * waits, closes the sessions. Errors before the start (sessions, prepare) are
+ * returned; failures during the run end it with a stop reason instead. */
+enum rpb_status rpb_run(struct rpb_runner *rn, struct rpb_err *err);
+/* Frees what rpb_run allocated for the workers (after results are written). */
+void rpb_runner_free(struct rpb_runner *rn);
+
+#endif

@@ -1,0 +1,223 @@
+/* The one key-value/blob interface every rpbench backend implements.
+ *
+ * Patterns and the runner speak only this interface; each backend file in
+ * backends/ maps it onto one real library. Rules that hold for every hook:
+ *
+ *  - Every fallible hook returns an enum rpb_status (0 = RPB_OK) and, when it
+ *    is not RPB_OK, fills the caller-owned struct rpb_err. Filling it never
+ *    allocates, so errors can be reported when memory or disk is full.
+ *  - Inputs (keys, values, configuration strings) are borrowed for the call.
+ *  - Outputs are copied into caller-owned memory (struct rpb_buf) or handed to
+ *    a callback for the duration of the call only.
+ *  - Keys are 1..RPB_KEY_MAX bytes, any byte values, ordered by memcmp with the
+ *    shorter key first on a common prefix. Values are 0..RPB_VALUE_MAX bytes.
+ *  - Data operations (put, get, del, scan) happen inside a transaction opened
+ *    by begin(); outside one they return RPB_INVALID. Reads see the
+ *    transaction's own writes. A data operation that fails with anything
+ *    but RPB_NOT_FOUND rolls the whole transaction back (as PostgreSQL does),
+ *    so every backend leaves the same state behind.
+ *  - Destructors (close, session_close) accept NULL.
+ */
+#ifndef RPB_STORE_H
+#define RPB_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RPB_BACKEND_ABI 1
+#define RPB_KEY_MAX 1024
+#define RPB_VALUE_MAX (64u << 20)
+
+/* One result space for every backend; 0 is success. */
+enum rpb_status {
+	RPB_OK = 0,
+	RPB_NOT_FOUND,   /* the key does not exist: an answer, not a failure */
+	RPB_EXISTS,      /* a uniqueness rule of the caller was violated */
+	RPB_DISK_FULL,   /* ENOSPC/EDQUOT, SQLITE_FULL, SQLSTATE 53100, ... */
+	RPB_TXN_TIMEOUT, /* interrupted past its deadline; rolled back */
+	RPB_CONFLICT,    /* retryable: serialization failure, deadlock, busy */
+	RPB_CONN_LOST,   /* the server went away */
+	RPB_IO,          /* any other I/O error */
+	RPB_CORRUPT,     /* the store's files fail their own checks */
+	RPB_INVALID,     /* bad argument, configuration or call order */
+	RPB_NOMEM,       /* out of memory */
+	RPB_STATUS_COUNT
+};
+
+/* Short lower-case names ("disk-full", ...) used in reports and options. */
+const char *rpb_status_name(enum rpb_status st);
+/* Parses a name back; returns RPB_STATUS_COUNT when unknown. */
+enum rpb_status rpb_status_parse(const char *name);
+
+struct rpb_err {
+	enum rpb_status status;
+	int native;        /* library code (SQLite extended code, errno, ...) or 0 */
+	char sqlstate[6];  /* PostgreSQL SQLSTATE, else "" */
+	char msg[256];     /* the native message, copied at once */
+};
+
+/* Fills err (may be NULL) and returns st. Never allocates. */
+enum rpb_status rpb_err_set(struct rpb_err *err, enum rpb_status st, int native,
+			    const char *sqlstate, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void rpb_err_clear(struct rpb_err *err);
+
+/* The fixed set of tables. Each is an ordered map of its own. */
+enum rpb_table {
+	RPB_T_OBJECTS = 0, /* object contents (blobs) */
+	RPB_T_DESCRIPTIONS,/* object descriptions (metadata records) */
+	RPB_T_MEMBERS,     /* container membership: container id + member id */
+	RPB_T_DATESTAMPS,  /* datestamp index: datestamp + record id */
+	RPB_T_SETS,        /* set index: set + datestamp + record id */
+	RPB_T_NAMES,       /* directory entries: parent id + name -> inode id */
+	RPB_T_INODES,      /* inode id -> parent, name, type, times */
+	RPB_T_SNAPSHOTS,   /* per-harvest id lists */
+	RPB_T_RAW,         /* raw key-value benchmarks */
+	RPB_T_META,        /* the store's own records: marker, run registry */
+	RPB_TABLE_COUNT
+};
+
+/* SQL-safe lower-case identifier of a table ("objects", ...). */
+const char *rpb_table_name(enum rpb_table t);
+
+typedef struct {
+	const void *data;
+	size_t len;
+} rpb_slice;
+
+static inline rpb_slice rpb_slice_make(const void *data, size_t len)
+{
+	return (rpb_slice){data, len};
+}
+
+/* A caller-owned growable buffer; backends write results into it. */
+struct rpb_buf {
+	unsigned char *data;
+	size_t len;
+	size_t cap;
+};
+
+/* Makes room for at least n bytes; returns RPB_NOMEM on failure. */
+enum rpb_status rpb_buf_reserve(struct rpb_buf *b, size_t n, struct rpb_err *err);
+/* Replaces the contents with a copy of n bytes at p. */
+enum rpb_status rpb_buf_set(struct rpb_buf *b, const void *p, size_t n,
+			    struct rpb_err *err);
+void rpb_buf_free(struct rpb_buf *b);
+
+enum rpb_sync {
+	RPB_SYNC_NONE = 0, /* commit returns before the data is on stable storage */
+	RPB_SYNC_COMMIT,   /* commit returns after the data is on stable storage */
+};
+
+/* A backend tuning option, "name=value", without the backend prefix. */
+struct rpb_kv {
+	const char *key;
+	const char *value;
+};
+
+/* Describes one tuning option for --help and validation. */
+struct rpb_optspec {
+	const char *name;
+	const char *dflt;
+	const char *help; /* includes the valid range */
+};
+
+struct rpb_store_cfg {
+	const char *dir;    /* embedded backends: the store directory */
+	const char *dsn;    /* server backends: connection string, NULL = PG* env */
+	const char *name;   /* server backends: the store's namespace (schema) */
+	enum rpb_sync sync;
+	bool create;        /* create the store if missing */
+	const struct rpb_kv *opts; /* backend tuning options */
+	size_t nopts;
+};
+
+/* Reads a tuning option as an unsigned integer with an optional k/M/G suffix
+ * (powers of 1024). Missing: *out = dflt. Out of [min, max], malformed or
+ * unknown: RPB_INVALID naming the option and its range. */
+enum rpb_status rpb_cfg_u64(const struct rpb_store_cfg *cfg, const char *name,
+			    uint64_t dflt, uint64_t min, uint64_t max,
+			    uint64_t *out, struct rpb_err *err);
+/* Checks that every option in cfg is one of specs; else RPB_INVALID. */
+enum rpb_status rpb_cfg_check(const struct rpb_store_cfg *cfg, const char *backend,
+			      const struct rpb_optspec *specs, struct rpb_err *err);
+
+struct rpb_store;   /* opaque, one per opened store */
+struct rpb_session; /* opaque, one per worker client; used by one thread */
+
+/* Called by scan for each entry in key order. Key and value are valid only
+ * during the call. Return 0 to go on, non-zero to stop the scan early. */
+typedef int (*rpb_scan_fn)(void *ctx, rpb_slice key, rpb_slice val);
+
+enum rpb_txn_mode {
+	RPB_TXN_READ = 0, /* only get and scan will follow */
+	RPB_TXN_WRITE,    /* writes may follow */
+};
+
+enum rpb_backend_flags {
+	RPB_BF_STORES_NOTHING = 1u << 0, /* the null backend: reads find nothing */
+	RPB_BF_SERVER = 1u << 1,         /* needs a server: cfg.dsn/name, not dir */
+};
+
+struct rpb_backend {
+	const char *name;   /* "leveldb", "sqlite", "postgres", "null" */
+	int abi;            /* RPB_BACKEND_ABI */
+	unsigned flags;     /* enum rpb_backend_flags */
+	const struct rpb_optspec *options; /* NULL-terminated by name, may be NULL */
+
+	/* Required. The library and its version, e.g. "SQLite 3.40.1". Static. */
+	const char *(*version)(void);
+	/* Required. Opens (and with cfg->create, creates) the store. On failure
+	 * *out is NULL and err says why in one line. */
+	enum rpb_status (*open)(const struct rpb_store_cfg *cfg, struct rpb_store **out,
+				struct rpb_err *err);
+	/* Required. Closes the store; every session must be closed first. */
+	void (*close)(struct rpb_store *st);
+	/* Required. Opens a session; sessions of one store may run on different
+	 * threads at once, each session on one thread at a time. */
+	enum rpb_status (*session_open)(struct rpb_store *st, struct rpb_session **out,
+					struct rpb_err *err);
+	/* Required. Rolls back an open transaction, then frees the session. */
+	void (*session_close)(struct rpb_session *s);
+
+	/* Required. Opens a transaction; one at a time per session. Clears any
+	 * interrupt that arrived while no transaction was open. */
+	enum rpb_status (*begin)(struct rpb_session *s, enum rpb_txn_mode mode,
+				 struct rpb_err *err);
+	/* Required. Inserts or replaces. */
+	enum rpb_status (*put)(struct rpb_session *s, enum rpb_table t, rpb_slice key,
+			       rpb_slice val, struct rpb_err *err);
+	/* Required. Copies the value into out (replacing its contents); returns
+	 * RPB_NOT_FOUND when absent, leaving out untouched. */
+	enum rpb_status (*get)(struct rpb_session *s, enum rpb_table t, rpb_slice key,
+			       struct rpb_buf *out, struct rpb_err *err);
+	/* Required. Deletes; RPB_NOT_FOUND when the key was absent. */
+	enum rpb_status (*del)(struct rpb_session *s, enum rpb_table t, rpb_slice key,
+			       struct rpb_err *err);
+	/* Required. Calls fn for the keys k with after < k <= upto in key order,
+	 * at most limit of them (0 = no limit). NULL bounds are open. */
+	enum rpb_status (*scan)(struct rpb_session *s, enum rpb_table t,
+				const rpb_slice *after, const rpb_slice *upto, size_t limit,
+				rpb_scan_fn fn, void *ctx, struct rpb_err *err);
+	/* Required. Makes the transaction's writes durable as cfg.sync says and
+	 * visible. On failure the transaction is rolled back. */
+	enum rpb_status (*commit)(struct rpb_session *s, struct rpb_err *err);
+	/* Required. Discards the transaction; no-op without one. */
+	void (*rollback)(struct rpb_session *s);
+	/* Required. Thread-safe: called from another thread to abort the
+	 * session's open transaction. The call in progress (even one blocked in
+	 * the library or server) or the next one returns RPB_TXN_TIMEOUT, and the
+	 * transaction is rolled back. A commit that already reached the point of
+	 * no return completes. Without an open transaction it has no effect. */
+	void (*interrupt)(struct rpb_session *s);
+
+	/* Optional. Bytes the store occupies on disk. */
+	enum rpb_status (*usage)(struct rpb_store *st, uint64_t *bytes,
+				 struct rpb_err *err);
+};
+
+/* Checks a backend table at start-up: abi and required hooks. */
+enum rpb_status rpb_backend_validate(const struct rpb_backend *b, struct rpb_err *err);
+
+#endif

@@ -1,0 +1,206 @@
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fsutil.h"
+#include "storeloc.h"
+
+static const char meta_mark[] = "rpbench-store";
+
+static int remove_tree(int parent, const char *name)
+{
+	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+	if (fd >= 0) {
+		DIR *d = fdopendir(fd);
+		struct dirent *de;
+		while (d && (de = readdir(d)) != NULL)
+			if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+				remove_tree(fd, de->d_name);
+		if (d)
+			closedir(d);
+		else
+			close(fd);
+		return unlinkat(parent, name, AT_REMOVEDIR);
+	}
+	return unlinkat(parent, name, 0);
+}
+
+/* Lists the directory: is it empty, and does it carry the mark? */
+static int inspect(const char *dir, bool *empty, bool *marked)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return -1;
+	struct dirent *de;
+	*empty = true;
+	*marked = false;
+	while ((de = readdir(d)) != NULL) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (!strcmp(de->d_name, RPB_DIR_MARK))
+			*marked = true;
+		else
+			*empty = false;
+	}
+	closedir(d);
+	return 0;
+}
+
+int rpb_storedir_claim(const char *dir, bool fresh, char *msg, size_t n)
+{
+	struct rpb_err err;
+	if (rpb_dir_prepare(dir, true, &err) != RPB_OK) {
+		snprintf(msg, n, "%s", err.msg);
+		return -1;
+	}
+	bool empty, marked;
+	if (inspect(dir, &empty, &marked) != 0) {
+		snprintf(msg, n, "cannot read store directory %s: %s; choose a readable --dir", dir,
+			 strerror(errno));
+		return -1;
+	}
+	if (!marked && !empty) {
+		snprintf(msg, n,
+			 "store directory %s holds files rpbench did not create (no %s mark); "
+			 "choose a new or empty --dir",
+			 dir, RPB_DIR_MARK);
+		return -1;
+	}
+	if (marked && fresh && !empty) {
+		DIR *d = opendir(dir);
+		struct dirent *de;
+		while (d && (de = readdir(d)) != NULL)
+			if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+			    strcmp(de->d_name, RPB_DIR_MARK) && remove_tree(dirfd(d), de->d_name) != 0 &&
+			    errno != ENOENT) {
+				snprintf(msg, n, "--fresh could not remove %s/%s: %s", dir, de->d_name,
+					 strerror(errno));
+				closedir(d);
+				return -1;
+			}
+		if (d)
+			closedir(d);
+	}
+	if (!marked) {
+		char path[4200];
+		snprintf(path, sizeof path, "%s/%s", dir, RPB_DIR_MARK);
+		FILE *f = fopen(path, "w");
+		if (!f || fputs("This directory is an rpbench store; rpbench --fresh may empty it.\n", f) < 0 ||
+		    fclose(f) != 0) {
+			snprintf(msg, n, "cannot write %s: %s; choose a writable --dir", path, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int has_any(void *ctx, rpb_slice key, rpb_slice val)
+{
+	(void)key, (void)val;
+	*(bool *)ctx = true;
+	return 1;
+}
+
+/* Collects up to 1000 keys of a table into one buffer for deletion. */
+struct key_batch {
+	struct rpb_buf buf;
+	size_t count;
+	bool failed;
+};
+
+static int collect_key(void *ctx, rpb_slice key, rpb_slice val)
+{
+	(void)val;
+	struct key_batch *kb = ctx;
+	uint32_t len = (uint32_t)key.len;
+	if (rpb_buf_reserve(&kb->buf, kb->buf.len + sizeof len + key.len, NULL) != RPB_OK) {
+		kb->failed = true;
+		return 1;
+	}
+	memcpy(kb->buf.data + kb->buf.len, &len, sizeof len);
+	memcpy(kb->buf.data + kb->buf.len + sizeof len, key.data, key.len);
+	kb->buf.len += sizeof len + key.len;
+	kb->count++;
+	return 0;
+}
+
+/* Empties every table, 1000 keys per transaction so memory stays bounded. */
+static enum rpb_status empty_store(const struct rpb_backend *b, struct rpb_session *s,
+				   struct rpb_err *err)
+{
+	struct key_batch kb = {0};
+	enum rpb_status st = RPB_OK;
+	for (int t = 0; t < RPB_TABLE_COUNT && !st; t++) {
+		do {
+			kb.buf.len = kb.count = 0;
+			st = b->begin(s, RPB_TXN_WRITE, err);
+			if (!st)
+				st = b->scan(s, (enum rpb_table)t, NULL, NULL, 1000, collect_key, &kb, err);
+			if (!st && kb.failed)
+				st = rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory emptying the store");
+			for (size_t off = 0; !st && off < kb.buf.len;) {
+				uint32_t len;
+				memcpy(&len, kb.buf.data + off, sizeof len);
+				st = b->del(s, (enum rpb_table)t, rpb_slice_make(kb.buf.data + off + sizeof len, len), err);
+				off += sizeof len + len;
+			}
+			if (!st)
+				st = b->commit(s, err);
+		} while (!st && kb.count);
+	}
+	rpb_buf_free(&kb.buf);
+	return st;
+}
+
+int rpb_store_claim(const struct rpb_backend *b, struct rpb_store *st, bool fresh, char *msg,
+		    size_t n)
+{
+	if (b->flags & RPB_BF_STORES_NOTHING)
+		return 0;
+	struct rpb_session *s = NULL;
+	struct rpb_err err = {0};
+	struct rpb_buf val = {0};
+	rpb_slice mark = rpb_slice_make(meta_mark, sizeof meta_mark - 1);
+	enum rpb_status rc = b->session_open(st, &s, &err);
+	if (!rc)
+		rc = b->begin(s, RPB_TXN_READ, &err);
+	enum rpb_status got = rc ? rc : b->get(s, RPB_T_META, mark, &val, &err);
+	bool any = false;
+	for (int t = 0; got == RPB_NOT_FOUND && t < RPB_TABLE_COUNT && !any; t++)
+		if (b->scan(s, (enum rpb_table)t, NULL, NULL, 1, has_any, &any, &err) != RPB_OK)
+			got = err.status;
+	if (!rc)
+		b->rollback(s);
+	int result = 0;
+	if (got != RPB_OK && got != RPB_NOT_FOUND) {
+		snprintf(msg, n, "cannot read the store: %s", err.msg);
+		result = -1;
+	} else if (got == RPB_NOT_FOUND && any) {
+		snprintf(msg, n, "the %s store holds data rpbench did not mark as its own; "
+			 "choose another store (--dir, or --schema for a server)", b->name);
+		result = -1;
+	} else {
+		rc = RPB_OK;
+		if (got == RPB_OK && fresh)
+			rc = empty_store(b, s, &err);
+		if (!rc && (got == RPB_NOT_FOUND || fresh)) {
+			rc = b->begin(s, RPB_TXN_WRITE, &err);
+			if (!rc)
+				rc = b->put(s, RPB_T_META, mark, rpb_slice_make("1", 1), &err);
+			if (!rc)
+				rc = b->commit(s, &err);
+		}
+		if (rc) {
+			snprintf(msg, n, "cannot prepare the store: %s", err.msg);
+			result = -1;
+		}
+	}
+	rpb_buf_free(&val);
+	b->session_close(s);
+	return result;
+}

@@ -1,0 +1,31 @@
+/* What verify needs from a finished run (the ledger, read back from
+ * result.json) and what it reports. */
+#ifndef RPB_VERIFY_H
+#define RPB_VERIFY_H
+
+#include <stdint.h>
+
+#include "runner.h"
+
+struct rpb_ledger_worker {
+	uint64_t issued;                /* main operations 0..issued-1 were started */
+	const struct rpb_failure *failures; /* sorted by op; all others acknowledged */
+	size_t nfailures;
+};
+
+struct rpb_ledger {
+	const char *run_tag;
+	unsigned nworkers;
+	const struct rpb_ledger_worker *workers;
+};
+
+struct rpb_verify_result {
+	uint64_t checked;     /* acknowledged objects checked */
+	uint64_t missing;     /* acknowledged, not (completely) in the store */
+	uint64_t corrupt;     /* present but wrong size, digest or description */
+	uint64_t unexpected;  /* in the store though never acknowledged */
+	uint64_t in_doubt;    /* failed inside commit: either state accepted if whole */
+	char first_problem[512]; /* one line describing the first discrepancy */
+};
+
+#endif
