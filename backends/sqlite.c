@@ -57,6 +57,7 @@ struct rpb_session {
 	sqlite3_stmt *data[RPB_TABLE_COUNT][SQ_OP_COUNT]; /* prepared on first use */
 	sqlite3_stmt *begin_r, *begin_w, *commit, *rollback;
 	bool in_txn;
+	bool writable; /* begun with RPB_TXN_WRITE */
 	atomic_bool interrupted;
 	struct timespec busy_since;
 };
@@ -328,7 +329,8 @@ static enum rpb_status sq_open(const struct rpb_store_cfg *cfg, struct rpb_store
 	struct stat sb;
 	if (!cfg->create && stat(st->path, &sb) != 0) {
 		int e = errno;
-		rs = rpb_err_set(err, e == ENOENT ? RPB_NOT_FOUND : rpb_errno_class(e), e, NULL,
+		/* A configuration problem, as LevelDB and SQLITE_CANTOPEN report it. */
+		rs = rpb_err_set(err, e == ENOENT ? RPB_INVALID : rpb_errno_class(e), e, NULL,
 				 "sqlite store %s: %s; give an existing store or let rpbench create it",
 				 st->path, strerror(e));
 		free(st);
@@ -547,6 +549,7 @@ static enum rpb_status sq_begin(struct rpb_session *s, enum rpb_txn_mode mode, s
 		return sq_fail(s, q, rc, "begin", NULL, err);
 	sqlite3_reset(q);
 	s->in_txn = true;
+	s->writable = mode == RPB_TXN_WRITE;
 	return RPB_OK;
 }
 
@@ -557,6 +560,8 @@ static enum rpb_status sq_put(struct rpb_session *s, enum rpb_table t, rpb_slice
 	enum rpb_status rs = sq_stmt(s, t, SQ_PUT, &q, err);
 	if (rs)
 		return rs;
+	if (!s->writable)
+		return sq_invalid(s, "put", "the transaction was begun read-only; begin it with RPB_TXN_WRITE", err);
 	if (!sq_key_ok(key) || val.len > RPB_VALUE_MAX || (val.len && !val.data))
 		return sq_invalid(s, "put", "keys are 1..1024 bytes, values at most 64 MiB", err);
 	int rc = sq_bind(q, 1, key);
@@ -607,6 +612,8 @@ static enum rpb_status sq_del(struct rpb_session *s, enum rpb_table t, rpb_slice
 	enum rpb_status rs = sq_stmt(s, t, SQ_DEL, &q, err);
 	if (rs)
 		return rs;
+	if (!s->writable)
+		return sq_invalid(s, "del", "the transaction was begun read-only; begin it with RPB_TXN_WRITE", err);
 	if (!sq_key_ok(key))
 		return sq_invalid(s, "del", "keys are 1..1024 bytes", err);
 	int rc = sq_bind(q, 1, key);

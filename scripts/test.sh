@@ -1,25 +1,39 @@
 #!/usr/bin/env bash
 # Sets everything up on a fresh Debian 12 machine and runs the whole suite:
-# a normal build and an ASan+UBSan build, each built with -Werror and each
-# run against a throwaway PostgreSQL server that this script starts and
-# always removes.
+#  1. a build with every backend switched off but null (a switched-off
+#     backend must simply not be built);
+#  2. a ThreadSanitizer build of the binaries, running threaded ingest
+#     workloads on every backend (Criterion itself cannot start under TSan);
+#  3. the Criterion suite in a normal build and in an ASan+UBSan build, all
+#     built with -Werror, each against a throwaway PostgreSQL server that is
+#     always removed afterwards. The ASan+UBSan summary comes last.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
 bash scripts/build.sh build
 bash scripts/build.sh build-asan -DRPB_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug
+bash scripts/build.sh build-tsan -DRPB_SANITIZE=thread -DRPB_TESTS=OFF
+bash scripts/build.sh build-minimal -DRPB_WITH_LEVELDB=OFF -DRPB_WITH_SQLITE=OFF -DRPB_WITH_POSTGRES=OFF
 
 jobs=$(nproc)
-run_suite() { # run_suite BUILD_DIR
-	local dir=$1
-	echo "== test suite: $dir"
-	scripts/pg-throwaway run "$(mktemp -d /tmp/rpbpg.XXXXXX)" -- \
-		env RPB_BUILD_DIR="$top/$dir" "$top/$dir/tests/rpbench-tests" --jobs "$jobs"
-}
-
 status=0
-run_suite build || status=1
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	run_suite build-asan || status=1
+with_pg() { scripts/pg-throwaway run "$(mktemp -d /tmp/rpbpg.XXXXXX)" -- "$@"; }
+
+echo "== minimal build: only the null backend"
+ls build-minimal/bin
+if ls build-minimal/bin | grep -qv '^rpbench-null$'; then
+	echo "FAIL: switched-off backends were built"; status=1
+fi
+build-minimal/tests/rpbench-tests --jobs "$jobs" >/tmp/rpb-minimal.log 2>&1 || { cat /tmp/rpb-minimal.log; status=1; }
+tail -n 1 /tmp/rpb-minimal.log
+
+echo "== ThreadSanitizer: threaded ingest on every backend"
+TSAN_OPTIONS="halt_on_error=1 exitcode=66" with_pg bash scripts/tsan-ingest.sh build-tsan || status=1
+
+for dir in build build-asan; do
+	echo "== test suite: $dir"
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		with_pg "$top/$dir/tests/rpbench-tests" --jobs "$jobs" || status=1
+done
 exit $status

@@ -105,7 +105,10 @@ Test(sqlite_native, max_pages_gives_disk_full)
 	struct rpb_buf out = {0};
 	st = s.b->get(a, RPB_T_RAW, rpb_slice_make("small", 5), &out, &err);
 	cr_assert_eq(st, RPB_NOT_FOUND, "the rolled-back put is visible: %s", rpb_status_name(st));
-	rpbt_commit(&s, a);
+	/* Writes in a read transaction are refused and roll it back. */
+	st = s.b->put(a, RPB_T_RAW, rpb_slice_make("w", 1), rpb_slice_make("v", 1), &err);
+	cr_assert_eq(st, RPB_INVALID, "put in a read txn: %s", rpb_status_name(st));
+	cr_assert_eq(s.b->commit(a, &err), RPB_INVALID);
 	rpb_buf_free(&out);
 	s.b->session_close(a);
 	rpbt_close(&s);
@@ -187,7 +190,7 @@ Test(sqlite_native, open_errors)
 	struct rpb_store *st = NULL;
 	struct rpb_err err = {0};
 	/* An existing directory without the database and without create. */
-	cr_assert_eq(b->open(&cfg, &st, &err), RPB_NOT_FOUND, "%s", err.msg);
+	cr_assert_eq(b->open(&cfg, &st, &err), RPB_INVALID, "%s", err.msg);
 	cr_assert_null(st);
 	cr_assert(strstr(err.msg, "rpbench.sqlite"), "%s", err.msg);
 	/* Unknown and out-of-range options. */

@@ -1,0 +1,531 @@
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "e2e_util.h"
+
+extern char **environ;
+
+void e2e_args_add(struct e2e_args *a, ...)
+{
+	va_list ap;
+	va_start(ap, a);
+	for (const char *s; (s = va_arg(ap, const char *)) != NULL;) {
+		cr_assert_lt(a->n, E2E_MAX_ARGS, "too many arguments");
+		a->v[a->n++] = s;
+	}
+	a->v[a->n] = NULL;
+	va_end(ap);
+}
+
+/* ---- processes ---- */
+
+static void describe(struct e2e_proc *p, const struct e2e_args *a)
+{
+	size_t len = 0;
+	p->cmd[0] = '\0';
+	for (int i = 0; i < a->n && len + 1 < sizeof p->cmd; i++)
+		len += (size_t)snprintf(p->cmd + len, sizeof p->cmd - len, "%s%s", i ? " " : "",
+					a->v[i]);
+}
+
+int e2e_spawn(struct e2e_proc *p, const char *capdir, const struct e2e_args *a)
+{
+	static unsigned counter;
+	memset(p, 0, sizeof *p);
+	p->code = -1;
+	p->pid = -1;
+	describe(p, a);
+	unsigned n = counter++;
+	snprintf(p->outpath, sizeof p->outpath, "%s/%u.out", capdir, n);
+	snprintf(p->errpath, sizeof p->errpath, "%s/%u.err", capdir, n);
+
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawnattr_init(&at);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, p->outpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_addopen(&fa, 2, p->errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	/* The test runner may ignore or block signals; the child must not. */
+	sigset_t dflt, none;
+	sigemptyset(&dflt);
+	sigaddset(&dflt, SIGINT);
+	sigaddset(&dflt, SIGTERM);
+	sigaddset(&dflt, SIGPIPE);
+	sigemptyset(&none);
+	posix_spawnattr_setsigdefault(&at, &dflt);
+	posix_spawnattr_setsigmask(&at, &none);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+	int rc = posix_spawnp(&p->pid, a->v[0], &fa, &at, (char *const *)a->v, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&at);
+	if (rc)
+		p->pid = -1;
+	return rc;
+}
+
+static char *slurp_or_empty(const char *path)
+{
+	char *s = e2e_slurp(path, NULL);
+	return s ? s : strdup("");
+}
+
+void e2e_wait(struct e2e_proc *p, double timeout_s)
+{
+	if (p->pid > 0) {
+		struct timespec t0, now, nap = {0, 5 * 1000 * 1000};
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		int status = 0;
+		for (;;) {
+			pid_t r = waitpid(p->pid, &status, WNOHANG);
+			if (r == p->pid)
+				break;
+			if (r < 0 && errno != EINTR) {
+				status = -1;
+				break;
+			}
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			if ((double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9 >
+			    timeout_s) {
+				kill(p->pid, SIGKILL);
+				waitpid(p->pid, &status, 0);
+				break;
+			}
+			nanosleep(&nap, NULL);
+		}
+		p->code = status < 0 ? -1
+			: WIFEXITED(status) ? WEXITSTATUS(status)
+			: WIFSIGNALED(status) ? 128 + WTERMSIG(status)
+					       : -1;
+		p->pid = -1;
+	}
+	free(p->out);
+	free(p->err);
+	p->out = slurp_or_empty(p->outpath);
+	p->err = slurp_or_empty(p->errpath);
+}
+
+void e2e_exec(struct e2e_proc *p, const char *capdir, const struct e2e_args *a)
+{
+	int rc = e2e_spawn(p, capdir, a);
+	e2e_wait(p, E2E_TIMEOUT_S);
+	if (rc) {
+		free(p->err);
+		p->err = strdup(strerror(rc));
+	}
+}
+
+void e2e_proc_free(struct e2e_proc *p)
+{
+	free(p->out);
+	free(p->err);
+	p->out = p->err = NULL;
+}
+
+void e2e_assert_code(const struct e2e_proc *p, int want)
+{
+	cr_assert_eq(p->code, want, "`%s` exited %d, expected %d\nstdout: %.2000s\nstderr: %.2000s",
+		     p->cmd, p->code, want, p->out, p->err);
+}
+
+void e2e_assert_quiet(const struct e2e_proc *p)
+{
+	cr_assert_str_empty(p->err, "`%s` succeeded but wrote to stderr (a sanitizer report?):\n%.4000s",
+			    p->cmd, p->err);
+}
+
+void e2e_assert_refusal(const struct e2e_proc *p, int want, ...)
+{
+	e2e_assert_code(p, want);
+	cr_assert_str_empty(p->out, "`%s` refused but printed on stdout: %.2000s", p->cmd, p->out);
+	size_t len = strlen(p->err);
+	const char *nl = strchr(p->err, '\n');
+	cr_assert(len > 1 && nl == p->err + len - 1,
+		  "`%s`: stderr must be exactly one line, got:\n%.2000s", p->cmd, p->err);
+	va_list ap;
+	va_start(ap, want);
+	for (const char *needle; (needle = va_arg(ap, const char *)) != NULL;)
+		cr_assert(strstr(p->err, needle), "`%s`: the message should mention \"%s\": %s",
+			  p->cmd, needle, p->err);
+	va_end(ap);
+}
+
+/* ---- the test directory ---- */
+
+#define MAX_ENVS 8
+static char live_envs[MAX_ENVS][256];
+
+static void env_register(const char *tmp)
+{
+	for (int i = 0; i < MAX_ENVS; i++)
+		if (!live_envs[i][0]) {
+			snprintf(live_envs[i], sizeof live_envs[i], "%s", tmp);
+			return;
+		}
+}
+
+static void env_forget(const char *tmp)
+{
+	for (int i = 0; i < MAX_ENVS; i++)
+		if (!strcmp(live_envs[i], tmp))
+			live_envs[i][0] = '\0';
+}
+
+void e2e_cleanup(void)
+{
+	for (int i = 0; i < MAX_ENVS; i++)
+		if (live_envs[i][0]) {
+			rpbt_rmtree(live_envs[i]);
+			live_envs[i][0] = '\0';
+		}
+}
+
+void e2e_env_init(struct e2e_env *e, const char *backend)
+{
+	static unsigned counter;
+	memset(e, 0, sizeof *e);
+	e->backend = backend;
+	snprintf(e->bin, sizeof e->bin, "%s/bin/rpbench-%s", RPB_BINARY_DIR, backend);
+	cr_assert(access(e->bin, X_OK) == 0, "%s is not built (cmake --build first)", e->bin);
+	rpbt_tmpdir(e->tmp, sizeof e->tmp, "e2e");
+	env_register(e->tmp);
+	snprintf(e->cap, sizeof e->cap, "%s/cap", e->tmp);
+	cr_assert_eq(mkdir(e->cap, 0755), 0, "mkdir %s: %s", e->cap, strerror(errno));
+	snprintf(e->out, sizeof e->out, "%s/out", e->tmp);
+	snprintf(e->store, sizeof e->store, "%s/store", e->out);
+	const struct rpb_backend *b = rpb_backend_find(backend);
+	cr_assert_not_null(b, "backend %s is not built in", backend);
+	e->server = (b->flags & RPB_BF_SERVER) != 0;
+	if (e->server) {
+		e->dsn = rpbt_pg_dsn();
+		snprintf(e->schema, sizeof e->schema, "e2e_%d_%u", (int)getpid(), counter++);
+	}
+}
+
+void e2e_env_fini(struct e2e_env *e)
+{
+	if (e->tmp[0]) {
+		rpbt_rmtree(e->tmp);
+		env_forget(e->tmp);
+	}
+	e->tmp[0] = '\0';
+}
+
+const char *e2e_path(const struct e2e_env *e, char *buf, const char *name)
+{
+	snprintf(buf, E2E_PATH, "%s/%s", e->tmp, name);
+	return buf;
+}
+
+void e2e_run_args(struct e2e_args *a, const struct e2e_env *e, const char *workload,
+		  const char *out)
+{
+	a->n = 0;
+	e2e_args_add(a, e->bin, "run", workload, "--quiet", "--out", out, NULL);
+	if (e->server)
+		e2e_args_add(a, "--dsn", e->dsn, "--schema", e->schema, NULL);
+}
+
+void e2e_run_ci(const struct e2e_env *e, ...)
+{
+	struct e2e_args a;
+	e2e_run_args(&a, e, E2E_CI_INGEST, e->out);
+	va_list ap;
+	va_start(ap, e);
+	for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
+		e2e_args_add(&a, s, NULL);
+	va_end(ap);
+	struct e2e_proc p;
+	e2e_exec(&p, e->cap, &a);
+	e2e_assert_code(&p, 0);
+	e2e_assert_quiet(&p);
+	e2e_proc_free(&p);
+}
+
+/* ---- files ---- */
+
+char *e2e_slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap);
+	for (size_t got; buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0;) {
+		n += got;
+		if (cap - n - 1 == 0) {
+			char *bigger = realloc(buf, cap * 2);
+			if (!bigger) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = bigger;
+			cap *= 2;
+		}
+	}
+	fclose(f);
+	if (buf)
+		buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+bool e2e_exists(const char *path)
+{
+	struct stat sb;
+	return lstat(path, &sb) == 0;
+}
+
+void e2e_write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f, "cannot create %s: %s", path, strerror(errno));
+	cr_assert(fputs(text, f) >= 0 && fclose(f) == 0, "cannot write %s", path);
+}
+
+/* ---- result.json ---- */
+
+json_t *e2e_result(const char *outdir)
+{
+	char path[E2E_PATH + 16];
+	snprintf(path, sizeof path, "%s/result.json", outdir);
+	json_error_t jerr;
+	json_t *root = json_load_file(path, 0, &jerr);
+	cr_assert_not_null(root, "%s: %s (line %d)", path, jerr.text, jerr.line);
+	return root;
+}
+
+static json_t *jget(json_t *root, const char *path)
+{
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s", path);
+	json_t *cur = root;
+	for (char *save = NULL, *part = strtok_r(buf, ".", &save); cur && part;
+	     part = strtok_r(NULL, ".", &save))
+		cur = json_object_get(cur, part);
+	cr_assert_not_null(cur, "result.json has no %s", path);
+	return cur;
+}
+
+json_int_t e2e_jint(json_t *root, const char *path)
+{
+	json_t *v = jget(root, path);
+	cr_assert(json_is_integer(v), "result.json %s is not an integer", path);
+	return json_integer_value(v);
+}
+
+const char *e2e_jstr(json_t *root, const char *path)
+{
+	json_t *v = jget(root, path);
+	cr_assert(json_is_string(v), "result.json %s is not a string", path);
+	return json_string_value(v);
+}
+
+uint64_t e2e_jtime_ms(json_t *root, const char *path)
+{
+	const char *iso = e2e_jstr(root, path);
+	struct tm tm = {0};
+	unsigned ms = 0;
+	int n = sscanf(iso, "%4d-%2d-%2dT%2d:%2d:%2d.%3uZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+		       &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &ms);
+	cr_assert_eq(n, 7, "result.json %s = \"%s\" is not YYYY-MM-DDTHH:MM:SS.mmmZ", path, iso);
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (uint64_t)timegm(&tm) * 1000u + ms;
+}
+
+/* ---- tree listings ---- */
+
+struct lines {
+	char **v;
+	size_t n, cap;
+};
+
+static void lines_add(struct lines *l, char *s)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 32;
+		l->v = realloc(l->v, l->cap * sizeof *l->v);
+		cr_assert_not_null(l->v);
+	}
+	l->v[l->n++] = s;
+}
+
+static uint64_t fnv1a_file(const char *path)
+{
+	uint64_t h = 1469598103934665603u;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	unsigned char buf[65536];
+	for (size_t n; (n = fread(buf, 1, sizeof buf, f)) > 0;)
+		for (size_t i = 0; i < n; i++)
+			h = (h ^ buf[i]) * 1099511628211u;
+	fclose(f);
+	return h;
+}
+
+static void walk(const char *root, const char *rel, struct lines *l)
+{
+	char dir[1024];
+	snprintf(dir, sizeof dir, "%s%s%s", root, *rel ? "/" : "", rel);
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	for (struct dirent *de; (de = readdir(d)) != NULL;) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		char sub[1024], full[2100];
+		snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", de->d_name);
+		snprintf(full, sizeof full, "%s/%s", root, sub);
+		struct stat sb;
+		if (lstat(full, &sb) != 0)
+			continue;
+		char *line = NULL;
+		bool is_dir = S_ISDIR(sb.st_mode);
+		int rc = asprintf(&line, "%s %s %lld %016" PRIx64, sub, is_dir ? "dir" : "file",
+				  is_dir ? 0LL : (long long)sb.st_size,
+				  S_ISREG(sb.st_mode) ? fnv1a_file(full) : 0);
+		cr_assert_geq(rc, 0);
+		lines_add(l, line);
+		if (is_dir)
+			walk(root, sub, l);
+	}
+	closedir(d);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char *e2e_tree(const char *dir)
+{
+	struct lines l = {0};
+	walk(dir, "", &l);
+	qsort(l.v, l.n, sizeof *l.v, cmp_str);
+	size_t total = 1;
+	for (size_t i = 0; i < l.n; i++)
+		total += strlen(l.v[i]) + 1;
+	char *s = malloc(total);
+	cr_assert_not_null(s);
+	s[0] = '\0';
+	for (size_t i = 0; i < l.n; i++) {
+		strcat(s, l.v[i]);
+		strcat(s, "\n");
+		free(l.v[i]);
+	}
+	free(l.v);
+	return s;
+}
+
+void e2e_assert_tree_kept(const char *before, const char *after, const char *what)
+{
+	for (const char *p = before; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p + 1) : strlen(p);
+		bool found = false;
+		for (const char *q = after; *q && !found;) {
+			const char *qn = strchr(q, '\n');
+			size_t qlen = qn ? (size_t)(qn - q + 1) : strlen(q);
+			found = qlen == len && memcmp(p, q, len) == 0;
+			q += qlen;
+		}
+		cr_assert(found, "%s: \"%.*s\" was deleted or changed; before:\n%s\nafter:\n%s", what,
+			  (int)(len - 1), p, before, after);
+		p += len;
+	}
+}
+
+/* ---- stores ---- */
+
+void e2e_store_open(struct e2e_store *s, const char *backend, const char *dir)
+{
+	memset(s, 0, sizeof *s);
+	s->b = rpb_backend_find(backend);
+	cr_assert_not_null(s->b, "backend %s is not built in", backend);
+	struct rpb_store_cfg cfg = {.sync = RPB_SYNC_NONE, .dir = dir, .create = false};
+	struct rpb_err err = {0};
+	enum rpb_status st = s->b->open(&cfg, &s->st, &err);
+	cr_assert_eq(st, RPB_OK, "reopening the %s store %s: %s", backend, dir, err.msg);
+	st = s->b->session_open(s->st, &s->s, &err);
+	cr_assert_eq(st, RPB_OK, "%s session_open: %s", backend, err.msg);
+}
+
+void e2e_store_close(struct e2e_store *s)
+{
+	if (!s->b)
+		return;
+	s->b->session_close(s->s);
+	s->b->close(s->st);
+	memset(s, 0, sizeof *s);
+}
+
+struct prefix_ctx {
+	const char *prefix;
+	size_t plen;
+	e2e_entry_fn fn;
+	void *ctx;
+	uint64_t n;
+};
+
+static int prefix_entry(void *ctx, rpb_slice key, rpb_slice val)
+{
+	struct prefix_ctx *pc = ctx;
+	if (key.len < pc->plen || memcmp(key.data, pc->prefix, pc->plen) != 0)
+		return 0; /* the upper bound itself; nothing else lies outside */
+	pc->n++;
+	if (pc->fn)
+		pc->fn(pc->ctx, key, val);
+	return 0;
+}
+
+uint64_t e2e_scan_prefix(struct e2e_store *s, enum rpb_table t, const char *prefix,
+			 e2e_entry_fn fn, void *ctx)
+{
+	/* Keys with the prefix lie in (prefix, prefix with its last byte + 1]. */
+	char upto[64];
+	size_t plen = strlen(prefix);
+	cr_assert(plen > 0 && plen < sizeof upto && (unsigned char)prefix[plen - 1] < 0xff);
+	memcpy(upto, prefix, plen);
+	upto[plen - 1]++;
+	rpb_slice after = rpb_slice_make(prefix, plen), hi = rpb_slice_make(upto, plen);
+	struct prefix_ctx pc = {prefix, plen, fn, ctx, 0};
+	struct rpb_err err = {0};
+	enum rpb_status st = s->b->begin(s->s, RPB_TXN_READ, &err);
+	cr_assert_eq(st, RPB_OK, "%s begin: %s", s->b->name, err.msg);
+	st = s->b->scan(s->s, t, &after, &hi, 0, prefix_entry, &pc, &err);
+	cr_assert_eq(st, RPB_OK, "%s scan: %s", s->b->name, err.msg);
+	st = s->b->commit(s->s, &err);
+	cr_assert_eq(st, RPB_OK, "%s commit: %s", s->b->name, err.msg);
+	return pc.n;
+}
+
+long long e2e_query_count(const struct e2e_env *e, const struct e2e_args *a)
+{
+	struct e2e_proc p;
+	e2e_exec(&p, e->cap, a);
+	e2e_assert_code(&p, 0);
+	char *end = NULL;
+	errno = 0;
+	long long n = strtoll(p.out, &end, 10);
+	cr_assert(errno == 0 && end != p.out && (*end == '\n' || *end == '\0'),
+		  "`%s` printed \"%s\", expected one integer", p.cmd, p.out);
+	e2e_proc_free(&p);
+	return n;
+}

@@ -1,0 +1,123 @@
+/* End-to-end helpers: run the real rpbench-<backend> binaries (posix_spawn,
+ * no shell), capture their output, read their result files, and look into
+ * the stores they leave behind through the store interface. */
+#ifndef RPBT_E2E_UTIL_H
+#define RPBT_E2E_UTIL_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "testutil.h"
+
+#define E2E_TIMEOUT_S 30.0 /* a child still running after this is killed */
+#define E2E_MAX_ARGS 64
+#define E2E_PATH 512
+
+/* Paths into the source tree and to the binaries under test. */
+#define E2E_WORKLOAD(name) RPB_SOURCE_DIR "/data/workloads/" name
+#define E2E_FIXTURE(name) RPB_SOURCE_DIR "/tests/data/" name
+#define E2E_CI_INGEST E2E_WORKLOAD("ci-ingest.ini")
+
+/* An argument vector; the strings are borrowed and must outlive the run. */
+struct e2e_args {
+	const char *v[E2E_MAX_ARGS + 1];
+	int n;
+};
+/* Appends the arguments up to a NULL. */
+void e2e_args_add(struct e2e_args *a, ...) __attribute__((sentinel));
+
+/* One child process and what it printed. */
+struct e2e_proc {
+	pid_t pid;
+	int code;        /* exit status; 128 + N if killed by signal N; -1 not run */
+	char *out, *err; /* captured stdout and stderr, NUL-terminated, never NULL */
+	char outpath[E2E_PATH], errpath[E2E_PATH];
+	char cmd[1024];  /* the command line, for failure messages */
+};
+
+/* Starts argv with stdin from /dev/null and stdout/stderr into files in
+ * capdir; SIGINT and SIGTERM at their defaults. Returns 0 or an errno and
+ * never asserts (safe between a mount and its umount). */
+int e2e_spawn(struct e2e_proc *p, const char *capdir, const struct e2e_args *a);
+/* Waits up to timeout_s (then kills, code = 128 + SIGKILL) and reads the
+ * captured output. Never asserts. */
+void e2e_wait(struct e2e_proc *p, double timeout_s);
+/* spawn + wait(E2E_TIMEOUT_S); code -1 if it could not start. Never asserts. */
+void e2e_exec(struct e2e_proc *p, const char *capdir, const struct e2e_args *a);
+void e2e_proc_free(struct e2e_proc *p);
+
+/* A fresh test directory and the names a run needs. */
+struct e2e_env {
+	const char *backend;
+	char bin[E2E_PATH];   /* RPB_BINARY_DIR/bin/rpbench-<backend> */
+	char tmp[256];        /* /tmp/rpbt-e2e-XXXXXX, removed by e2e_env_fini */
+	char cap[300];        /* tmp/cap: captured output, apart from the run's files */
+	char out[300];        /* tmp/out: the default --out */
+	char store[E2E_PATH]; /* out/store: an embedded backend's default store */
+	char schema[64];      /* server backends: a schema unique to this test */
+	const char *dsn;      /* server backends: the test server */
+	bool server;
+};
+void e2e_env_init(struct e2e_env *e, const char *backend);
+void e2e_env_fini(struct e2e_env *e);
+/* Removes every test directory not yet finished: the .fini hook of each e2e
+ * test, so a failed assertion leaves nothing under /tmp either. */
+void e2e_cleanup(void);
+/* A path inside the test directory. */
+const char *e2e_path(const struct e2e_env *e, char *buf, const char *name);
+
+/* "BIN run WORKLOAD --quiet --out OUT" plus --dsn/--schema for a server. */
+void e2e_run_args(struct e2e_args *a, const struct e2e_env *e, const char *workload,
+		  const char *out);
+/* Runs ci-ingest into e->out (extra args up to NULL) and asserts exit 0. */
+void e2e_run_ci(const struct e2e_env *e, ...) __attribute__((sentinel));
+
+/* Asserts the exit code, with the command and its stderr in the message. */
+void e2e_assert_code(const struct e2e_proc *p, int want);
+/* Asserts an empty stderr: a successful command complains about nothing
+ * (this also catches sanitizer reports that keep the exit code). */
+void e2e_assert_quiet(const struct e2e_proc *p);
+/* Asserts a refusal: exit code want, nothing on stdout, and stderr exactly
+ * one line that contains every needle (up to a NULL). */
+void e2e_assert_refusal(const struct e2e_proc *p, int want, ...) __attribute__((sentinel));
+
+/* Reads a whole file (NUL-terminated); NULL if it cannot be read. */
+char *e2e_slurp(const char *path, size_t *len);
+bool e2e_exists(const char *path);
+void e2e_write_file(const char *path, const char *text);
+
+/* result.json of a results directory; asserts it parses. */
+json_t *e2e_result(const char *outdir);
+/* An integer at a dotted path ("totals.acked"); asserts it is there. */
+json_int_t e2e_jint(json_t *root, const char *path);
+/* A string at a dotted path; asserts it is there. */
+const char *e2e_jstr(json_t *root, const char *path);
+/* Epoch ms of the manifest's ISO-8601 "start" or "end". */
+uint64_t e2e_jtime_ms(json_t *root, const char *path);
+
+/* A listing of a tree: one line "path type size fnv1a" per entry, sorted.
+ * Lines of before missing from after name what was deleted or changed. */
+char *e2e_tree(const char *dir);
+void e2e_assert_tree_kept(const char *before, const char *after, const char *what);
+
+/* A store left behind by a run, opened through the interface. */
+struct e2e_store {
+	const struct rpb_backend *b;
+	struct rpb_store *st;
+	struct rpb_session *s;
+};
+void e2e_store_open(struct e2e_store *s, const char *backend, const char *dir);
+void e2e_store_close(struct e2e_store *s);
+/* Calls fn for every key of t that starts with prefix, in key order, in one
+ * read transaction; returns the count. fn may be NULL. */
+typedef void (*e2e_entry_fn)(void *ctx, rpb_slice key, rpb_slice val);
+uint64_t e2e_scan_prefix(struct e2e_store *s, enum rpb_table t, const char *prefix,
+			 e2e_entry_fn fn, void *ctx);
+
+/* The single integer a CLI query tool printed (sqlite3, psql -At). */
+long long e2e_query_count(const struct e2e_env *e, const struct e2e_args *a);
+
+#endif
