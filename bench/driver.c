@@ -168,7 +168,8 @@ static int prepare_out(char *out, size_t n, const struct cli *c, const struct rp
 	}
 	struct rpb_err err;
 	if (rpb_dir_prepare(out, true, &err) != RPB_OK) {
-		snprintf(mn > 0 ? msg : msg, mn, "results directory: %s", err.msg);
+		snprintf(msg, mn, "results directory %s cannot be used (%s); choose a writable --out",
+			 out, err.native ? strerror(err.native) : "not a directory");
 		return -1;
 	}
 	static const char *const ours[] = {"result.json", "summary.txt", "intervals.csv",

@@ -276,6 +276,9 @@ static void probe_done(const struct probe_ctx *pc, unsigned label, uint64_t star
 {
 	struct rpb_worker *w = pc->w;
 	struct rpb_runner *rn = w->rn;
+	/* The null backend keeps nothing: not-found is its only answer. */
+	if (st == RPB_NOT_FOUND && (pc->b->flags & RPB_BF_STORES_NOTHING))
+		st = RPB_OK;
 	rpb_sample(w, label, start, end, st, bytes, st ? err : NULL);
 	if (rn->probe) {
 		/* The create that triggered the probe is acknowledged but the
@@ -490,6 +493,7 @@ static void ingest_report_json(struct rpb_runner *rn, json_t *obj)
 
 const struct rpb_pattern rpb_pattern_ingest = {
 	.name = "ingest",
+	.noun = "creates",
 	.labels = ingest_labels,
 	.nlabels = L_COUNT,
 	.worker_init = ingest_worker_init,
