@@ -14,6 +14,9 @@
 
 #include "e2e_util.h"
 
+/* These runs use the SQLite and LevelDB binaries. */
+#if defined(RPB_HAVE_SQLITE) && defined(RPB_HAVE_LEVELDB)
+
 enum { EXIT_USAGE = 1, EXIT_ENV = 2, EXIT_VERIFY = 4 };
 
 /* Runs BIN ARGS... (up to NULL) in the test directory. */
@@ -382,3 +385,4 @@ Test(e2e_errors, readonly_out_dir, .timeout = 30, .fini = ro_fini)
 	ro_release();
 	e2e_env_fini(&e);
 }
+#endif
