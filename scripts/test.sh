@@ -29,11 +29,12 @@ build-minimal/tests/rpbench-tests --jobs "$jobs" >/tmp/rpb-minimal.log 2>&1 || {
 tail -n 1 /tmp/rpb-minimal.log
 
 echo "== ThreadSanitizer: threaded ingest on every backend"
-TSAN_OPTIONS="halt_on_error=1 exitcode=66" with_pg bash scripts/tsan-ingest.sh build-tsan || status=1
+TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$top/tests/tsan.supp" with_pg bash scripts/tsan-ingest.sh build-tsan || status=1
 
 for dir in build build-asan; do
 	echo "== test suite: $dir"
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		LSAN_OPTIONS="suppressions=$top/tests/lsan.supp" \
 		with_pg "$top/$dir/tests/rpbench-tests" --jobs "$jobs" || status=1
 done
 exit $status
