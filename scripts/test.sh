@@ -34,7 +34,7 @@ TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$top/tests/tsan.supp" wit
 for dir in build build-asan; do
 	echo "== test suite: $dir"
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		LSAN_OPTIONS="suppressions=$top/tests/lsan.supp" \
+		LSAN_OPTIONS="suppressions=$top/tests/lsan.supp:print_suppressions=0" \
 		with_pg "$top/$dir/tests/rpbench-tests" --jobs "$jobs" || status=1
 done
 exit $status
