@@ -29,6 +29,14 @@ struct rpb_store {
 	leveldb_filterpolicy_t *filter;
 	leveldb_writeoptions_t *wopts; /* shared: leveldb_write only reads it */
 	char *dir;
+	/* After a failed write LevelDB goes on appending to its log, behind a
+	 * record it may have left half-written (only a failed sync stops it);
+	 * records behind such a tail can be lost at recovery. So the first
+	 * failed write (its class here, 0 = none) makes every later commit
+	 * fail the same way until the store is reopened. */
+	atomic_int write_failed;
+	pthread_mutex_t fail_lock; /* guards fail_msg; error path only */
+	char fail_msg[160];        /* LevelDB's message of that first failure */
 };
 
 struct rpb_session {
@@ -158,6 +166,10 @@ static enum rpb_status ldb_open_error(const char *dir, char *native, struct rpb_
 		rpb_err_set(err, st, 0, NULL,
 			    "leveldb store %s is already open in another process or handle (%s); "
 			    "stop the other user or choose another --dir", dir, m);
+	else if (st == RPB_DISK_FULL)
+		rpb_err_set(err, st, 0, NULL,
+			    "cannot open leveldb store %s: %s; LevelDB writes a table, a MANIFEST and a "
+			    "new log while opening, so free space on its file system first", dir, m);
 	else if (strstr(m, "create_if_missing is false"))
 		rpb_err_set(err, st, 0, NULL,
 			    "no leveldb store in %s (%s); point --dir at an existing store or let rpbench create it",
@@ -183,6 +195,7 @@ static void ldb_store_close(struct rpb_store *st)
 		leveldb_filterpolicy_destroy(st->filter);
 	if (st->wopts)
 		leveldb_writeoptions_destroy(st->wopts);
+	pthread_mutex_destroy(&st->fail_lock);
 	free(st->dir);
 	free(st);
 }
@@ -198,6 +211,10 @@ static enum rpb_status ldb_store_open(const struct rpb_store_cfg *cfg, struct rp
 	if (rc)
 		return rc;
 	struct rpb_store *st = calloc(1, sizeof *st);
+	if (st) {
+		atomic_init(&st->write_failed, 0);
+		pthread_mutex_init(&st->fail_lock, NULL);
+	}
 	if (!st || !(st->dir = strdup(cfg->dir)) || !(st->opts = leveldb_options_create()) ||
 	    !(st->wopts = leveldb_writeoptions_create())) {
 		ldb_store_close(st);
@@ -530,6 +547,30 @@ static enum rpb_status ldb_scan(struct rpb_session *s, enum rpb_table t, const r
 	return st ? txn_fail(s, st) : RPB_OK;
 }
 
+/* Remembers the first failed write of the store (see write_failed). */
+static void ldb_latch_failure(struct rpb_store *st, const char *native)
+{
+	pthread_mutex_lock(&st->fail_lock);
+	if (!atomic_load(&st->write_failed)) {
+		enum rpb_status cls = rpb_leveldb_classify(native);
+		snprintf(st->fail_msg, sizeof st->fail_msg, "%s", native);
+		/* A refused commit must fail: NotFound (a vanished file) is I/O here. */
+		atomic_store(&st->write_failed, (int)(cls == RPB_NOT_FOUND ? RPB_IO : cls));
+	}
+	pthread_mutex_unlock(&st->fail_lock);
+}
+
+static enum rpb_status ldb_refuse_write(struct rpb_store *st, struct rpb_err *err)
+{
+	pthread_mutex_lock(&st->fail_lock);
+	enum rpb_status cls = (enum rpb_status)atomic_load(&st->write_failed);
+	rpb_err_set(err, cls, 0, NULL,
+		    "leveldb commit refused after an earlier failed write (%s); reopen the store "
+		    "once the cause is fixed", st->fail_msg);
+	pthread_mutex_unlock(&st->fail_lock);
+	return cls;
+}
+
 static enum rpb_status ldb_commit(struct rpb_session *s, struct rpb_err *err)
 {
 	enum rpb_status st = txn_check(s, false, err);
@@ -539,13 +580,20 @@ static enum rpb_status ldb_commit(struct rpb_session *s, struct rpb_err *err)
 		txn_discard(s);
 		return RPB_OK;
 	}
+	if (atomic_load_explicit(&s->st->write_failed, memory_order_acquire)) {
+		txn_discard(s);
+		return ldb_refuse_write(s->st, err);
+	}
 	/* The point of no return: an interrupt from here on is ignored, and
 	 * begin clears it. A sticky background error from an earlier failed
 	 * write is returned again here and classified the same way. */
 	char *native = NULL;
 	leveldb_write(s->st->db, s->st->wopts, s->batch, &native);
 	txn_discard(s);
-	return native ? ldb_error(err, native, "commit") : RPB_OK;
+	if (!native)
+		return RPB_OK;
+	ldb_latch_failure(s->st, native);
+	return ldb_error(err, native, "commit");
 }
 
 static void ldb_rollback(struct rpb_session *s)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 
 /* The registry gets this from CMake; this file needs the declarations too. */
 #include "backends.h"
@@ -36,6 +37,11 @@ struct rpb_store {
 	uint64_t fetch_rows;
 	pthread_mutex_t admin_lock; /* usage() may come from any thread */
 	PGconn *admin;
+	/* A server on this host: its data directory (NULL when remote or not
+	 * readable by this role) and WAL segment size, to tell a server that
+	 * stopped on a full disk from any other lost connection. */
+	char *datadir;
+	uint64_t wal_segment;
 };
 
 struct rpb_session {
@@ -53,9 +59,14 @@ struct rpb_session {
 
 enum rpb_status rpb_postgres_classify(const char *sqlstate, bool connection_bad)
 {
+	bool valid = sqlstate && strlen(sqlstate) == 5;
+	/* A full disk says why the connection then dropped: a server that
+	 * cannot write its WAL stops with a PANIC carrying 53100. */
+	if (valid && memcmp(sqlstate, "53100", 5) == 0)
+		return RPB_DISK_FULL;
 	if (connection_bad)
 		return RPB_CONN_LOST;
-	if (!sqlstate || strlen(sqlstate) != 5)
+	if (!valid)
 		return RPB_IO;
 	static const struct {
 		const char *code;
@@ -202,9 +213,38 @@ static enum rpb_status pg_connect(const char *conninfo, PGconn **out, struct rpb
 	return RPB_OK;
 }
 
-/* Fills err from a failed result (NULL = lost or out of memory) and frees it. */
-static enum rpb_status pg_result_error(PGconn *c, PGresult *res, const char *what,
-				       struct rpb_err *err)
+/* After a lost connection to a server on this host: is its data (or WAL)
+ * file system nearly full? A server that cannot create its next WAL segment
+ * stops (PANIC), and every session just sees the connection drop. Fewer
+ * than two segments free is taken as that cause; note says so. */
+static bool pg_server_disk_full(const struct rpb_store *st, char *note, size_t n)
+{
+	if (!st || !st->datadir)
+		return false;
+	char wal[4200];
+	snprintf(wal, sizeof wal, "%s/pg_wal", st->datadir);
+	const char *dirs[] = {st->datadir, wal}, *where = NULL;
+	uint64_t lowest = UINT64_MAX;
+	for (size_t i = 0; i < 2; i++) {
+		struct statvfs v;
+		if (statvfs(dirs[i], &v) == 0 && (uint64_t)v.f_bavail * v.f_frsize < lowest) {
+			lowest = (uint64_t)v.f_bavail * v.f_frsize;
+			where = dirs[i];
+		}
+	}
+	if (!where || lowest >= 2 * st->wal_segment)
+		return false;
+	snprintf(note, n,
+		 " (the server's %.160s has %.1f MiB free, less than two %llu MiB WAL segments: "
+		 "disk full); free space there and restart the server",
+		 where, (double)lowest / 1048576.0, (unsigned long long)(st->wal_segment >> 20));
+	return true;
+}
+
+/* Fills err from a failed result (NULL = lost or out of memory) and frees
+ * it. st (NULL while opening) lets a lost connection be told apart. */
+static enum rpb_status pg_result_error(const struct rpb_store *st, PGconn *c, PGresult *res,
+				       const char *what, struct rpb_err *err)
 {
 	bool bad = !res || PQstatus(c) == CONNECTION_BAD;
 	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
@@ -216,15 +256,19 @@ static enum rpb_status pg_result_error(PGconn *c, PGresult *res, const char *wha
 	/* libpq's own texts carry the severity the primary field lacks. */
 	if (strncmp(msg, "FATAL:  ", 8) == 0 || strncmp(msg, "ERROR:  ", 8) == 0)
 		msg += 8;
-	enum rpb_status st = rpb_postgres_classify(state, bad);
-	rpb_err_set(err, st, 0, state, "PostgreSQL %s failed: %.*s%s", what, pg_line_len(msg),
-		    msg, pg_hint(st));
+	enum rpb_status cls = rpb_postgres_classify(state, bad);
+	char note[320] = "";
+	if (cls == RPB_CONN_LOST && pg_server_disk_full(st, note, sizeof note))
+		cls = RPB_DISK_FULL;
+	rpb_err_set(err, cls, 0, state, "PostgreSQL %s failed: %.*s%s", what, pg_line_len(msg),
+		    msg, note[0] ? note : pg_hint(cls));
 	PQclear(res);
-	return st;
+	return cls;
 }
 
 /* Runs a statement whose result is not needed. */
-static enum rpb_status pg_exec(PGconn *c, const char *sql, const char *what, struct rpb_err *err)
+static enum rpb_status pg_exec(const struct rpb_store *st, PGconn *c, const char *sql,
+			      const char *what, struct rpb_err *err)
 {
 	PGresult *res = PQexec(c, sql);
 	ExecStatusType es = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
@@ -232,18 +276,21 @@ static enum rpb_status pg_exec(PGconn *c, const char *sql, const char *what, str
 		PQclear(res);
 		return RPB_OK;
 	}
-	return pg_result_error(c, res, what, err);
+	return pg_result_error(st, c, res, what, err);
 }
 
 /* ---- store -------------------------------------------------------------- */
 
 /* One implicit transaction: the advisory lock makes concurrent creators wait
- * for each other, since IF NOT EXISTS alone can still race on pg_type. */
+ * for each other, since IF NOT EXISTS alone can still race on pg_type. A
+ * lock_timeout from the DSN (meant for the workload) must not cut that wait
+ * short, hence SET LOCAL for this transaction only. */
 static enum rpb_status pg_create(struct rpb_store *st, struct rpb_err *err)
 {
 	char sql[4096];
 	size_t n = (size_t)snprintf(sql, sizeof sql,
-				    "SELECT pg_advisory_xact_lock(%ld); CREATE SCHEMA IF NOT EXISTS %s;",
+				    "SET LOCAL lock_timeout = 0; SELECT pg_advisory_xact_lock(%ld);"
+				    " CREATE SCHEMA IF NOT EXISTS %s;",
 				    PG_CREATE_LOCK, st->schema_sql);
 	for (int t = 0; t < RPB_TABLE_COUNT && n < sizeof sql; t++)
 		n += (size_t)snprintf(sql + n, sizeof sql - n,
@@ -252,7 +299,7 @@ static enum rpb_status pg_create(struct rpb_store *st, struct rpb_err *err)
 				      st->schema_sql, rpb_table_name((enum rpb_table)t));
 	if (n >= sizeof sql)
 		return rpb_err_set(err, RPB_INVALID, 0, NULL, "schema name too long");
-	return pg_exec(st->admin, sql, "creating the store's schema and tables", err);
+	return pg_exec(st, st->admin, sql, "creating the store's schema and tables", err);
 }
 
 /* Without create, the schema and every table must already be there. */
@@ -272,7 +319,7 @@ static enum rpb_status pg_check_exists(struct rpb_store *st, struct rpb_err *err
 		"  WHERE schemaname = $1 AND tablename = ANY($2::text[]))",
 		2, NULL, params, NULL, NULL, 0);
 	if (!res || PQresultStatus(res) != PGRES_TUPLES_OK)
-		return pg_result_error(st->admin, res, "checking the store's schema", err);
+		return pg_result_error(st, st->admin, res, "checking the store's schema", err);
 	long schemas = atol(PQgetvalue(res, 0, 0)), tables = atol(PQgetvalue(res, 0, 1));
 	PQclear(res);
 	if (schemas == 0)
@@ -295,6 +342,7 @@ static void pg_close(struct rpb_store *st)
 	free(st->conninfo);
 	free(st->schema);
 	free(st->schema_sql);
+	free(st->datadir);
 	free(st);
 }
 
@@ -319,6 +367,38 @@ static enum rpb_status pg_open_config(const struct rpb_store_cfg *cfg, struct rp
 	return RPB_OK;
 }
 
+/* True when libpq reached the server over a unix socket or loopback, so
+ * its data directory is a path on this host. */
+static bool pg_server_is_local(PGconn *c)
+{
+	const char *h = PQhost(c);
+	if (!h || !*h)
+		return false;
+	return h[0] == '/' || h[0] == '@' || strcmp(h, "localhost") == 0 ||
+	       strcmp(h, "127.0.0.1") == 0 || strcmp(h, "::1") == 0;
+}
+
+/* Finds a local server's data directory (shown only to superusers and
+ * pg_read_all_settings) and WAL segment size; leaves datadir NULL when
+ * either is unknown, which only turns the disk check off. */
+static void pg_locate_data(struct rpb_store *st)
+{
+	st->wal_segment = 16u << 20;
+	if (!pg_server_is_local(st->admin))
+		return;
+	PGresult *res = PQexec(st->admin,
+			       "SELECT name, setting FROM pg_catalog.pg_settings"
+			       " WHERE name IN ('data_directory', 'wal_segment_size')");
+	for (int i = 0; res && PQresultStatus(res) == PGRES_TUPLES_OK && i < PQntuples(res); i++) {
+		const char *name = PQgetvalue(res, i, 0), *val = PQgetvalue(res, i, 1);
+		if (strcmp(name, "wal_segment_size") == 0 && strtoull(val, NULL, 10) > 0)
+			st->wal_segment = strtoull(val, NULL, 10);
+		else if (strcmp(name, "data_directory") == 0 && val[0] == '/')
+			st->datadir = strdup(val);
+	}
+	PQclear(res);
+}
+
 static enum rpb_status pg_open(const struct rpb_store_cfg *cfg, struct rpb_store **out,
 			       struct rpb_err *err)
 {
@@ -337,8 +417,10 @@ static enum rpb_status pg_open(const struct rpb_store_cfg *cfg, struct rpb_store
 		if (!st->schema_sql)
 			rc = rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory quoting the schema name");
 	}
-	if (!rc)
+	if (!rc) {
+		pg_locate_data(st);
 		rc = cfg->create ? pg_create(st, err) : pg_check_exists(st, err);
+	}
 	if (rc) {
 		pg_close(st);
 		return rc;
@@ -364,7 +446,7 @@ static enum rpb_status pg_usage(struct rpb_store *st, uint64_t *bytes, struct rp
 		*bytes = strtoull(PQgetvalue(res, 0, 0), NULL, 10);
 		PQclear(res);
 	} else {
-		rc = pg_result_error(st->admin, res, "measuring the store's size", err);
+		rc = pg_result_error(st, st->admin, res, "measuring the store's size", err);
 	}
 	pthread_mutex_unlock(&st->admin_lock);
 	return rc;
@@ -379,7 +461,7 @@ static enum rpb_status pg_session_setup(struct rpb_session *s, struct rpb_err *e
 	char sql[256];
 	snprintf(sql, sizeof sql, "SET search_path TO %s; SET synchronous_commit TO %s",
 		 s->st->schema_sql, s->st->sync == RPB_SYNC_NONE ? "off" : "on");
-	enum rpb_status rc = pg_exec(s->conn, sql, "session setup", err);
+	enum rpb_status rc = pg_exec(s->st, s->conn, sql, "session setup", err);
 	if (rc)
 		return rc;
 	s->cancel = PQgetCancel(s->conn);
@@ -446,8 +528,8 @@ static enum rpb_status pg_begin(struct rpb_session *s, enum rpb_txn_mode mode,
 		PQclear(PQexec(s->conn, "ROLLBACK"));
 	atomic_store(&s->interrupted, false);
 	atomic_store(&s->in_txn, true);
-	enum rpb_status rc = pg_exec(s->conn, mode == RPB_TXN_READ ? "BEGIN READ ONLY" : "BEGIN",
-				     "begin", err);
+	enum rpb_status rc = pg_exec(s->st, s->conn,
+				     mode == RPB_TXN_READ ? "BEGIN READ ONLY" : "BEGIN", "begin", err);
 	if (rc)
 		pg_abort(s);
 	return rc;
@@ -476,7 +558,7 @@ static enum rpb_status pg_op_failed(struct rpb_session *s, PGresult *res, enum p
 {
 	char what[64];
 	snprintf(what, sizeof what, "%s on table %s", pg_op_name[op], rpb_table_name(t));
-	enum rpb_status rc = pg_result_error(s->conn, res, what, err);
+	enum rpb_status rc = pg_result_error(s->st, s->conn, res, what, err);
 	if (rc == RPB_TXN_TIMEOUT && err)
 		snprintf(err->msg, sizeof err->msg,
 			 "transaction interrupted during %s and rolled back (SQLSTATE %s)", what,
@@ -670,7 +752,7 @@ static enum rpb_status pg_commit(struct rpb_session *s, struct rpb_err *err)
 		return rc;
 	PGresult *res = PQexec(s->conn, "COMMIT");
 	if (!res || PQresultStatus(res) != PGRES_COMMAND_OK) {
-		rc = pg_result_error(s->conn, res, "commit", err);
+		rc = pg_result_error(s->st, s->conn, res, "commit", err);
 		pg_abort(s);
 		return rc;
 	}
@@ -699,7 +781,7 @@ static void pg_interrupt(struct rpb_session *s)
 const struct rpb_backend rpb_backend_postgres = {
 	.name = "postgres",
 	.abi = RPB_BACKEND_ABI,
-	.flags = RPB_BF_SERVER,
+	.flags = RPB_BF_SERVER | RPB_BF_LOCKS,
 	.options = pg_options,
 	.version = pg_version,
 	.open = pg_open,

@@ -699,7 +699,7 @@ static void sq_interrupt(struct rpb_session *s)
 const struct rpb_backend rpb_backend_sqlite = {
 	.name = "sqlite",
 	.abi = RPB_BACKEND_ABI,
-	.flags = 0,
+	.flags = RPB_BF_LOCKS,
 	.options = sq_options,
 	.version = sq_version,
 	.open = sq_open,

@@ -14,6 +14,7 @@
 #include "driver.h"
 #include "dsn.h"
 #include "fsutil.h"
+#include "ledger.h"
 #include "progress.h"
 #include "results.h"
 #include "runner.h"
@@ -66,8 +67,7 @@ static void print_help(const struct rpb_backend *b, const char *prog)
 	       "\nExit codes: 0 completed (ops, duration or bytes limit), 1 usage or workload error,\n"
 	       "  2 environment error (store, server, results directory), 3 ended by a stop condition\n"
 	       "  (an error whose policy is stop, e.g. disk full or transaction timeout, or max_slow),\n"
-	       "  4 verify found a discrepancy, 5 stopped by SIGINT/SIGTERM (results complete).\n"
-	       "\nWorkload options (in the workload file or with --set):\n",
+	       "  4 verify found a discrepancy, 5 stopped by SIGINT/SIGTERM (results complete).\n\n",
 	       b->name);
 	rpb_job_print_help(stdout);
 	if (b->options && b->options->name) {
@@ -172,8 +172,9 @@ static int prepare_out(char *out, size_t n, const struct cli *c, const struct rp
 			 out, err.native ? strerror(err.native) : "not a directory");
 		return -1;
 	}
-	static const char *const ours[] = {"result.json", "summary.txt", "intervals.csv",
-					   "samples.jtl", "probe.csv"};
+	static const char *const ours[] = {"result.json",    "summary.txt",     "intervals.csv",
+					   "samples.jtl",    "probe.csv",       "report.txt",
+					   RPB_LEDGER_FILE,  RPB_FAILURES_FILE};
 	char path[8192];
 	for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++) {
 		snprintf(path, sizeof path, "%s/%s", out, ours[i]);
@@ -249,12 +250,17 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 {
 	struct rpb_job job;
 	int rc = load_job(&job, c, prog);
-	if (rc || (rc = check_location_flags(b, c, prog))) {
+	if (!rc && !(rc = check_location_flags(b, c, prog)) &&
+	    job.run.inject.kind == RPB_INJECT_LOCK && !(b->flags & RPB_BF_LOCKS))
+		rc = usage_error(prog, "inject = lock needs a backend whose writers wait for another "
+				 "session's lock (sqlite, postgres); on %s use inject = stall:MS@N", b->name);
+	if (rc) {
 		rpb_job_free(&job);
 		return rc;
 	}
 	char msg[8192], out[4096], dir[4200], command[4096], dsn_shown[1024];
 	struct rpb_runner rn = {0};
+	struct rpb_live_ledger live = {.failfd = -1};
 	struct rpb_store_cfg cfg;
 	struct rpb_err err = {0};
 	rc = RPB_EXIT_ENV;
@@ -307,10 +313,6 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 			printf("store: %s\n", dir);
 		fflush(stdout);
 	}
-	if (rpb_run(&rn, &err) != RPB_OK) {
-		snprintf(msg, sizeof msg, "%s", err.msg);
-		goto fail;
-	}
 	redacted_command(command, sizeof command, argc, argv);
 	struct rpb_store_where where = {
 		.dir = (b->flags & RPB_BF_SERVER) ? NULL : dir,
@@ -318,6 +320,16 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 		.name = cfg.name,
 		.command = command,
 	};
+	/* Before the first operation: what verify needs if the run dies. */
+	rn.wall_start_ms = rpb_wall_ms();
+	if (rpb_live_ledger_open(&live, out, (unsigned)job.run.threads, msg, sizeof msg) != 0 ||
+	    rpb_results_begin(&rn, &where, msg, sizeof msg) != 0)
+		goto fail;
+	rn.live = &live;
+	if (rpb_run(&rn, &err) != RPB_OK) {
+		snprintf(msg, sizeof msg, "%s", err.msg);
+		goto fail;
+	}
 	if (rpb_results_write(&rn, &where, msg, sizeof msg) != 0)
 		goto fail;
 	rc = (int)rpb_exit_code(&rn);
@@ -330,6 +342,7 @@ done:
 	if (rn.probe)
 		fclose(rn.probe);
 	rpb_runner_free(&rn);
+	rpb_live_ledger_close(&live);
 	b->close(rn.store);
 	rpb_job_free(&job);
 	return rc;
@@ -384,8 +397,13 @@ static int cmd_verify(const struct rpb_backend *b, const struct cli *c, const ch
 	       " unexpected",
 	       res.checked, res.missing, res.corrupt, res.unexpected);
 	if (res.in_doubt)
-		printf(" (%" PRIu64 " in doubt: failed inside commit, accepted either way)", res.in_doubt);
+		printf(" (%" PRIu64 " in doubt: %s, accepted whole or absent)", res.in_doubt,
+		       rf.ledger.interrupted ? "failed inside commit or running when the run died"
+					     : "failed inside commit");
 	printf("\n");
+	if (rf.ledger.interrupted)
+		printf("note: the run did not finish; checked against its live ledger (%s)\n",
+		       RPB_LEDGER_FILE);
 	if (res.missing || res.corrupt || res.unexpected) {
 		printf("first problem: %s\n", res.first_problem);
 		rc = RPB_EXIT_VERIFY;

@@ -183,6 +183,7 @@ struct ingest_worker {
 	char hex[INGEST_HEX_LEN + 1];
 	char id[INGEST_KEY_MAX], parent[INGEST_KEY_MAX], member[2 * INGEST_KEY_MAX];
 	size_t idlen, parentlen, memberlen;
+	uint64_t op;                 /* the main operation being written; UINT64_MAX for a probe */
 	struct rpb_buf got;          /* probe reads, reserved for the largest */
 };
 
@@ -223,12 +224,14 @@ static void ingest_worker_fini(struct rpb_worker *w)
 /* Writes one resource: content, description, membership; one transaction.
  * iw->id/parent/member must be set. On failure the backend has rolled back;
  * *at_commit says whether it was the commit that failed. */
-static enum rpb_status write_resource(const struct rpb_backend *b, struct rpb_session *s,
-				      struct ingest_worker *iw, enum rpb_content kind,
-				      uint64_t size, bool *at_commit, struct rpb_err *err)
+static enum rpb_status write_resource(struct rpb_worker *w, struct rpb_session *s,
+				      struct ingest_worker *iw, uint64_t size, bool *at_commit,
+				      struct rpb_err *err)
 {
+	const struct rpb_backend *b = w->rn->backend;
+	enum rpb_content kind = w->rn->job->ingest.content;
 	*at_commit = false;
-	enum rpb_status st = b->begin(s, RPB_TXN_WRITE, err);
+	enum rpb_status st = rpb_txn_begin(w, s, RPB_TXN_WRITE, err);
 	if (!st) {
 		rpb_slice key = rpb_slice_make(iw->id, iw->idlen);
 		st = b->put(s, RPB_T_OBJECTS, key, rpb_slice_make(iw->content, (size_t)size), err);
@@ -242,13 +245,15 @@ static enum rpb_status write_resource(const struct rpb_backend *b, struct rpb_se
 		if (!st)
 			st = b->put(s, RPB_T_MEMBERS, rpb_slice_make(iw->member, iw->memberlen),
 				    rpb_slice_make("", 0), err);
+		if (!st && iw->op != UINT64_MAX)
+			rpb_inject_point(w, iw->op, false, RPB_T_OBJECTS, key);
 		if (!st) {
-			st = b->commit(s, err);
+			st = rpb_txn_commit(w, s, err);
 			*at_commit = st != RPB_OK;
 		}
 	}
 	if (st)
-		b->rollback(s); /* no-op: the contract already rolled back */
+		rpb_txn_rollback(w, s); /* the contract already rolled back */
 	return st;
 }
 
@@ -306,8 +311,8 @@ static enum rpb_status probe_create(const struct probe_ctx *pc, bool *at_commit,
 	const struct rpb_job *job = w->rn->job;
 	uint64_t size = ingest_probe_content(job, w->id, pc->probe, pc->iw->content);
 	uint64_t start = rpb_now_ns();
-	enum rpb_status st = write_resource(pc->b, rpb_next_session(w), pc->iw,
-					    job->ingest.content, size, at_commit, err);
+	pc->iw->op = UINT64_MAX;
+	enum rpb_status st = write_resource(w, rpb_next_session(w), pc->iw, size, at_commit, err);
 	probe_done(pc, L_PROBE_CREATE, start, rpb_now_ns(), st, size, err);
 	return st;
 }
@@ -321,7 +326,7 @@ static void probe_read(const struct probe_ctx *pc, unsigned label, struct rpb_er
 	rpb_slice key = rpb_slice_make(iw->id, iw->idlen);
 	uint64_t bytes = 0;
 	uint64_t start = rpb_now_ns();
-	enum rpb_status st = b->begin(s, RPB_TXN_READ, err);
+	enum rpb_status st = rpb_txn_begin(pc->w, s, RPB_TXN_READ, err);
 	if (!st && label == L_PROBE_GET) {
 		st = b->get(s, RPB_T_OBJECTS, key, &iw->got, err);
 		bytes = iw->got.len;
@@ -331,12 +336,12 @@ static void probe_read(const struct probe_ctx *pc, unsigned label, struct rpb_er
 		bytes += label == L_PROBE_HEAD ? iw->got.len : 0;
 	}
 	if (!st)
-		st = b->commit(s, err);
+		st = rpb_txn_commit(pc->w, s, err);
 	if (st == RPB_NOT_FOUND)
 		rpb_err_set(err, st, 0, NULL, "%s: probe resource %s not found right after its create",
 			    ingest_labels[label], iw->id);
 	if (st)
-		b->rollback(s);
+		rpb_txn_rollback(pc->w, s);
 	probe_done(pc, label, start, rpb_now_ns(), st, bytes, err);
 }
 
@@ -348,7 +353,7 @@ static void probe_patch(const struct probe_ctx *pc, struct rpb_err *err)
 	struct rpb_session *s = rpb_next_session(pc->w);
 	rpb_slice key = rpb_slice_make(iw->id, iw->idlen);
 	uint64_t start = rpb_now_ns();
-	enum rpb_status st = b->begin(s, RPB_TXN_WRITE, err);
+	enum rpb_status st = rpb_txn_begin(pc->w, s, RPB_TXN_WRITE, err);
 	if (!st)
 		st = b->get(s, RPB_T_DESCRIPTIONS, key, &iw->got, err);
 	if (!st) {
@@ -360,11 +365,11 @@ static void probe_patch(const struct probe_ctx *pc, struct rpb_err *err)
 			    err);
 	}
 	if (!st)
-		st = b->commit(s, err);
+		st = rpb_txn_commit(pc->w, s, err);
 	if (st == RPB_NOT_FOUND)
 		rpb_err_set(err, st, 0, NULL, "probe-patch: probe resource %s not found", iw->id);
 	if (st)
-		b->rollback(s);
+		rpb_txn_rollback(pc->w, s);
 	probe_done(pc, L_PROBE_PATCH, start, rpb_now_ns(), st, 0, err);
 }
 
@@ -375,7 +380,7 @@ static void probe_delete(const struct probe_ctx *pc, struct rpb_err *err)
 	struct rpb_session *s = rpb_next_session(pc->w);
 	rpb_slice key = rpb_slice_make(iw->id, iw->idlen);
 	uint64_t start = rpb_now_ns();
-	enum rpb_status st = b->begin(s, RPB_TXN_WRITE, err);
+	enum rpb_status st = rpb_txn_begin(pc->w, s, RPB_TXN_WRITE, err);
 	if (!st)
 		st = b->del(s, RPB_T_OBJECTS, key, err);
 	if (!st)
@@ -383,12 +388,12 @@ static void probe_delete(const struct probe_ctx *pc, struct rpb_err *err)
 	if (!st)
 		st = b->del(s, RPB_T_MEMBERS, rpb_slice_make(iw->member, iw->memberlen), err);
 	if (!st)
-		st = b->commit(s, err);
+		st = rpb_txn_commit(pc->w, s, err);
 	if (st == RPB_NOT_FOUND)
 		rpb_err_set(err, st, 0, NULL, "probe-delete: part of probe resource %s was missing",
 			    iw->id);
 	if (st)
-		b->rollback(s); /* a NOT_FOUND del leaves the transaction open */
+		rpb_txn_rollback(pc->w, s); /* a NOT_FOUND del leaves the transaction open */
 	probe_done(pc, L_PROBE_DELETE, start, rpb_now_ns(), st, 0, err);
 }
 
@@ -402,7 +407,7 @@ static void probe_cleanup(const struct probe_ctx *pc)
 	struct rpb_session *s = rpb_next_session(pc->w);
 	rpb_slice key = rpb_slice_make(iw->id, iw->idlen);
 	struct rpb_err err;
-	enum rpb_status st = b->begin(s, RPB_TXN_WRITE, &err);
+	enum rpb_status st = rpb_txn_begin(pc->w, s, RPB_TXN_WRITE, &err);
 	if (!st && (st = b->del(s, RPB_T_OBJECTS, key, &err)) == RPB_NOT_FOUND)
 		st = RPB_OK;
 	if (!st && (st = b->del(s, RPB_T_DESCRIPTIONS, key, &err)) == RPB_NOT_FOUND)
@@ -411,9 +416,9 @@ static void probe_cleanup(const struct probe_ctx *pc)
 				&err)) == RPB_NOT_FOUND)
 		st = RPB_OK;
 	if (!st)
-		st = b->commit(s, &err);
+		st = rpb_txn_commit(pc->w, s, &err);
 	if (st)
-		b->rollback(s);
+		rpb_txn_rollback(pc->w, s);
 }
 
 /* The test plan's "performance requests": PUT, OPTIONS, GET, PATCH, DELETE
@@ -453,10 +458,12 @@ static enum rpb_status ingest_op(struct rpb_worker *w, uint64_t i, struct rpb_er
 	set_ids(iw, ingest_obj_key(iw->id, rn->run_tag, w->id, i),
 		ingest_container_key(iw->parent, rn->run_tag, i, job->ingest.containers));
 
+	iw->op = i;
+	struct rpb_session *s = rpb_next_session(w);
 	bool at_commit;
+	rpb_inject_point(w, i, true, RPB_T_OBJECTS, rpb_slice_make(iw->id, iw->idlen));
 	uint64_t start = rpb_now_ns();
-	enum rpb_status st = write_resource(rn->backend, rpb_next_session(w), iw,
-					    job->ingest.content, size, &at_commit, err);
+	enum rpb_status st = write_resource(w, s, iw, size, &at_commit, err);
 	uint64_t end = rpb_now_ns();
 	w->in_doubt = at_commit;
 	/* A failed create stored nothing: its bytes would inflate throughput,

@@ -167,6 +167,8 @@ static enum rpb_status check_thread(struct vctx *v, unsigned t, struct rpb_err *
 				failed = true;
 				in_doubt |= lw->failures[j].in_doubt;
 			}
+			if (lw->in_flight && op + 1 == lw->issued)
+				failed = in_doubt = true; /* the run died during it */
 			st = check_op(v, t, op, failed, in_doubt, err);
 		}
 		if (!st)
@@ -232,6 +234,26 @@ static bool issued(const struct rpb_ledger *l, unsigned t, uint64_t op)
 	return t < l->nworkers && op < l->workers[t].issued;
 }
 
+/* Whether a probe resource key belongs to the operation a run died in: its
+ * probe sequence may not have reached the delete. */
+static bool probe_in_flight(const struct vctx *v, const char *k, size_t len)
+{
+	const struct rpb_ledger *l = v->ledger;
+	uint64_t every = v->job->ingest.probe_every;
+	if (!l->interrupted || !every)
+		return false;
+	for (unsigned t = 0; t < l->nworkers; t++) {
+		const struct rpb_ledger_worker *lw = &l->workers[t];
+		if (!lw->in_flight || lw->issued % every != 0)
+			continue;
+		char want[INGEST_KEY_MAX];
+		size_t n = ingest_probe_key(want, l->run_tag, t, lw->issued / every);
+		if (n == len && memcmp(want, k, n) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* Whether a key under the scanned prefix belongs to an issued op (whose
  * state check_op judged already). */
 static bool key_known(struct scan_ctx *sc, const char *k, size_t len)
@@ -239,8 +261,8 @@ static bool key_known(struct scan_ctx *sc, const char *k, size_t len)
 	const char *tag = sc->v->ledger->run_tag;
 	unsigned t;
 	uint64_t op;
-	if (sc->kind == SCAN_PROBES)
-		return false; /* every probe resource is deleted by its sequence */
+	if (sc->kind == SCAN_PROBES) /* every probe resource is deleted by its sequence */
+		return probe_in_flight(sc->v, k, len);
 	if (sc->kind == SCAN_OBJECTS)
 		return parse_obj_key(tag, k, len, &t, &op) && issued(sc->v->ledger, t, op);
 	/* Members: "c/<tag>/<k>/" + object id, k the op's container. */
@@ -248,6 +270,8 @@ static bool key_known(struct scan_ctx *sc, const char *k, size_t len)
 	if (!slash)
 		return false;
 	size_t clen = (size_t)(slash - k);
+	if (probe_in_flight(sc->v, slash + 1, len - clen - 1))
+		return true;
 	if (!parse_obj_key(tag, slash + 1, len - clen - 1, &t, &op) ||
 	    !issued(sc->v->ledger, t, op))
 		return false;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ledger.h"
 #include "results.h"
 
 static int fail(char *msg, size_t n, const char *path, const char *what)
@@ -67,7 +68,12 @@ int rpb_result_read(struct rpb_result_file *rf, const char *result_dir, char *ms
 	char jmsg[512];
 	if (rpb_job_from_json(&rf->job, json_object_get(man, "options"), jmsg, sizeof jmsg) != 0)
 		return fail(msg, n, path, jmsg);
-	return read_ledger(rf, json_object_get(rf->root, "ledger"), path, msg, n);
+	json_t *ledger = json_object_get(rf->root, "ledger");
+	/* A run that died before its end left only the result.json written at
+	 * its start: its ledger is the live one. */
+	if (!ledger)
+		return rpb_live_ledger_read(rf, result_dir, msg, n);
+	return read_ledger(rf, ledger, path, msg, n);
 }
 
 void rpb_result_free(struct rpb_result_file *rf)

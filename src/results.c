@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hostinfo.h"
 #include "progress.h"
@@ -52,7 +53,7 @@ static void label_measured(struct rpb_runner *rn, unsigned l, struct label_total
 		rpb_hist_snapshot(&w->labels[l].hist, tmp);
 		rpb_snap_diff(diff, tmp, &w->baseline[l]);
 		rpb_snap_add(&lt->snap, diff);
-		lt->samples += atomic_load(&w->labels[l].samples) - w->base_samples[l];
+		lt->samples += atomic_load(&w->labels[l].samples); /* warm-up included */
 		lt->errors += atomic_load(&w->labels[l].errors) - w->base_errors[l];
 		lt->bytes += atomic_load(&w->labels[l].bytes) - w->base_bytes[l];
 	}
@@ -134,6 +135,12 @@ void rpb_status_line(struct rpb_runner *rn, char *buf, size_t n)
 				 acked, noun, stored, e->msg);
 			return;
 		case RPB_TXN_TIMEOUT:
+			if (!rn->stop_reaped) {
+				snprintf(buf, n,
+					 "Test ended when the store timed a transaction out (%s %s of thread %u): %s",
+					 rn->pattern->labels[0], op, rn->stop_worker + 1, e->msg);
+				return;
+			}
 			snprintf(buf, n,
 				 "Test ended when the transaction reaper aborted a transaction after %" PRIu64
 				 " ms (%s %s of thread %u): %s",
@@ -272,19 +279,40 @@ static json_t *threads_json(struct rpb_runner *rn)
 	return a;
 }
 
+/* Writes a temporary file and renames it: a reader (or a run killed while
+ * writing) sees the old file or the new one, never half of one. */
 static int write_file(const char *dir, const char *name, const char *text, char *msg, size_t n)
 {
-	char path[4200];
+	char path[4200], tmp[4210];
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
-	if (!f || fputs(text, f) == EOF || fclose(f) != 0) {
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	bool ok = f && fputs(text, f) != EOF;
+	if (f && fclose(f) != 0)
+		ok = false;
+	if (!ok || rename(tmp, path) != 0) {
 		snprintf(msg, n, "cannot write %s: %s; check the results directory (--out)", path,
 			 strerror(errno));
 		if (f)
-			fclose(f);
+			unlink(tmp);
 		return -1;
 	}
 	return 0;
+}
+
+int rpb_results_begin(struct rpb_runner *rn, const struct rpb_store_where *where, char *msg,
+		      size_t n)
+{
+	json_t *root = json_pack("{s:o, s:s, s:{s:s}}", "manifest", manifest_json(rn, where),
+				 "status", "running (or ended without writing its results)", "stop",
+				 "reason", "running");
+	char *text = root ? json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+	int rc = text ? write_file(rn->out_dir, "result.json", text, msg, n) : -1;
+	if (!text)
+		snprintf(msg, n, "cannot encode result.json");
+	free(text);
+	json_decref(root);
+	return rc;
 }
 
 int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where, char *msg,
@@ -354,6 +382,15 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 		"peak_rss_bytes", (json_int_t)rpb_peak_rss_bytes());
 	if (have_usage)
 		json_object_set_new(totals, "store_bytes", json_integer((json_int_t)store_bytes));
+	if (rn->job->run.txn_timeout) {
+		uint64_t reaped = 0, late = 0;
+		for (unsigned t = 0; t < rn->nworkers; t++) {
+			reaped += atomic_load(&rn->workers[t].reaped);
+			late += atomic_load(&rn->workers[t].late);
+		}
+		json_object_set_new(totals, "reaped_txns", json_integer((json_int_t)reaped));
+		json_object_set_new(totals, "late_commits", json_integer((json_int_t)late));
+	}
 	const struct rpb_err *se = &rn->stop_err;
 	enum rpb_stop why = (enum rpb_stop)atomic_load(&rn->stop);
 	json_t *stop = json_pack("{s:s}", "reason", rpb_stop_name(why));
@@ -396,6 +433,8 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 		rc = write_file(rn->out_dir, "result.json", text, msg, n);
 		if (!rc)
 			rc = write_file(rn->out_dir, "summary.txt", summary, msg, n);
+		if (!rc && rn->pattern->write_report)
+			rc = rn->pattern->write_report(rn, root, rn->out_dir, msg, n);
 	}
 	if (!rn->quiet) {
 		fputs(summary, stdout);

@@ -29,6 +29,10 @@ struct rpb_store_where {
 /* One line in the seed report's words: "Test ended when ...". */
 void rpb_status_line(struct rpb_runner *rn, char *buf, size_t n);
 enum rpb_exit rpb_exit_code(struct rpb_runner *rn);
+/* Writes the result.json of a run that has begun: its manifest and status
+ * "running". Verify of a run that died reads it with the live ledger. */
+int rpb_results_begin(struct rpb_runner *rn, const struct rpb_store_where *where, char *msg,
+		      size_t n);
 /* Writes summary.txt and result.json; prints the final lines unless quiet.
  * Returns non-zero with msg set when a file cannot be written. */
 int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where, char *msg,

@@ -8,8 +8,10 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "ledger.h"
 #include "progress.h"
 #include "runner.h"
+#include "txnwatch.h"
 
 static volatile sig_atomic_t got_signal;
 
@@ -70,9 +72,13 @@ void rpb_sample(struct rpb_worker *w, unsigned l, uint64_t start, uint64_t end,
 		 * sample even though the operation itself succeeded. */
 		bump(&w->slow, 1);
 		failed = true;
-		if (run->max_slow && atomic_load_explicit(&w->slow, memory_order_relaxed) >= run->max_slow
-		    && rpb_request_stop(w->rn, RPB_STOP_SLOW)) {
+		/* max_slow counts over the whole run, as the test plan's listener
+		 * does: one shared counter, touched only by slow samples. */
+		uint64_t slow_total = atomic_fetch_add(&w->rn->slow_total, 1) + 1;
+		if (run->max_slow && slow_total >= run->max_slow &&
+		    rpb_request_stop(w->rn, RPB_STOP_SLOW)) {
 			w->rn->stop_worker = w->id;
+			w->rn->stop_op = atomic_load_explicit(&w->issued, memory_order_relaxed) - 1;
 			rpb_err_set(&w->rn->stop_err, RPB_TXN_TIMEOUT, 0, NULL,
 				    "%s took %.0f ms, over slow_ms = %llu ms", w->rn->pattern->labels[l],
 				    (double)lat / 1e6, (unsigned long long)run->slow_ms);
@@ -110,6 +116,18 @@ static void record_failure(struct rpb_worker *w, uint64_t op, enum rpb_status st
 	w->failures[w->nfailures++] = (struct rpb_failure){op, st, w->in_doubt};
 }
 
+/* Says in the message that the reaper, not the store, ended the transaction. */
+static void note_reaped(struct rpb_worker *w, struct rpb_err *err)
+{
+	char native[sizeof err->msg], sqlstate[sizeof err->sqlstate];
+	snprintf(native, sizeof native, "%s", err->msg);
+	snprintf(sqlstate, sizeof sqlstate, "%s", err->sqlstate);
+	rpb_err_set(err, RPB_TXN_TIMEOUT, err->native, sqlstate[0] ? sqlstate : NULL,
+		    "the reaper interrupted a transaction open for %llu ms (txn_timeout = %llu ms): %s",
+		    (unsigned long long)w->reaped_ms, (unsigned long long)w->rn->job->run.txn_timeout,
+		    native);
+}
+
 /* Runs main operation i with the error policy; returns false to end the loop. */
 static bool do_op(struct rpb_worker *w, uint64_t i)
 {
@@ -119,7 +137,12 @@ static bool do_op(struct rpb_worker *w, uint64_t i)
 	for (unsigned attempt = 0;; attempt++) {
 		w->op_bytes = 0;
 		w->in_doubt = false;
+		w->was_reaped = false;
 		enum rpb_status st = rn->pattern->op(w, i, &err);
+		if (run->txn_timeout)
+			w->was_reaped |= rpb_txn_disarm(w); /* a pattern that left it armed */
+		if (st == RPB_TXN_TIMEOUT && w->was_reaped)
+			note_reaped(w, &err);
 		if (st == RPB_OK) {
 			bump(&w->acked, 1);
 			if (run->bytes) {
@@ -136,10 +159,20 @@ static bool do_op(struct rpb_worker *w, uint64_t i)
 			continue;
 		}
 		record_failure(w, i, st);
+		if (rn->live)
+			rpb_live_ledger_failure(rn->live, w->id, i, st, w->in_doubt);
 		if (pol->action == RPB_ACT_CONTINUE)
 			return true;
+		if (rn->pattern->error_ends_thread) {
+			/* Only this thread ends; rpb_run names the stop when all are done. */
+			w->ended_on_error = true;
+			w->end_op = i;
+			w->end_err = err;
+			return false;
+		}
 		if (rpb_request_stop(rn, RPB_STOP_ERROR)) {
 			rn->stop_err = err;
+			rn->stop_reaped = st == RPB_TXN_TIMEOUT && w->was_reaped;
 			rn->stop_worker = w->id;
 			rn->stop_op = i;
 		}
@@ -183,7 +216,12 @@ static void *worker_main(void *arg)
 			rpb_hist_record(&w->lag, now - w->intended);
 		}
 		atomic_store_explicit(&w->issued, i + 1, memory_order_relaxed);
-		if (!do_op(w, i))
+		if (w->slot)
+			atomic_store_explicit(&w->slot->started, i + 1, memory_order_relaxed);
+		bool go_on = do_op(w, i);
+		if (w->slot)
+			atomic_store_explicit(&w->slot->finished, i + 1, memory_order_release);
+		if (!go_on)
 			break;
 	}
 	w->t_end = rpb_now_ns();
@@ -232,6 +270,7 @@ static enum rpb_status init_workers(struct rpb_runner *rn, struct rpb_err *err)
 		struct rpb_worker *w = &rn->workers[t];
 		w->rn = rn;
 		w->id = t;
+		w->slot = rn->live ? &rn->live->slots[t] : NULL;
 		for (unsigned l = 0; l < RPB_MAX_LABELS; l++)
 			rpb_hist_init(&w->labels[l].hist);
 		rpb_hist_init(&w->lag);
@@ -246,6 +285,8 @@ static enum rpb_status init_workers(struct rpb_runner *rn, struct rpb_err *err)
 
 void rpb_runner_free(struct rpb_runner *rn)
 {
+	if (rn->pattern && rn->pattern->fini)
+		rn->pattern->fini(rn);
 	for (unsigned t = 0; rn->workers && t < rn->nworkers; t++) {
 		free(rn->workers[t].baseline);
 		free(rn->workers[t].failures);
@@ -274,6 +315,27 @@ static void supervise(struct rpb_runner *rn, struct rpb_progress *pg)
 	}
 }
 
+/* error_ends_thread: once every thread is done, the thread that failed
+ * first names the run's stop. A duration or bytes limit the others reached
+ * meanwhile does not hide the failure; a signal or max_slow stop stays. */
+static void stop_on_thread_errors(struct rpb_runner *rn)
+{
+	struct rpb_worker *first = NULL;
+	for (unsigned t = 0; t < rn->nworkers; t++) {
+		struct rpb_worker *w = &rn->workers[t];
+		if (w->ended_on_error && (!first || w->t_end < first->t_end))
+			first = w;
+	}
+	int why = atomic_load(&rn->stop);
+	if (!first || (why != RPB_STOP_NONE && why != RPB_STOP_DURATION && why != RPB_STOP_BYTES))
+		return;
+	atomic_store(&rn->stop, RPB_STOP_ERROR);
+	rn->stop_err = first->end_err;
+	rn->stop_reaped = first->end_err.status == RPB_TXN_TIMEOUT && first->was_reaped;
+	rn->stop_worker = first->id;
+	rn->stop_op = first->end_op;
+}
+
 enum rpb_status rpb_run(struct rpb_runner *rn, struct rpb_err *err)
 {
 	const struct rpb_pattern *pat = rn->pattern;
@@ -284,7 +346,15 @@ enum rpb_status rpb_run(struct rpb_runner *rn, struct rpb_err *err)
 		st = pat->worker_init(&rn->workers[t], err);
 	if (!st && pat->prepare)
 		st = pat->prepare(rn, err);
+	if (!st)
+		st = rpb_injector_start(rn, err);
+	struct rpb_reaper reaper;
+	if (!st)
+		st = rpb_reaper_start(&reaper, rn, err);
 	if (st) {
+		rpb_injector_stop(rn);
+		for (unsigned t = 0; pat->worker_fini && rn->workers && t < rn->nworkers; t++)
+			pat->worker_fini(&rn->workers[t]);
 		close_sessions(rn);
 		return st;
 	}
@@ -306,6 +376,8 @@ enum rpb_status rpb_run(struct rpb_runner *rn, struct rpb_err *err)
 	pthread_t *th = calloc(rn->nworkers, sizeof *th);
 	if (!th) {
 		pthread_sigmask(SIG_SETMASK, &prev, NULL);
+		rpb_reaper_stop(&reaper);
+		rpb_injector_stop(rn);
 		close_sessions(rn);
 		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for threads");
 	}
@@ -328,11 +400,14 @@ enum rpb_status rpb_run(struct rpb_runner *rn, struct rpb_err *err)
 	for (unsigned t = 0; t < started; t++)
 		pthread_join(th[t], NULL);
 	free(th);
+	rpb_reaper_stop(&reaper);
+	rpb_injector_stop(rn);
 	rn->t_end = rpb_now_ns();
 	rn->wall_end_ms = rpb_wall_ms();
 	if (got_signal && rpb_request_stop(rn, RPB_STOP_SIGNAL))
 		rpb_err_set(&rn->stop_err, RPB_OK, got_signal, NULL, "stopped by %s",
 			    got_signal == SIGINT ? "SIGINT" : "SIGTERM");
+	stop_on_thread_errors(rn);
 	rpb_request_stop(rn, RPB_STOP_COMPLETED);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);

@@ -24,6 +24,9 @@ struct rpb_runner;
 struct rpb_worker;
 struct rpb_ledger;
 struct rpb_verify_result;
+struct rpb_ledger_slot;
+struct rpb_live_ledger;
+struct rpb_injector;
 
 /* Why a run ended. */
 enum rpb_stop {
@@ -66,6 +69,16 @@ struct rpb_pattern {
 	enum rpb_status (*op)(struct rpb_worker *w, uint64_t i, struct rpb_err *err);
 	/* Adds pattern figures to result.json's "pattern" object. */
 	void (*report_json)(struct rpb_runner *rn, json_t *obj);
+	/* Writes the pattern's own text report into dir from the result JSON
+	 * just built (so both agree); non-zero with a one-line msg on failure. */
+	int (*write_report)(struct rpb_runner *rn, const json_t *result, const char *dir,
+			    char *msg, size_t n);
+	/* Once, after the results are written: frees what prepare made. */
+	void (*fini)(struct rpb_runner *rn);
+	/* When a failure's policy is stop, end only the failing thread; the
+	 * others go on and the run then ends as stopped by that error
+	 * (tachyon-perf: a failed operation ends its thread). */
+	bool error_ends_thread;
 	/* Checks the store against the ledger of a finished run; fills res.
 	 * Returns an error only when the check itself could not run. */
 	enum rpb_status (*verify)(const struct rpb_backend *b, struct rpb_store *st,
@@ -76,6 +89,22 @@ struct rpb_pattern {
 /* The pattern a job selects (NULL for none). */
 const struct rpb_pattern *rpb_pattern_for(enum rpb_pattern_id id);
 extern const struct rpb_pattern rpb_pattern_ingest;
+extern const struct rpb_pattern rpb_pattern_metadata;
+
+/* A worker's open transaction as the reaper sees it (txn_timeout). The
+ * worker arms it in rpb_txn_begin and disarms it when the transaction ends;
+ * the reaper moves ARMED past its deadline to REAPING, interrupts the
+ * session, then marks it REAPED. A worker that finds REAPING when it
+ * disarms waits for REAPED, so an interrupt never hits a later transaction. */
+enum rpb_watch_state { RPB_WATCH_IDLE = 0, RPB_WATCH_ARMED, RPB_WATCH_REAPING, RPB_WATCH_REAPED };
+struct rpb_txn_watch {
+	/* generation << 2 | state: every arm starts a new generation, so the
+	 * reaper's compare-and-swap can never act on a later transaction. */
+	_Atomic uint64_t word;
+	_Atomic uint64_t deadline;            /* monotonic ns */
+	struct rpb_session *_Atomic session;
+	uint64_t begun;                       /* when the transaction began (ns) */
+};
 
 /* Measurements of one label in one worker (written by that worker only). */
 struct rpb_label_stats {
@@ -113,12 +142,22 @@ struct rpb_worker {
 	uint64_t base_samples[RPB_MAX_LABELS], base_errors[RPB_MAX_LABELS],
 		base_bytes[RPB_MAX_LABELS];
 	bool done;                     /* left its loop */
+	bool ended_on_error;           /* error_ends_thread: a failure ended it */
+	uint64_t end_op;               /* ... at this operation */
+	struct rpb_err end_err;        /* ... with this error */
 	uint64_t t_start, t_end;       /* the worker's own active time (ns) */
 	uint64_t t_warm;               /* when its warm-up ended (ns) */
 	uint64_t intended;             /* open model: this op's intended start */
 
 	struct rpb_failure *failures;  /* failed main operations (error path only) */
 	size_t nfailures, capfailures;
+
+	struct rpb_ledger_slot *slot;  /* the live ledger's slot, or NULL */
+	struct rpb_txn_watch watch;
+	_Atomic uint64_t reaped;       /* transactions the reaper interrupted (reaper writes) */
+	_Atomic uint64_t late;         /* commits that succeeded past their deadline */
+	bool was_reaped;               /* the last transaction was interrupted by the reaper */
+	uint64_t reaped_ms;            /* how long that transaction had been open */
 };
 
 struct rpb_runner {
@@ -135,6 +174,7 @@ struct rpb_runner {
 
 	_Atomic int stop;              /* enum rpb_stop; first reason wins */
 	_Atomic uint64_t bytes_total;
+	_Atomic uint64_t slow_total;   /* samples slower than slow_ms, all threads */
 	struct rpb_err stop_err;       /* the error that stopped the run */
 	unsigned stop_worker;
 	uint64_t stop_op;
@@ -146,6 +186,9 @@ struct rpb_runner {
 	FILE *jtl;                     /* samples.jtl or NULL */
 	FILE *probe;                   /* probe.csv or NULL */
 	void *pattern_state;           /* shared pattern state from prepare */
+	struct rpb_live_ledger *live;  /* acknowledgements on disk while running, or NULL */
+	struct rpb_injector *injector; /* inject = lock: the session that holds locks */
+	bool stop_reaped;              /* the stopping error came from the reaper */
 };
 
 /* Records one sample of label l on worker w, timed from start to end (ns,
@@ -164,6 +207,21 @@ static inline struct rpb_session *rpb_next_session(struct rpb_worker *w)
 		w->next_client = 0;
 	return s;
 }
+
+/* Transactions of a pattern's operations go through these so txn_timeout
+ * applies: begin arms the worker's deadline, commit and rollback disarm it.
+ * A commit that succeeds after the reaper fired is counted as late. */
+enum rpb_status rpb_txn_begin(struct rpb_worker *w, struct rpb_session *s,
+			      enum rpb_txn_mode mode, struct rpb_err *err);
+enum rpb_status rpb_txn_commit(struct rpb_worker *w, struct rpb_session *s, struct rpb_err *err);
+void rpb_txn_rollback(struct rpb_worker *w, struct rpb_session *s);
+
+/* The inject option's fault point, called by a pattern for main operation i.
+ * Before its transaction (before_begin = true) a lock fault makes another
+ * session hold a conflicting write of key in table; inside the transaction
+ * (before_begin = false) a stall fault sleeps. Does nothing on other ops. */
+void rpb_inject_point(struct rpb_worker *w, uint64_t i, bool before_begin, enum rpb_table table,
+		      rpb_slice key);
 
 /* Requests a stop; the first reason is kept. Returns true if this call set it. */
 bool rpb_request_stop(struct rpb_runner *rn, enum rpb_stop why);

@@ -158,6 +158,8 @@ enum rpb_txn_mode {
 enum rpb_backend_flags {
 	RPB_BF_STORES_NOTHING = 1u << 0, /* the null backend: reads find nothing */
 	RPB_BF_SERVER = 1u << 1,         /* needs a server: cfg.dsn/name, not dir */
+	RPB_BF_LOCKS = 1u << 2,          /* a writer blocks while another session
+					  * holds a conflicting write (inject = lock) */
 };
 
 struct rpb_backend {

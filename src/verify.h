@@ -1,8 +1,9 @@
-/* What verify needs from a finished run (the ledger, read back from
- * result.json) and what it reports. */
+/* What verify needs from a run (the ledger, read back from result.json,
+ * or from the live ledger of a run that died) and what it reports. */
 #ifndef RPB_VERIFY_H
 #define RPB_VERIFY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "runner.h"
@@ -11,12 +12,14 @@ struct rpb_ledger_worker {
 	uint64_t issued;                /* main operations 0..issued-1 were started */
 	const struct rpb_failure *failures; /* sorted by op; all others acknowledged */
 	size_t nfailures;
+	bool in_flight;                 /* op issued-1 was running when the run died */
 };
 
 struct rpb_ledger {
 	const char *run_tag;
 	unsigned nworkers;
 	const struct rpb_ledger_worker *workers;
+	bool interrupted;               /* read from the live ledger: the run died */
 };
 
 struct rpb_verify_result {

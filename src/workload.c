@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <ini.h>
 
@@ -26,6 +27,8 @@ enum opt_type {
 	T_BOOL,
 	T_WARMUP,  /* operations per thread, or a time with a suffix */
 	T_POLICY,  /* stop, continue or retry:N */
+	T_INJECT,  /* off, stall:MS@N or lock:MS@N */
+	T_STRING,  /* text of at most umax bytes, in a char array field */
 };
 
 struct optdef {
@@ -33,7 +36,8 @@ struct optdef {
 	const char *key;
 	enum opt_type type;
 	const char *dflt;
-	uint64_t umin, umax; /* T_COUNT, T_SIZE, T_WARMUP operations, T_POLICY N */
+	uint64_t umin, umax; /* T_COUNT, T_SIZE, T_WARMUP operations, T_POLICY N,
+			      * T_INJECT MS */
 	double dmin, dmax;   /* T_DOUBLE, T_SECONDS, T_WARMUP seconds */
 	const char *const *choices; /* T_ENUM, NULL-terminated */
 	size_t off;          /* field in struct rpb_job */
@@ -48,6 +52,7 @@ struct optdef {
 #define SIZE_64M (UINT64_C(64) << 20)
 #define RUN(f) offsetof(struct rpb_job, run.f)
 #define ING(f) offsetof(struct rpb_job, ingest.f)
+#define MD(f) offsetof(struct rpb_job, metadata.f)
 #define POLICY(c, name)                                                        \
 	{ .section = "run", .key = "on_error." name, .type = T_POLICY,         \
 	  .dflt = "stop", .umin = 1, .umax = RETRY_MAX, .off = RUN(on_error[c]), \
@@ -89,6 +94,10 @@ static const struct optdef opts[] = {
 	{ .section = "run", .key = "txn_timeout", .type = T_COUNT, .dflt = "0",
 	  .umin = 0, .umax = 86400000, .off = RUN(txn_timeout),
 	  .help = "ms before a transaction is interrupted; 0 = never" },
+	{ .section = "run", .key = "inject", .type = T_INJECT, .dflt = "off",
+	  .umin = 1, .umax = 86400000, .off = RUN(inject),
+	  .help = "test fault: stall:MS@N sleeps MS ms inside every Nth op's transaction; "
+		  "lock:MS@N has another session hold a conflicting lock MS ms first" },
 	{ .section = "run", .key = "slow_ms", .type = T_COUNT, .dflt = "60300",
 	  .umin = 1, .umax = 86400000, .off = RUN(slow_ms),
 	  .help = "a sample slower than this (ms) is an error" },
@@ -125,6 +134,23 @@ static const struct optdef opts[] = {
 	{ .section = "ingest", .key = "probe_every", .type = T_COUNT, .dflt = "1000",
 	  .umin = 0, .umax = P32, .off = ING(probe_every),
 	  .help = "creates between probe sequences; 0 = none" },
+
+	{ .section = "metadata", .key = "workspace", .type = T_STRING, .dflt = "",
+	  .umax = RPB_MD_WORKSPACE_MAX, .off = MD(workspace),
+	  .help = "absolute path prefix of the workspaces (letters, digits, . _ -); "
+		  "empty = " RPB_MD_WORKSPACE_DEFAULT " as in tachyon-perf" },
+	{ .section = "metadata", .key = "node", .type = T_STRING, .dflt = "",
+	  .umax = RPB_MD_NODE_MAX, .off = MD(node),
+	  .help = "node name in paths and the report; empty = this host's name (node0 "
+		  "if it has none usable)" },
+	{ .section = "metadata", .key = "preload", .type = T_COUNT, .dflt = "0",
+	  .umin = 0, .umax = 10000000, .off = MD(preload),
+	  .help = "entries created beside each thread's target before the timed loop" },
+	{ .section = "metadata", .key = "inject_failure_at", .type = T_COUNT, .dflt = "0",
+	  .umin = 0, .umax = P62, .off = MD(inject_failure_at),
+	  .help = "test aid: thread 0's Nth operation fails with an injected io error; 0 = never" },
+	{ .section = "metadata", .key = "trace", .type = T_BOOL, .dflt = "off",
+	  .off = MD(trace), .help = "write trace.csv: op, thread, client, operation, path" },
 };
 #define NOPTS (sizeof opts / sizeof opts[0])
 
@@ -132,6 +158,7 @@ static const struct optdef opts[] = {
 static const char *const pattern_names[] = {
 	[RPB_PAT_NONE] = "none",
 	[RPB_PAT_INGEST] = "ingest",
+	[RPB_PAT_METADATA] = "metadata",
 };
 #define NPATTERNS (sizeof pattern_names / sizeof pattern_names[0])
 
@@ -283,6 +310,12 @@ static void fmt_range(char *buf, size_t n, const struct optdef *d)
 	case T_POLICY:
 		snprintf(buf, n, "stop|continue|retry:N");
 		break;
+	case T_INJECT:
+		snprintf(buf, n, "off|stall:MS@N|lock:MS@N");
+		break;
+	case T_STRING:
+		snprintf(buf, n, "text <= %" PRIu64 " B", d->umax);
+		break;
 	}
 }
 
@@ -325,6 +358,13 @@ static void fmt_expect(char *buf, size_t n, const struct optdef *d)
 	case T_POLICY:
 		snprintf(buf, n, "stop, continue or retry:N with N in [%" PRIu64 ", %" PRIu64 "]",
 			 d->umin, d->umax);
+		break;
+	case T_INJECT:
+		snprintf(buf, n, "off, stall:MS@N or lock:MS@N with MS in [%" PRIu64 ", %" PRIu64
+			 "] ms and N >= 1 (every Nth operation)", d->umin, d->umax);
+		break;
+	case T_STRING:
+		snprintf(buf, n, "text of at most %" PRIu64 " bytes", d->umax);
 		break;
 	}
 }
@@ -430,6 +470,36 @@ static enum parse_res parse_policy(const struct optdef *d, const char *s, struct
 	return P_OK;
 }
 
+/* "off", "stall:MS@N" or "lock:MS@N". */
+static enum parse_res parse_inject(const struct optdef *d, const char *s, struct rpb_inject *in)
+{
+	if (strcmp(s, "off") == 0) {
+		*in = (struct rpb_inject){RPB_INJECT_OFF, 0, 0};
+		return P_OK;
+	}
+	enum rpb_inject_kind kind = strncmp(s, "stall:", 6) == 0 ? RPB_INJECT_STALL
+				    : strncmp(s, "lock:", 5) == 0  ? RPB_INJECT_LOCK
+								   : RPB_INJECT_OFF;
+	if (kind == RPB_INJECT_OFF)
+		return P_BAD;
+	char ms[32];
+	const char *at = strchr(s, '@'), *num = strchr(s, ':') + 1;
+	if (!at || (size_t)(at - num) >= sizeof ms)
+		return P_BAD;
+	memcpy(ms, num, (size_t)(at - num));
+	ms[at - num] = '\0';
+	uint64_t m, every;
+	enum parse_res r = parse_u64(ms, false, &m);
+	if (r == P_OK)
+		r = parse_u64(at + 1, false, &every);
+	if (r != P_OK)
+		return r;
+	if (m < d->umin || m > d->umax || every < 1)
+		return P_RANGE;
+	*in = (struct rpb_inject){kind, m, every};
+	return P_OK;
+}
+
 /* Parses value and stores it in the job's field. */
 static enum parse_res store(struct rpb_job *job, const struct optdef *d, const char *value)
 {
@@ -505,6 +575,14 @@ static enum parse_res store(struct rpb_job *job, const struct optdef *d, const c
 				job->run.on_error[c] = p;
 		break;
 	}
+	case T_INJECT:
+		r = parse_inject(d, value, (struct rpb_inject *)field);
+		break;
+	case T_STRING:
+		if (strlen(value) > d->umax)
+			return P_RANGE;
+		memcpy(field, value, strlen(value) + 1);
+		break;
 	}
 	return r;
 }
@@ -546,6 +624,18 @@ static void fmt_value(char *buf, size_t n, const struct rpb_job *job, const stru
 			snprintf(buf, n, "%s", p->action == RPB_ACT_CONTINUE ? "continue" : "stop");
 		break;
 	}
+	case T_INJECT: {
+		const struct rpb_inject *in = field;
+		if (in->kind == RPB_INJECT_OFF)
+			snprintf(buf, n, "off");
+		else
+			snprintf(buf, n, "%s:%" PRIu64 "@%" PRIu64,
+				 in->kind == RPB_INJECT_STALL ? "stall" : "lock", in->ms, in->every);
+		break;
+	}
+	case T_STRING:
+		snprintf(buf, n, "%s", (const char *)field);
+		break;
 	}
 }
 
@@ -956,6 +1046,56 @@ out:
 
 /* ---- rules across options ---- */
 
+/* Path components and node names: portable file-name characters only, so
+ * paths need no quoting in keys, trace.csv or the report. */
+static bool md_name_ok(const char *s, size_t len)
+{
+	if (len == 0 || (len == 1 && s[0] == '.') || (len == 2 && s[0] == '.' && s[1] == '.'))
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", s[i]))
+			return false;
+	return true;
+}
+
+/* Resolves the empty defaults (workspace, node from the host name) and
+ * checks the syntax of both. */
+static int finish_metadata(struct rpb_metadata_opts *m, const char *where, char *msg, size_t n)
+{
+	if (!m->workspace[0])
+		snprintf(m->workspace, sizeof m->workspace, "%s", RPB_MD_WORKSPACE_DEFAULT);
+	if (!m->node[0]) {
+		char host[256] = "";
+		if (gethostname(host, sizeof host - 1) != 0)
+			host[0] = '\0';
+		host[strcspn(host, ".")] = '\0'; /* the short name, as tachyon-perf shows it */
+		size_t len = strlen(host);
+		if (len <= RPB_MD_NODE_MAX && md_name_ok(host, len))
+			memcpy(m->node, host, len + 1);
+		else
+			snprintf(m->node, sizeof m->node, "node0");
+	}
+	if (!md_name_ok(m->node, strlen(m->node))) {
+		snprintf(msg, n, "%s[metadata] node = %s is invalid; give a name of letters, digits, "
+			 "'.', '_' or '-'", where, m->node);
+		return -1;
+	}
+	const char *p = m->workspace;
+	bool ok = *p == '/' && p[1];
+	while (ok && *p == '/') {
+		size_t len = strcspn(p + 1, "/");
+		ok = md_name_ok(p + 1, len);
+		p += 1 + len;
+	}
+	if (!ok || *p) {
+		snprintf(msg, n, "%s[metadata] workspace = %s is invalid; give an absolute path like "
+			 RPB_MD_WORKSPACE_DEFAULT " whose parts are letters, digits, '.', '_' or '-'",
+			 where, m->workspace);
+		return -1;
+	}
+	return 0;
+}
+
 int rpb_job_finish(struct rpb_job *job, char *msg, size_t n)
 {
 	const char *src = job->source[0] ? job->source : NULL;
@@ -976,6 +1116,8 @@ int rpb_job_finish(struct rpb_job *job, char *msg, size_t n)
 			 where, job->ingest.size_min, job->ingest.size_max);
 		return -1;
 	}
+	if (job->pattern == RPB_PAT_METADATA)
+		return finish_metadata(&job->metadata, where, msg, n);
 	return 0;
 }
 

@@ -34,6 +34,17 @@ struct rpb_warmup {
 	double seconds;
 };
 
+/* A deterministic fault for tests and demos: on every every-th operation the
+ * worker stalls inside its open transaction (stall), or a second session
+ * holds a conflicting write lock for ms first, so the worker blocks inside
+ * the library or server (lock). */
+enum rpb_inject_kind { RPB_INJECT_OFF = 0, RPB_INJECT_STALL, RPB_INJECT_LOCK };
+struct rpb_inject {
+	enum rpb_inject_kind kind;
+	uint64_t ms;
+	uint64_t every;
+};
+
 struct rpb_run_opts {
 	uint64_t threads;      /* worker threads */
 	uint64_t clients;      /* sessions per thread, used round-robin */
@@ -46,6 +57,7 @@ struct rpb_run_opts {
 	uint64_t seed;
 	enum rpb_sync sync;
 	uint64_t txn_timeout;  /* ms; 0 = no deadline */
+	struct rpb_inject inject;
 	uint64_t slow_ms;      /* a sample slower than this counts as an error */
 	uint64_t max_slow;     /* this many slow samples stop the run; 0 = never */
 	struct rpb_policy on_error[RPB_STATUS_COUNT];
@@ -60,7 +72,20 @@ struct rpb_ingest_opts {
 	uint64_t probe_every;  /* creates between probe sequences; 0 = never */
 };
 
-enum rpb_pattern_id { RPB_PAT_NONE = 0, RPB_PAT_INGEST };
+/* The metadata pattern (tachyon-perf's Connect test). The strings are
+ * resolved by rpb_job_finish (empty workspace or node: the defaults). */
+#define RPB_MD_WORKSPACE_MAX 120
+#define RPB_MD_NODE_MAX 48
+#define RPB_MD_WORKSPACE_DEFAULT "/tmp/tachyon-perf-workspace"
+struct rpb_metadata_opts {
+	char workspace[RPB_MD_WORKSPACE_MAX + 1]; /* absolute path prefix */
+	char node[RPB_MD_NODE_MAX + 1];           /* node name in paths and reports */
+	uint64_t preload;            /* entries created beside each target first */
+	uint64_t inject_failure_at;  /* test aid: thread 0's Nth op fails; 0 = never */
+	bool trace;                  /* write trace.csv: one row per operation */
+};
+
+enum rpb_pattern_id { RPB_PAT_NONE = 0, RPB_PAT_INGEST, RPB_PAT_METADATA };
 
 /* A backend section: tuning options as given, validated by the backend. */
 struct rpb_backend_section {
@@ -76,6 +101,7 @@ struct rpb_job {
 	enum rpb_pattern_id pattern;
 	struct rpb_run_opts run;
 	struct rpb_ingest_opts ingest;
+	struct rpb_metadata_opts metadata;
 	struct rpb_backend_section backends[RPB_JOB_MAX_BACKEND_SECTIONS];
 	size_t nbackends;
 };

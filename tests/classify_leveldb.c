@@ -132,3 +132,75 @@ Test(leveldb_native, scan_merges_staged_deletes)
 	b->session_close(s);
 	b->close(st);
 }
+
+/* One committed put of a 70 KiB value (more than the smallest memtable). */
+static enum rpb_status put_big(struct rpb_session *s, const char *key, struct rpb_err *err)
+{
+	static char val[70 << 10];
+	const struct rpb_backend *b = &rpb_backend_leveldb;
+	memset(val, key[0], sizeof val);
+	enum rpb_status rc = b->begin(s, RPB_TXN_WRITE, err);
+	if (!rc)
+		rc = b->put(s, RPB_T_RAW, rpb_slice_make(key, strlen(key)), rpb_slice_make(val, sizeof val),
+			    err);
+	return rc ? rc : b->commit(s, err);
+}
+
+/* A real ENOSPC without a small file system: the first table a new store
+ * flushes its memtable to (000005.ldb in LevelDB 1.x: MANIFEST 2, log 3,
+ * next log 4) is a symlink to /dev/full. The flush fails in the background;
+ * LevelDB keeps that error and returns it to the next write: disk full with
+ * its message. Later commits are refused until the store is reopened, and
+ * the reopened store has every acknowledged write and takes new ones. */
+Test(leveldb_native, background_enospc_is_disk_full_until_reopened)
+{
+	const struct rpb_backend *b = &rpb_backend_leveldb;
+	struct rpb_kv opts[] = {{"write_buffer", "64k"}};
+	struct rpb_store_cfg cfg = {.dir = tmpdir, .create = true, .sync = RPB_SYNC_COMMIT,
+				    .opts = opts, .nopts = 1};
+	struct rpb_store *st;
+	struct rpb_session *s;
+	struct rpb_err err = {0};
+	struct rpb_buf buf = {0};
+	char table[128];
+	snprintf(table, sizeof table, "%s/000005.ldb", tmpdir);
+	cr_assert_eq(b->open(&cfg, &st, &err), RPB_OK, "%s", err.msg);
+	/* After the open: an open deletes table files its MANIFEST does not list. */
+	cr_assert_eq(symlink("/dev/full", table), 0, "symlink %s", table);
+	cr_assert_eq(b->session_open(st, &s, &err), RPB_OK, "%s", err.msg);
+
+	cr_assert_eq(put_big(s, "a", &err), RPB_OK, "%s", err.msg);
+	cr_assert_eq(put_big(s, "b", &err), RPB_OK, "switches the memtable: %s", err.msg);
+	/* Waits for the flush of the first memtable, which failed. */
+	enum rpb_status rc = put_big(s, "c", &err);
+	cr_assert_eq(rc, RPB_DISK_FULL, "LevelDB no longer flushes to 000005.ldb? got %s: %s",
+		     rpb_status_name(rc), err.msg);
+	cr_expect_not_null(strstr(err.msg, "000005.ldb: No space left on device"), "%s", err.msg);
+	rc = put_big(s, "d", &err);
+	cr_expect_eq(rc, RPB_DISK_FULL, "got %s: %s", rpb_status_name(rc), err.msg);
+	cr_expect_not_null(strstr(err.msg, "refused"), "%s", err.msg);
+	cr_expect_not_null(strstr(err.msg, "No space left on device"), "%s", err.msg);
+	cr_assert_eq(b->begin(s, RPB_TXN_READ, &err), RPB_OK, "reads go on: %s", err.msg);
+	cr_expect_eq(b->get(s, RPB_T_RAW, rpb_slice_make("a", 1), &buf, &err), RPB_OK, "%s", err.msg);
+	b->rollback(s);
+	b->session_close(s);
+	b->close(st);
+
+	unlink(table); /* LevelDB removes a table it failed to write; make sure */
+	cr_assert_eq(b->open(&cfg, &st, &err), RPB_OK, "reopen: %s", err.msg);
+	cr_assert_eq(b->session_open(st, &s, &err), RPB_OK, "%s", err.msg);
+	cr_expect_eq(put_big(s, "e", &err), RPB_OK, "%s", err.msg);
+	cr_assert_eq(b->begin(s, RPB_TXN_READ, &err), RPB_OK, "%s", err.msg);
+	for (const char *k = "abe"; *k; k++) {
+		cr_expect_eq(b->get(s, RPB_T_RAW, rpb_slice_make(k, 1), &buf, &err), RPB_OK, "%c: %s",
+			     *k, err.msg);
+		cr_expect(buf.len == 70 << 10 && buf.data[0] == (unsigned char)*k, "%c", *k);
+	}
+	for (const char *k = "cd"; *k; k++)
+		cr_expect_eq(b->get(s, RPB_T_RAW, rpb_slice_make(k, 1), &buf, &err), RPB_NOT_FOUND,
+			     "%c was refused, yet is there", *k);
+	b->rollback(s);
+	rpb_buf_free(&buf);
+	b->session_close(s);
+	b->close(st);
+}

@@ -45,6 +45,7 @@ static const struct {
 	{"P0001", false, RPB_IO},          /* raise_exception: anything else */
 	{"23503", false, RPB_IO},          /* foreign_key_violation: not ours */
 	{"40001", true, RPB_CONN_LOST},    /* a bad connection wins */
+	{"53100", true, RPB_DISK_FULL},    /* but not over disk full: a PANIC on a full WAL disk */
 	{NULL, true, RPB_CONN_LOST},
 	{"", true, RPB_CONN_LOST},
 	{NULL, false, RPB_IO},

@@ -176,7 +176,7 @@ Test(workload, unknown_key)
 				      "size_min, size_max, content, containers, probe_every");
 	load_fails("unknown_run_key.ini", "3: unknown key 'thread' in [run]; valid keys: threads, "
 					  "clients, ops, duration, bytes, warmup, rate, interval, seed, "
-					  "sync, txn_timeout, slow_ms, max_slow, on_error, "
+					  "sync, txn_timeout, inject, slow_ms, max_slow, on_error, "
 					  "on_error.<class>, jtl");
 	load_fails("bad_class.ini", "2: unknown error class 'disk_full' in [run] on_error.disk_full; "
 				    "give one of: exists, disk-full, txn-timeout, conflict, conn-lost, "
@@ -197,8 +197,8 @@ Test(workload, bad_enum)
 
 Test(workload, unknown_section)
 {
-	const char *want = "4: unknown section [ingset]; valid sections: run, ingest, leveldb, "
-			   "sqlite, postgres, null";
+	const char *want = "4: unknown section [ingset]; valid sections: run, ingest, metadata, "
+			   "leveldb, sqlite, postgres, null";
 	load_fails("unknown_section.ini", want);
 	load_fails("unknown_empty_section.ini", want);
 }
@@ -221,7 +221,7 @@ Test(workload, no_pattern)
 	load_ok(&job, DATA "no_pattern.ini");
 	cr_assert_neq(rpb_job_finish(&job, msg, sizeof msg), 0);
 	cr_assert_str_eq(msg, DATA "no_pattern.ini: no pattern: add an [ingest] section "
-				   "(known patterns: ingest)");
+				   "(known patterns: ingest, metadata)");
 	/* A --set of a pattern key chooses the pattern. */
 	set_ok(&job, "ingest.size_max=10");
 	cr_assert_eq(job.pattern, RPB_PAT_INGEST);
@@ -230,7 +230,8 @@ Test(workload, no_pattern)
 
 	rpb_job_defaults(&job);
 	cr_assert_neq(rpb_job_finish(&job, msg, sizeof msg), 0);
-	cr_assert_str_eq(msg, "no pattern: add an [ingest] section (known patterns: ingest)");
+	cr_assert_str_eq(msg, "no pattern: add an [ingest] section (known patterns: ingest, "
+			      "metadata)");
 	set_ok(&job, "size_min=1");
 	cr_assert_eq(job.pattern, RPB_PAT_INGEST, "a bare pattern key chooses it too");
 }
@@ -280,9 +281,9 @@ Test(workload, set_forms)
 				    "write backend.thread for a backend option, see --help for the others");
 	set_fails(&job, "run.thread=2", "unknown key 'thread' in [run]; valid keys: threads, clients, "
 					"ops, duration, bytes, warmup, rate, interval, seed, sync, "
-					"txn_timeout, slow_ms, max_slow, on_error, on_error.<class>, jtl");
+					"txn_timeout, inject, slow_ms, max_slow, on_error, on_error.<class>, jtl");
 	set_fails(&job, "ingset.size_max=1", "unknown section [ingset]; valid sections: run, ingest, "
-					     "leveldb, sqlite, postgres, null");
+					     "metadata, leveldb, sqlite, postgres, null");
 	set_fails(&job, "on_error.oops=stop", "unknown error class 'oops' in [run] on_error.oops; give one "
 					      "of: exists, disk-full, txn-timeout, conflict, conn-lost, "
 					      "io, corrupt, invalid, nomem");
@@ -341,6 +342,42 @@ Test(workload, policies)
 	snprintf(want, sizeof want, "[run] on_error = ignore is invalid; %s", range);
 	set_fails(&job, "on_error=ignore", want);
 	cr_assert_eq(job.run.on_error[RPB_CONFLICT].action, RPB_ACT_STOP, "failures change nothing");
+}
+
+Test(workload, inject)
+{
+	struct rpb_job job;
+	rpb_job_defaults(&job);
+	cr_assert_eq(job.run.inject.kind, RPB_INJECT_OFF);
+	set_ok(&job, "inject=stall:60000@3");
+	cr_assert_eq(job.run.inject.kind, RPB_INJECT_STALL);
+	cr_assert_eq(job.run.inject.ms, 60000);
+	cr_assert_eq(job.run.inject.every, 3);
+	set_ok(&job, "run.inject=lock:1@1");
+	cr_assert_eq(job.run.inject.kind, RPB_INJECT_LOCK);
+	cr_assert_eq(job.run.inject.ms, 1);
+	json_t *dump = rpb_job_to_json(&job);
+	cr_assert_str_eq(dumped(dump, "run.inject"), "lock:1@1");
+	json_decref(dump);
+	const char *range = "give off, stall:MS@N or lock:MS@N with MS in [1, 86400000] ms and "
+			    "N >= 1 (every Nth operation)";
+	static const struct {
+		const char *value, *what;
+	} bad[] = {
+		{"stall:0@1", "out of range"}, {"stall:5@0", "out of range"},
+		{"stall:5", "invalid"},        {"crash:5@1", "invalid"},
+		{"lock:@3", "invalid"},        {"stall:86400001@1", "out of range"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char a[64], want[512];
+		snprintf(a, sizeof a, "inject=%s", bad[i].value);
+		snprintf(want, sizeof want, "[run] inject = %s is %s; %s", bad[i].value, bad[i].what,
+			 range);
+		set_fails(&job, a, want);
+	}
+	set_ok(&job, "inject=off");
+	cr_assert_eq(job.run.inject.kind, RPB_INJECT_OFF);
+	rpb_job_free(&job);
 }
 
 Test(workload, size_suffixes)

@@ -1,0 +1,455 @@
+/* rpbench: the side-by-side answer. `compare` runs the per-backend binaries
+ * on one workload and tabulates them; `report` draws the figures and the
+ * HTML page of result directories. */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "compare.h"
+#include "compare_exec.h"
+#include "dsn.h"
+#include "report.h"
+#include "workload.h"
+
+/* The exit codes, as the per-backend binaries use them. */
+enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_ENV = 2, EXIT_INCOMPLETE = 3, EXIT_SIGNAL = 5 };
+
+#define MAX_ITEMS 256
+#define MAX_BACKENDS 16
+
+static const char *const known_backends[] = {"leveldb", "sqlite", "postgres", "null"};
+
+struct cli {
+	const char *command;
+	const char *pos[MAX_ITEMS]; /* the workload, or result directories */
+	size_t npos;
+	const char *sets[MAX_ITEMS];
+	size_t nsets;
+	const char *backends[MAX_BACKENDS];
+	size_t nbackends;
+	char backend_list[1024];
+	unsigned repeat;
+	const char *out, *dsn;
+	bool start_pg, results, quiet;
+};
+
+static void usage_lines(FILE *f)
+{
+	fputs("usage: rpbench compare WORKLOAD.ini --backends B1,B2,... [--repeat N] [--set KEY=VALUE]...\n"
+	      "                       [--out DIR] [--dsn DSN | --start-postgres] [--quiet]\n"
+	      "       rpbench compare --results RESULT_DIR RESULT_DIR... [--out DIR]\n"
+	      "       rpbench report RESULT_DIR... [--out DIR]\n"
+	      "       rpbench --help | --version\n",
+	      f);
+}
+
+static void print_help(void)
+{
+	printf("rpbench %s: which backend, for this pattern, at what cost\n\n", RPB_VERSION);
+	usage_lines(stdout);
+	printf("\nCommands:\n"
+	       "  compare   run rpbench-<backend> (beside this binary) for each backend on the same\n"
+	       "            workload file, --set list and seed; each run goes to DIR/runs/<backend>[-K]\n"
+	       "            with its store in DIR/stores/ (PostgreSQL: a new schema per run). Prints the\n"
+	       "            table and writes DIR/compare.md, DIR/compare.json and DIR/report/.\n"
+	       "            With --results: no runs, compares existing result directories.\n"
+	       "  report    gnuplot figures (SVG and PNG) and index.html of result directories\n"
+	       "\nOptions:\n"
+	       "  --backends LIST   backends to run, comma-separated: leveldb,sqlite,postgres,null\n"
+	       "  --repeat N        run each backend N times, interleaved (A B C A B C ...); the table\n"
+	       "                    gives medians with [min-max] (default 1)\n"
+	       "  --set KEY=VALUE   override a workload option in every run (repeatable)\n"
+	       "  --out DIR         output directory, new or empty (compare default:\n"
+	       "                    results/compare-<pattern>-<UTC time>; report default:\n"
+	       "                    results/report-<UTC time>; compare --results: no files unless given)\n"
+	       "  --dsn DSN         the PostgreSQL server for the postgres backend\n"
+	       "  --start-postgres  start a throwaway PostgreSQL server for the postgres runs\n"
+	       "                    (scripts/pg-throwaway; always stopped and removed at the end)\n"
+	       "  --quiet           print nothing but the final table\n"
+	       "\nRuns of different workload options or durability (sync) are refused (exit 1) with\n"
+	       "the differing options named.\n"
+	       "\nExit codes: 0 every run completed, 1 usage (or runs that cannot be compared),\n"
+	       "  2 environment (binary missing, output directory, server, gnuplot), 3 a run did not\n"
+	       "  complete (named; the report covers the runs that wrote results), 5 stopped by\n"
+	       "  SIGINT/SIGTERM.\n");
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "rpbench: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "; see rpbench --help\n");
+	return EXIT_USAGE;
+}
+
+static int parse_backends(struct cli *c, const char *list)
+{
+	snprintf(c->backend_list, sizeof c->backend_list, "%s", list);
+	c->nbackends = 0;
+	for (char *save = NULL, *b = strtok_r(c->backend_list, ",", &save); b;
+	     b = strtok_r(NULL, ",", &save)) {
+		bool known = false;
+		for (size_t i = 0; i < sizeof known_backends / sizeof known_backends[0]; i++)
+			known |= !strcmp(b, known_backends[i]);
+		if (!known)
+			return usage_error("unknown backend '%s' in --backends (backends: leveldb, sqlite, postgres, null)", b);
+		for (size_t i = 0; i < c->nbackends; i++)
+			if (!strcmp(c->backends[i], b))
+				return usage_error("backend '%s' is named twice in --backends; use --repeat to run it again", b);
+		if (c->nbackends == MAX_BACKENDS)
+			return usage_error("too many backends in --backends%s", "");
+		c->backends[c->nbackends++] = b;
+	}
+	if (!c->nbackends)
+		return usage_error("--backends needs at least one backend%s", "");
+	return 0;
+}
+
+static int parse_cli(struct cli *c, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"backends", required_argument, NULL, 'b'}, {"repeat", required_argument, NULL, 'r'},
+		{"set", required_argument, NULL, 's'},      {"out", required_argument, NULL, 'o'},
+		{"dsn", required_argument, NULL, 'D'},      {"start-postgres", no_argument, NULL, 'P'},
+		{"results", no_argument, NULL, 'R'},        {"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},           {"version", no_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
+	};
+	memset(c, 0, sizeof *c);
+	c->repeat = 1;
+	opterr = 0;
+	int ch, rc;
+	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1 || optind < argc) {
+		if (ch == -1) {
+			if (!c->command)
+				c->command = argv[optind];
+			else if (c->npos < MAX_ITEMS)
+				c->pos[c->npos++] = argv[optind];
+			else
+				return usage_error("too many arguments (at most %s)", "256");
+			optind++;
+			continue;
+		}
+		switch (ch) {
+		case 'b':
+			if ((rc = parse_backends(c, optarg)))
+				return rc;
+			break;
+		case 'r': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (*end || v < 1 || v > 100)
+				return usage_error("--repeat takes a count from 1 to 100, not '%s'", optarg);
+			c->repeat = (unsigned)v;
+			break;
+		}
+		case 's':
+			if (c->nsets == MAX_ITEMS)
+				return usage_error("too many --set options (at most %s)", "256");
+			c->sets[c->nsets++] = optarg;
+			break;
+		case 'o': c->out = optarg; break;
+		case 'D': c->dsn = optarg; break;
+		case 'P': c->start_pg = true; break;
+		case 'R': c->results = true; break;
+		case 'q': c->quiet = true; break;
+		case 'h': c->command = "--help"; return 0;
+		case 'V': c->command = "--version"; return 0;
+		case ':': return usage_error("option %s needs a value", argv[optind - 1]);
+		default: return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (!c->command)
+		return usage_error("no command given (commands: compare, report)%s", "");
+	/* Options that only running backends takes. */
+	bool runs = !strcmp(c->command, "compare") && !c->results;
+	if (!runs && (c->nbackends || c->nsets || c->dsn || c->start_pg || c->repeat != 1))
+		return usage_error("--backends, --set, --repeat, --dsn and --start-postgres are for "
+				   "compare WORKLOAD.ini, not %s with result directories", c->command);
+	if (c->results && strcmp(c->command, "compare") != 0)
+		return usage_error("--results is an option of compare, not %s", c->command);
+	return 0;
+}
+
+/* The command line, any DSN password masked, for compare.json. */
+static void command_line(char *buf, size_t n, int argc, char **argv)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < argc && len + 1 < n; i++) {
+		char part[1024];
+		if (i > 0 && strcmp(argv[i - 1], "--dsn") == 0)
+			rpb_dsn_redact(argv[i], part, sizeof part);
+		else
+			snprintf(part, sizeof part, "%s", argv[i]);
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? " " : "", part);
+	}
+}
+
+static void default_out(char *buf, size_t n, const char *what)
+{
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+	snprintf(buf, n, "results/%s-%s", what, stamp);
+}
+
+/* One line per run that did not complete; the count. */
+static size_t name_incomplete(const struct rpb_cmp *c, const char *logs)
+{
+	size_t bad = 0;
+	for (size_t i = 0; i < c->nruns; i++) {
+		const struct rpb_cmp_run *r = &c->runs[i];
+		if (r->completed)
+			continue;
+		bad++;
+		if (r->exit_code >= 0)
+			fprintf(stderr, "rpbench: the %s run did not complete (exit %d, %s; %s%s), so the table leaves it out; its output is in %s/%s.log\n",
+				r->name, r->exit_code, rpb_exec_exit_meaning(r->exit_code),
+				r->have_results ? "stop " : "no results", r->have_results ? r->stop : "",
+				logs, r->name);
+		else
+			fprintf(stderr, "rpbench: the %s run in %s did not complete (stop %s), so the table leaves it out\n",
+				r->backend, r->dir, r->stop);
+	}
+	return bad;
+}
+
+/* Writes compare.md, compare.json and report/ into out. */
+static int write_outputs(const struct rpb_cmp *c, const char *out, const char *command)
+{
+	char msg[8192], report[RPB_CMP_PATH + 16];
+	if (rpb_report_compare_files(c, out, command, msg, sizeof msg) != 0) {
+		fprintf(stderr, "rpbench: %s\n", msg);
+		return EXIT_ENV;
+	}
+	snprintf(report, sizeof report, "%s/report", out);
+	if (rpb_report_write(c, report, msg, sizeof msg) != 0) {
+		fprintf(stderr, "rpbench: %s\n", msg);
+		return EXIT_ENV;
+	}
+	return EXIT_OK;
+}
+
+static int load_dirs(struct rpb_cmp *c, const struct cli *cl)
+{
+	char msg[8192];
+	if (!cl->npos)
+		return usage_error("%s needs result directories", cl->command);
+	for (size_t i = 0; i < cl->npos; i++)
+		if (rpb_cmp_add(c, cl->pos[i], NULL, -1, msg, sizeof msg) != 0) {
+			fprintf(stderr, "rpbench: %s\n", msg);
+			return EXIT_USAGE;
+		}
+	if (rpb_cmp_check(c, msg, sizeof msg) != 0) {
+		fprintf(stderr, "rpbench: %s\n", msg);
+		return EXIT_USAGE;
+	}
+	rpb_cmp_compute(c);
+	return 0;
+}
+
+static int cmd_compare_results(const struct cli *cl, const char *command)
+{
+	struct rpb_cmp c;
+	rpb_cmp_init(&c);
+	int rc = load_dirs(&c, cl);
+	if (!rc && cl->out) {
+		char msg[8192];
+		if (rpb_report_new_dir(cl->out, "--out", msg, sizeof msg) != 0) {
+			fprintf(stderr, "rpbench: %s\n", msg);
+			rc = EXIT_ENV;
+		} else
+			rc = write_outputs(&c, cl->out, command);
+	}
+	if (!rc) {
+		rpb_report_print(&c, stdout);
+		fflush(stdout);
+		if (name_incomplete(&c, "."))
+			rc = EXIT_INCOMPLETE;
+	}
+	rpb_cmp_free(&c);
+	return rc;
+}
+
+/* Refuses what can be found out before any run: a bad workload or --set,
+ * a missing binary, postgres without a server. */
+static int check_plan(const struct cli *cl, struct rpb_cmp_plan *p, struct rpb_job *job)
+{
+	char msg[8192];
+	if (cl->npos != 1)
+		return usage_error(cl->npos ? "compare takes one workload file, not '%s' as well (or --results DIR...)"
+					    : "compare needs a workload file%s; see data/workloads/",
+				   cl->npos ? cl->pos[1] : "");
+	if (!cl->nbackends)
+		return usage_error("compare needs --backends, e.g. --backends leveldb,sqlite%s", "");
+	if (cl->dsn && cl->start_pg)
+		return usage_error("give --dsn or --start-postgres, not both%s", "");
+	bool pg = false;
+	for (size_t i = 0; i < cl->nbackends; i++)
+		pg |= rpb_exec_is_server(cl->backends[i]);
+	if (pg && !cl->dsn && !cl->start_pg)
+		return usage_error("the postgres backend needs a server: add --dsn DSN or --start-postgres%s", "");
+	rpb_job_defaults(job);
+	if (rpb_job_load(job, cl->pos[0], msg, sizeof msg) != 0)
+		goto bad;
+	for (size_t i = 0; i < cl->nsets; i++)
+		if (rpb_job_set(job, cl->sets[i], msg, sizeof msg) != 0)
+			goto bad;
+	if (rpb_job_finish(job, msg, sizeof msg) != 0)
+		goto bad;
+	if (rpb_exec_bindir(p->bindir, sizeof p->bindir, msg, sizeof msg) != 0) {
+		fprintf(stderr, "rpbench: %s\n", msg);
+		return EXIT_ENV;
+	}
+	for (size_t i = 0; i < cl->nbackends; i++) {
+		char bin[RPB_CMP_PATH + 64];
+		snprintf(bin, sizeof bin, "%s/rpbench-%s", p->bindir, cl->backends[i]);
+		if (access(bin, X_OK) != 0) {
+			fprintf(stderr, "rpbench: %s is not built; build it beside rpbench (cmake option RPB_WITH_%s=ON) or leave %s out of --backends\n",
+				bin, cl->backends[i], cl->backends[i]);
+			return EXIT_ENV;
+		}
+	}
+	p->workload = cl->pos[0];
+	p->sets = cl->sets;
+	p->nsets = cl->nsets;
+	p->backends = cl->backends;
+	p->nbackends = cl->nbackends;
+	p->repeat = cl->repeat;
+	p->quiet = cl->quiet;
+	p->dsn = cl->dsn;
+	return 0;
+bad:
+	fprintf(stderr, "rpbench: %s\n", msg);
+	return EXIT_USAGE;
+}
+
+static int cmd_compare_run(const struct cli *cl, const char *command)
+{
+	struct rpb_cmp_plan p = {0};
+	struct rpb_job job;
+	int rc = check_plan(cl, &p, &job);
+	char out[RPB_CMP_PATH], msg[8192], pgdir[256] = "", dsn[1024] = "";
+	if (rc) {
+		rpb_job_free(&job);
+		return rc;
+	}
+	if (cl->out)
+		snprintf(out, sizeof out, "%s", cl->out);
+	else {
+		char what[64];
+		snprintf(what, sizeof what, "compare-%s", rpb_pattern_name(job.pattern));
+		default_out(out, sizeof out, what);
+	}
+	rpb_job_free(&job);
+	if (rpb_report_new_dir(out, "--out", msg, sizeof msg) != 0) {
+		fprintf(stderr, "rpbench: %s\n", msg);
+		return EXIT_ENV;
+	}
+	p.out = out;
+	rpb_exec_catch_signals();
+	bool pg = false;
+	for (size_t i = 0; i < cl->nbackends; i++)
+		pg |= rpb_exec_is_server(cl->backends[i]);
+	if (pg && cl->start_pg) {
+		if (!cl->quiet) {
+			printf("== starting a throwaway PostgreSQL server (scripts/pg-throwaway)\n");
+			fflush(stdout);
+		}
+		if (rpb_exec_pg_start(pgdir, sizeof pgdir, dsn, sizeof dsn, msg, sizeof msg) != 0) {
+			fprintf(stderr, "rpbench: %s; --start-postgres needs the postgresql package (scripts/deps.sh), or give --dsn\n", msg);
+			return EXIT_ENV;
+		}
+		p.dsn = dsn;
+	}
+
+	struct rpb_cmp c;
+	rpb_cmp_init(&c);
+	rc = rpb_exec_runs(&p, &c, msg, sizeof msg) != 0 ? EXIT_ENV : EXIT_OK;
+	if (rc)
+		fprintf(stderr, "rpbench: %s\n", msg);
+	if (pgdir[0]) {
+		if (rpb_exec_pg_stop(pgdir, msg, sizeof msg) != 0) {
+			fprintf(stderr, "rpbench: %s; stop it with: scripts/pg-throwaway stop %s\n", msg, pgdir);
+			rc = rc ? rc : EXIT_ENV;
+		} else if (!cl->quiet)
+			printf("== stopped the throwaway PostgreSQL server\n");
+	}
+	if (!rc && rpb_cmp_check(&c, msg, sizeof msg) != 0) {
+		fprintf(stderr, "rpbench: %s\n", msg);
+		rc = EXIT_USAGE;
+	}
+	if (!rc) {
+		rpb_cmp_compute(&c);
+		rc = write_outputs(&c, out, command);
+	}
+	if (!rc) {
+		if (!cl->quiet)
+			printf("\n");
+		rpb_report_print(&c, stdout);
+		if (!cl->quiet)
+			printf("\nTable: %s/compare.md, compare.json; report: %s/report/index.html\n", out, out);
+		fflush(stdout);
+		char logs[RPB_CMP_PATH + 8];
+		snprintf(logs, sizeof logs, "%s/logs", out);
+		if (name_incomplete(&c, logs))
+			rc = EXIT_INCOMPLETE;
+	}
+	if (rpb_exec_signal()) {
+		fprintf(stderr, "rpbench: stopped by %s; no further run was started\n",
+			rpb_exec_signal() == SIGINT ? "SIGINT" : "SIGTERM");
+		rc = EXIT_SIGNAL;
+	}
+	rpb_cmp_free(&c);
+	return rc;
+}
+
+static int cmd_report(const struct cli *cl)
+{
+	struct rpb_cmp c;
+	rpb_cmp_init(&c);
+	int rc = load_dirs(&c, cl);
+	char out[RPB_CMP_PATH], msg[8192];
+	if (cl->out)
+		snprintf(out, sizeof out, "%s", cl->out);
+	else
+		default_out(out, sizeof out, "report");
+	if (!rc && rpb_report_write(&c, out, msg, sizeof msg) != 0) {
+		fprintf(stderr, "rpbench: %s\n", msg);
+		rc = EXIT_ENV;
+	}
+	if (!rc && !cl->quiet)
+		printf("Report: %s/index.html\n", out);
+	rpb_cmp_free(&c);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli cl;
+	int rc = parse_cli(&cl, argc, argv);
+	if (rc)
+		return rc;
+	if (!strcmp(cl.command, "--help") || !strcmp(cl.command, "help")) {
+		print_help();
+		return EXIT_OK;
+	}
+	if (!strcmp(cl.command, "--version")) {
+		printf("rpbench %s\n", RPB_VERSION);
+		return EXIT_OK;
+	}
+	char command[8192];
+	command_line(command, sizeof command, argc, argv);
+	if (!strcmp(cl.command, "compare"))
+		return cl.results ? cmd_compare_results(&cl, command) : cmd_compare_run(&cl, command);
+	if (!strcmp(cl.command, "report"))
+		return cmd_report(&cl);
+	return usage_error("unknown command '%s' (commands: compare, report)", cl.command);
+}

@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# Disk full on every backend, on a real size-limited file system (a tmpfs
+# mounted by bench/quota-run), in seconds. For each case: the ingest run
+# must end with exit 3, stop reason error, class disk-full and a Status line
+# saying so; verify must find every acknowledged create (0 missing, 0
+# corrupt, 0 unexpected); after the tmpfs is remounted larger, a second run
+# on the same store must complete and verify too. One line per case; exits
+# non-zero when any case ends another way.
+#
+#   scripts/fault-diskfull.sh [BUILD_DIR]     (default: build)
+#
+# Needs root, or a kernel that allows unprivileged user namespaces.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$(realpath -- "${1:-build}")
+workload=$top/data/workloads/ci-ingest.ini
+quota_run=$top/bench/quota-run
+work=$(mktemp -d /tmp/rpbdf.XXXXXX)
+
+# Fill until full: no op limit, 60 s only as a guard, objects up to 64 KiB,
+# durable commits (a PostgreSQL crash must not lose acknowledged ones).
+fill=(--set ops=0 --set duration=60 --set size_max=64k --set sync=commit --quiet)
+# The second run, on the grown file system: small, must complete.
+again=(--set ops=100 --set size_max=64k --set sync=commit --quiet)
+
+failed=0
+
+# The status line of a run, short: "after N creates: <native message>", the
+# tmpfs path as {quota}.
+short_status() {
+	sed -n 's/^Status: .* after \([0-9,]*\) creates ([^)]*): /after \1 creates: /p' "$1/summary.txt" |
+		sed 's|/tmp/quota-run\.[A-Za-z0-9]*|{quota}|g' | cut -c1-150
+}
+
+# "N/M/C/U": verified, missing, corrupt, unexpected.
+verify_counts() {
+	sed -En '1s|^verified ([0-9]+) objects: ([0-9]+) missing, ([0-9]+) corrupt, ([0-9]+) unexpected.*|\1/\2/\3/\4|p' "$1"
+}
+
+elapsed() { # seconds since $1 ($EPOCHREALTIME)
+	awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1fs", b - a }'
+}
+
+# check_run DIR WANT_EXIT GOT_EXIT: problems with a run's results, if any.
+check_run() {
+	local dir=$1 want=$2 got=$3
+	[ "$got" = "$want" ] || echo "run exited $got, expected $want"
+	if [ ! -f "$dir/result.json" ] || [ ! -f "$dir/summary.txt" ]; then
+		echo "result files missing in $dir"
+		return
+	fi
+	[ "$want" = 3 ] || return 0
+	grep -q '"reason": "error"' "$dir/result.json" || echo "stop reason is not error"
+	grep -q '"class": "disk-full"' "$dir/result.json" || echo "stop class is not disk-full"
+	grep -q '^Status: .*disk full' "$dir/summary.txt" || echo "Status line: $(grep '^Status' "$dir/summary.txt")"
+}
+
+# check_verify RUN_DIR LOG GOT_EXIT: problems with a verify, if any. Every
+# create the run acknowledged must have been checked.
+check_verify() {
+	local dir=$1 log=$2 got=$3 acked
+	[ "$got" = 0 ] || echo "verify exited $got: $(tail -n 2 "$log" | tr '\n' ' ')"
+	grep -q ': 0 missing, 0 corrupt, 0 unexpected' "$log" || echo "verify: $(head -n 1 "$log")"
+	acked=$(sed -En 's/^Status: .*(after|completed:) ([0-9,]+) creates.*/\2/p' "$dir/summary.txt" 2>/dev/null | tr -d ,)
+	grep -q "^verified ${acked:-?} objects" "$log" ||
+		echo "verify checked $(sed -n 's/^verified \([0-9]*\) .*/\1/p' "$log") objects, the run acknowledged ${acked:-?}"
+}
+
+# The words of a command that runs BIN verify DIR with its output in LOG.
+verify_cmd() { # verify_cmd BIN DIR LOG
+	# shellcheck disable=SC2016 # expanded by that bash, not this one
+	printf '%s\0' bash -c '"$1" verify "$2" >"$3" 2>&1' verify "$1" "$2" "$3"
+}
+
+# case NAME BACKEND SIZE [--set ...]: a disk-full run on a tmpfs of SIZE,
+# verify on the full disk (reported, not required: LevelDB and a crashed
+# PostgreSQL need space to open), --grow +64M, verify, a second run on the
+# same store, its verify.
+run_case() {
+	local name=$1 backend=$2 size=$3
+	shift 3
+	local bin=$build/bin/rpbench-$backend d=$work/$name
+	if [ ! -x "$bin" ]; then
+		printf '%-18s skipped: %s not built\n' "$name" "$bin"
+		return
+	fi
+	mkdir -p "$d"
+	local t0=$EPOCHREALTIME va0 va1 va2 cmd=()
+	mapfile -d '' va0 < <(verify_cmd "$bin" "$d/run1" "$d/verify0.txt")
+	mapfile -d '' va1 < <(verify_cmd "$bin" "$d/run1" "$d/verify1.txt")
+	mapfile -d '' va2 < <(verify_cmd "$bin" "$d/run2" "$d/verify2.txt")
+	cmd=("$quota_run" --size "$size" --status "$d/status" --
+		"$bin" run "$workload" "${fill[@]}" "$@" --out "$d/run1"
+		--then "${va0[@]}"
+		--grow +64M "${va1[@]}"
+		--then "$bin" run "$workload" "${again[@]}" --out "$d/run2"
+		--then "${va2[@]}")
+	local qrc=0
+	"${cmd[@]}" >"$d/quota-run.log" 2>&1 || qrc=$?
+	local -a st=()
+	mapfile -t st < <(cut -f1 "$d/status" 2>/dev/null)
+	local problems
+	if [ "${#st[@]}" -ne 5 ]; then
+		problems="quota-run exited $qrc after ${#st[@]} of 5 commands: $(grep '^quota-run:' "$d/quota-run.log" | tail -n 1)"
+	else
+		problems=$(
+			check_run "$d/run1" 3 "${st[0]}"
+			check_verify "$d/run1" "$d/verify1.txt" "${st[2]}"
+			check_run "$d/run2" 0 "${st[3]}"
+			check_verify "$d/run2" "$d/verify2.txt" "${st[4]}"
+		)
+	fi
+	local secs
+	secs=$(elapsed "$t0")
+	if [ -n "$problems" ]; then
+		failed=1
+		printf '%-18s FAIL %5s  %s (see %s)\n' "$name" "$secs" "$(echo "$problems" | paste -sd ';' -)" "$d"
+		return
+	fi
+	local full=ok
+	[ "${st[1]}" = 0 ] || full="cannot open"
+	printf '%-18s ok   %5s  %s; verify %s (on the full disk: %s); grown: run 2 and verify ok\n' \
+		"$name" "$secs" "$(short_status "$d/run1")" "$(verify_counts "$d/verify1.txt")" "$full"
+}
+
+# SQLite's own page quota, for where no file system can be mounted: hitting
+# max_pages ends the run as disk full (SQLITE_FULL); a run with a higher
+# quota on the same store writes again.
+run_max_pages() {
+	local name=sqlite-max_pages bin=$build/bin/rpbench-sqlite d=$work/sqlite-max_pages
+	if [ ! -x "$bin" ]; then
+		printf '%-18s skipped: %s not built\n' "$name" "$bin"
+		return
+	fi
+	mkdir -p "$d"
+	local t0=$EPOCHREALTIME r1=0 v1=0 r2=0 v2=0
+	# In a subshell, so a crash is reported as its status, not by this shell.
+	("$bin" run "$workload" "${fill[@]}" --set sqlite.max_pages=1024 --dir "$d/store" --out "$d/run1" >"$d/run1.log" 2>&1) || r1=$?
+	("$bin" verify "$d/run1" >"$d/verify1.txt" 2>&1) || v1=$?
+	("$bin" run "$workload" "${again[@]}" --set sqlite.max_pages=16384 --dir "$d/store" --out "$d/run2" >"$d/run2.log" 2>&1) || r2=$?
+	("$bin" verify "$d/run2" >"$d/verify2.txt" 2>&1) || v2=$?
+	local problems
+	problems=$(
+		check_run "$d/run1" 3 "$r1"
+		check_verify "$d/run1" "$d/verify1.txt" "$v1"
+		check_run "$d/run2" 0 "$r2"
+		check_verify "$d/run2" "$d/verify2.txt" "$v2"
+	)
+	local secs
+	secs=$(elapsed "$t0")
+	if [ -n "$problems" ]; then
+		failed=1
+		printf '%-18s FAIL %5s  %s (see %s)\n' "$name" "$secs" "$(echo "$problems" | paste -sd ';' -)" "$d"
+		return
+	fi
+	printf '%-18s ok   %5s  %s; verify %s; max_pages raised: run 2 and verify ok\n' "$name" "$secs" \
+		"$(short_status "$d/run1")" "$(verify_counts "$d/verify1.txt")"
+}
+
+# LevelDB: the log write fails (the 16 MiB memtable is never flushed) ...
+run_case leveldb leveldb 8M
+# ... or, with a small memtable, the log write or a background flush (an
+# error LevelDB keeps), whichever comes first.
+run_case leveldb-flush leveldb 8M --set leveldb.write_buffer=256k
+run_case sqlite sqlite 8M
+run_max_pages
+# PostgreSQL, the cluster (~40 MiB, one 16 MiB WAL segment) on the tmpfs
+# too. 3 MiB more: a table cannot grow (SQLSTATE 53100) while the first WAL
+# segment still has room. 15 MiB more: the next 16 MiB WAL segment cannot be
+# created first, the server PANICs and needs crash recovery once grown.
+run_case postgres postgres +3M
+run_case postgres-wal-panic postgres +15M
+
+if [ "$failed" -eq 0 ]; then
+	rm -rf -- "$work"
+	echo "disk full: every case ended as disk full, verify: verified/missing/corrupt/unexpected"
+else
+	echo "disk full: FAILED; results kept in $work"
+fi
+exit "$failed"

@@ -1,0 +1,381 @@
+/* Result directories read back, checked to be comparable, and summarised per
+ * backend. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+
+const struct rpb_cmp_metric_def rpb_cmp_metrics[RPB_M_COUNT] = {
+	[RPB_M_THROUGHPUT] = {"throughput_per_s", "%s throughput, ops/s", true, true},
+	[RPB_M_P50] = {"p50_us", "%s latency p50, µs", false, true},
+	[RPB_M_P99] = {"p99_us", "%s latency p99, µs", false, true},
+	[RPB_M_P999] = {"p99.9_us", "%s latency p99.9, µs", false, true},
+	[RPB_M_MAX] = {"max_us", "%s latency max, µs", false, true},
+	[RPB_M_STORE_BYTES] = {"store_bytes", "bytes on disk, MiB", false, true},
+	[RPB_M_SPACE_AMP] = {"space_amplification", "space amplification (on disk ÷ acked)", false,
+			     false},
+	[RPB_M_ACKED] = {"acked", "acked operations", true, false},
+};
+
+void rpb_cmp_init(struct rpb_cmp *c)
+{
+	memset(c, 0, sizeof *c);
+}
+
+void rpb_cmp_free(struct rpb_cmp *c)
+{
+	for (size_t i = 0; i < c->nruns; i++)
+		json_decref(c->runs[i].root);
+	for (size_t i = 0; i < c->nbackends; i++)
+		json_decref(c->backends[i].errors);
+	free(c->runs);
+	free(c->backends);
+	memset(c, 0, sizeof *c);
+}
+
+bool rpb_cmp_number(const json_t *root, const char *path, double *out)
+{
+	char buf[512];
+	snprintf(buf, sizeof buf, "%s", path);
+	const json_t *cur = root;
+	for (char *save = NULL, *part = strtok_r(buf, "/", &save); cur && part;
+	     part = strtok_r(NULL, "/", &save))
+		cur = json_object_get(cur, part);
+	if (!json_is_number(cur))
+		return false;
+	*out = json_number_value(cur);
+	return true;
+}
+
+static const char *jstr(const json_t *obj, const char *key, const char *dflt)
+{
+	const char *s = json_string_value(json_object_get(obj, key));
+	return s ? s : dflt;
+}
+
+void rpb_cmp_workload_name(const json_t *root, char *buf, size_t n)
+{
+	const char *cmd = jstr(json_object_get(root, "manifest"), "command", "");
+	buf[0] = '\0';
+	const char *p = strstr(cmd, " run ");
+	if (!p)
+		return;
+	p += 5;
+	size_t len = strcspn(p, " ");
+	const char *base = p;
+	for (const char *q = p; q < p + len; q++)
+		if (*q == '/')
+			base = q + 1;
+	snprintf(buf, n, "%.*s", (int)(p + len - base), base);
+}
+
+/* The figures of one run from its main label and totals. */
+static void read_figures(struct rpb_cmp_run *r)
+{
+	static const char *const label_keys[] = {
+		[RPB_M_THROUGHPUT] = "throughput_per_s", [RPB_M_P50] = "p50_us",
+		[RPB_M_P99] = "p99_us", [RPB_M_P999] = "p99.9_us", [RPB_M_MAX] = "max_us"};
+	const json_t *label = json_object_get(json_object_get(r->root, "labels"), r->main_label);
+	for (int m = RPB_M_THROUGHPUT; m <= RPB_M_MAX; m++) {
+		json_t *v = json_object_get(label, label_keys[m]);
+		r->have[m] = json_is_number(v);
+		r->v[m] = r->have[m] ? json_number_value(v) : 0;
+	}
+	const json_t *totals = json_object_get(r->root, "totals");
+	double x;
+	r->have[RPB_M_STORE_BYTES] = rpb_cmp_number(totals, "store_bytes", &x);
+	r->v[RPB_M_STORE_BYTES] = r->have[RPB_M_STORE_BYTES] ? x : 0;
+	r->have[RPB_M_ACKED] = rpb_cmp_number(totals, "acked", &x);
+	r->acked = r->have[RPB_M_ACKED] ? (uint64_t)x : 0;
+	r->v[RPB_M_ACKED] = (double)r->acked;
+	r->acked_bytes = rpb_cmp_number(totals, "acked_bytes", &x) ? (uint64_t)x : 0;
+	r->have[RPB_M_SPACE_AMP] = r->have[RPB_M_STORE_BYTES] && r->acked_bytes > 0;
+	r->v[RPB_M_SPACE_AMP] =
+		r->have[RPB_M_SPACE_AMP] ? r->v[RPB_M_STORE_BYTES] / (double)r->acked_bytes : 0;
+}
+
+static struct rpb_cmp_run *new_run(struct rpb_cmp *c, const char *dir, int exit_code, char *msg,
+				   size_t n)
+{
+	if (c->nruns == RPB_CMP_MAX_RUNS) {
+		snprintf(msg, n, "too many runs to compare (at most %d)", RPB_CMP_MAX_RUNS);
+		return NULL;
+	}
+	if (!c->runs && !(c->runs = calloc(RPB_CMP_MAX_RUNS, sizeof *c->runs))) {
+		snprintf(msg, n, "out of memory");
+		return NULL;
+	}
+	struct rpb_cmp_run *r = &c->runs[c->nruns];
+	memset(r, 0, sizeof *r);
+	snprintf(r->dir, sizeof r->dir, "%s", dir);
+	snprintf(r->stop, sizeof r->stop, "none");
+	r->exit_code = exit_code;
+	return r;
+}
+
+int rpb_cmp_add_missing(struct rpb_cmp *c, const char *dir, const char *name, const char *backend,
+			int exit_code, char *msg, size_t n)
+{
+	struct rpb_cmp_run *r = new_run(c, dir, exit_code, msg, n);
+	if (!r)
+		return -1;
+	snprintf(r->backend, sizeof r->backend, "%s", backend);
+	snprintf(r->name, sizeof r->name, "%s", name ? name : backend);
+	c->nruns++;
+	return 0;
+}
+
+int rpb_cmp_add(struct rpb_cmp *c, const char *dir, const char *name, int exit_code, char *msg,
+		size_t n)
+{
+	struct rpb_cmp_run *r = new_run(c, dir, exit_code, msg, n);
+	if (!r)
+		return -1;
+	char path[RPB_CMP_PATH + 16];
+	snprintf(path, sizeof path, "%s/result.json", dir);
+	json_error_t jerr;
+	r->root = json_load_file(path, 0, &jerr);
+	const json_t *manifest = json_object_get(r->root, "manifest");
+	if (!r->root || !json_is_string(json_object_get(manifest, "backend")) ||
+	    !json_is_object(json_object_get(manifest, "options"))) {
+		if (!r->root)
+			snprintf(msg, n, "%s has no readable result.json (%s); give the results directory of an rpbench run",
+				 dir, jerr.text);
+		else
+			snprintf(msg, n, "%s is not an rpbench result.json (no manifest.backend or manifest.options); give the results directory of an rpbench run",
+				 path);
+		json_decref(r->root);
+		r->root = NULL;
+		return -1;
+	}
+	snprintf(r->backend, sizeof r->backend, "%s", jstr(manifest, "backend", "?"));
+	snprintf(r->name, sizeof r->name, "%s", name ? name : r->backend);
+	snprintf(r->backend_version, sizeof r->backend_version, "%s",
+		 jstr(manifest, "backend_version", ""));
+	const json_t *labels = json_object_get(r->root, "labels");
+	/* The main label is the first: jansson keeps the file's key order. */
+	void *first = json_object_iter((json_t *)labels);
+	const char *main_label = first ? json_object_iter_key(first) : NULL;
+	r->have_results = main_label && json_is_object(json_object_get(r->root, "totals"));
+	if (main_label)
+		snprintf(r->main_label, sizeof r->main_label, "%s", main_label);
+	const json_t *stop = json_object_get(r->root, "stop");
+	const char *reason = jstr(stop, "reason", "none");
+	const char *cls = jstr(stop, "class", NULL);
+	snprintf(r->stop, sizeof r->stop, "%s%s%s", reason, cls ? ":" : "", cls ? cls : "");
+	if (exit_code >= 0)
+		r->completed = exit_code == 0 && r->have_results;
+	else
+		r->completed = r->have_results &&
+			       (!strcmp(reason, "completed") || !strcmp(reason, "duration") ||
+				!strcmp(reason, "bytes"));
+	if (r->have_results)
+		read_figures(r);
+	if (!c->options) {
+		c->options = json_object_get(manifest, "options");
+		snprintf(c->pattern, sizeof c->pattern, "%s", jstr(manifest, "pattern", "?"));
+		snprintf(c->sync, sizeof c->sync, "%s", jstr(manifest, "sync", "?"));
+		rpb_cmp_workload_name(r->root, c->workload, sizeof c->workload);
+	}
+	if (!c->main_label[0] && main_label)
+		snprintf(c->main_label, sizeof c->main_label, "%s", main_label);
+	c->nruns++;
+	return 0;
+}
+
+static void add_diff(char *buf, size_t n, size_t *len, const char *key, const char *a,
+		     const char *b)
+{
+	if (*len >= n)
+		return;
+	int w = snprintf(buf + *len, n - *len, "%s%s differs (%s vs %s)", *len ? ", " : "", key,
+			 a ? a : "absent", b ? b : "absent");
+	*len += w > 0 ? (size_t)w : 0;
+}
+
+int rpb_cmp_check(const struct rpb_cmp *c, char *msg, size_t n)
+{
+	size_t first = 0;
+	while (first < c->nruns && !c->runs[first].root)
+		first++;
+	if (first == c->nruns)
+		return 0;
+	const json_t *ref = json_object_get(c->runs[first].root, "manifest");
+	const json_t *ropts = json_object_get(ref, "options");
+	for (size_t i = first + 1; i < c->nruns; i++) {
+		if (!c->runs[i].root)
+			continue;
+		const json_t *man = json_object_get(c->runs[i].root, "manifest");
+		const json_t *opts = json_object_get(man, "options");
+		char diffs[2048];
+		size_t len = 0;
+		diffs[0] = '\0';
+		const char *s0 = jstr(ref, "sync", NULL), *s1 = jstr(man, "sync", NULL);
+		bool sync_differs = !s0 || !s1 || strcmp(s0, s1) != 0;
+		if (sync_differs)
+			add_diff(diffs, sizeof diffs, &len, "run.sync", s0, s1);
+		const char *key;
+		const json_t *v;
+		json_object_foreach((json_t *)ropts, key, v) {
+			const char *a = json_string_value(v);
+			const char *b = json_string_value(json_object_get(opts, key));
+			if (sync_differs && !strcmp(key, "run.sync"))
+				continue;
+			if (!a || !b || strcmp(a, b) != 0)
+				add_diff(diffs, sizeof diffs, &len, key, a, b);
+		}
+		json_object_foreach((json_t *)opts, key, v)
+			if (!json_object_get(ropts, key))
+				add_diff(diffs, sizeof diffs, &len, key, NULL, json_string_value(v));
+		if (len) {
+			snprintf(msg, n,
+				 "cannot compare %s (%s) with %s (%s): %s; compare runs of one workload file and --set list",
+				 c->runs[first].dir, c->runs[first].backend, c->runs[i].dir, c->runs[i].backend,
+				 diffs);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The median of v[0..k-1] (sorted in place): the middle value, or the mean
+ * of the two middle values when k is even. */
+static double median(double *v, size_t k)
+{
+	qsort(v, k, sizeof *v, cmp_double);
+	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+}
+
+static void backend_stats(struct rpb_cmp *c, struct rpb_cmp_backend *b)
+{
+	double vals[RPB_CMP_MAX_RUNS];
+	for (int m = 0; m < RPB_M_COUNT; m++) {
+		struct rpb_cmp_stat *s = &b->stat[m];
+		size_t k = 0;
+		for (size_t i = 0; i < b->nruns; i++)
+			if (c->runs[b->runs[i]].have[m])
+				vals[k++] = c->runs[b->runs[i]].v[m];
+		memset(s, 0, sizeof *s);
+		if (!k)
+			continue;
+		s->have = true;
+		s->n = (unsigned)k;
+		s->median = median(vals, k);
+		s->min = vals[0];
+		s->max = vals[k - 1];
+	}
+	/* The run plotted: the lower middle by throughput, so a single run
+	 * represents its backend in the figures. */
+	size_t order[RPB_CMP_MAX_RUNS];
+	for (size_t i = 0; i < b->nruns; i++)
+		order[i] = b->runs[i];
+	for (size_t i = 1; i < b->nruns; i++)
+		for (size_t j = i; j > 0 && c->runs[order[j]].v[RPB_M_THROUGHPUT] <
+						    c->runs[order[j - 1]].v[RPB_M_THROUGHPUT];
+		     j--) {
+			size_t t = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	b->rep = order[(b->nruns - 1) / 2];
+
+	b->errors = json_object();
+	json_t *stops = json_object();
+	for (size_t i = 0; i < b->nruns; i++) {
+		const struct rpb_cmp_run *r = &c->runs[b->runs[i]];
+		const char *cls;
+		const json_t *e;
+		json_object_foreach(json_object_get(r->root, "errors"), cls, e) {
+			json_int_t prev = json_integer_value(json_object_get(b->errors, cls));
+			json_object_set_new(b->errors, cls,
+					    json_integer(prev + json_integer_value(json_object_get(e, "count"))));
+		}
+		json_int_t prev = json_integer_value(json_object_get(stops, r->stop));
+		json_object_set_new(stops, r->stop, json_integer(prev + 1));
+	}
+	const char *stop;
+	const json_t *count;
+	size_t len = 0;
+	b->stops[0] = '\0';
+	json_object_foreach(stops, stop, count) {
+		if (json_object_size(stops) == 1)
+			snprintf(b->stops, sizeof b->stops, "%s", stop);
+		else if (len < sizeof b->stops)
+			len += (size_t)snprintf(b->stops + len, sizeof b->stops - len, "%s%s %lld",
+						len ? ", " : "", stop,
+						(long long)json_integer_value(count));
+	}
+	json_decref(stops);
+}
+
+static void ratios(struct rpb_cmp *c)
+{
+	for (int m = 0; m < RPB_M_COUNT; m++) {
+		if (!rpb_cmp_metrics[m].ratio)
+			continue;
+		bool hb = rpb_cmp_metrics[m].higher_better, found = false;
+		double best = 0;
+		for (size_t i = 0; i < c->nbackends; i++) {
+			const struct rpb_cmp_stat *s = &c->backends[i].stat[m];
+			if (s->have && (!found || (hb ? s->median > best : s->median < best)))
+				best = s->median, found = true;
+		}
+		for (size_t i = 0; i < c->nbackends; i++) {
+			struct rpb_cmp_stat *s = &c->backends[i].stat[m];
+			if (!s->have)
+				continue;
+			s->best = s->median == best;
+			/* Always "times worse than the best", so 1 is the best either way. */
+			double num = hb ? best : s->median, den = hb ? s->median : best;
+			if (s->best) {
+				s->have_ratio = true;
+				s->ratio = 1;
+			} else if (den > 0) {
+				s->have_ratio = true;
+				s->ratio = num / den;
+			}
+		}
+	}
+}
+
+void rpb_cmp_compute(struct rpb_cmp *c)
+{
+	for (size_t i = 0; i < c->nbackends; i++)
+		json_decref(c->backends[i].errors);
+	free(c->backends);
+	c->nbackends = 0;
+	c->backends = calloc(RPB_CMP_MAX_BACKENDS, sizeof *c->backends);
+	if (!c->backends)
+		return;
+	for (size_t i = 0; i < c->nruns; i++) {
+		const struct rpb_cmp_run *r = &c->runs[i];
+		if (!r->completed)
+			continue; /* the table compares finished runs; the others are named apart */
+		size_t b = 0;
+		while (b < c->nbackends && strcmp(c->backends[b].name, r->backend) != 0)
+			b++;
+		if (b == c->nbackends) {
+			if (b == RPB_CMP_MAX_BACKENDS)
+				continue;
+			c->nbackends++;
+			snprintf(c->backends[b].name, sizeof c->backends[b].name, "%s", r->backend);
+			snprintf(c->backends[b].version, sizeof c->backends[b].version, "%s",
+				 r->backend_version);
+		}
+		c->backends[b].runs[c->backends[b].nruns++] = i;
+	}
+	for (size_t i = 0; i < c->nruns; i++)
+		for (size_t b = 0; b < c->nbackends && !c->runs[i].completed; b++)
+			if (!strcmp(c->backends[b].name, c->runs[i].backend))
+				c->backends[b].nincomplete++;
+	for (size_t i = 0; i < c->nbackends; i++)
+		backend_stats(c, &c->backends[i]);
+	ratios(c);
+}

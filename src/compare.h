@@ -1,0 +1,122 @@
+/* The comparison model: result directories read back (result.json), the
+ * refusal of runs whose workload or durability differ, and per backend the
+ * median, min and max of each compared figure with its ratio to the best.
+ * Knows no process and no output format: compare_exec.c runs the binaries,
+ * report.c, report_html.c and plot.c write what this computes. */
+#ifndef RPB_COMPARE_H
+#define RPB_COMPARE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RPB_CMP_MAX_RUNS 256
+#define RPB_CMP_MAX_BACKENDS 16
+#define RPB_CMP_PATH 4096
+
+/* The compared figures, in table order. All come from result.json: the
+ * latencies and the throughput from the main label (the first key of
+ * "labels"), the bytes from "totals". */
+enum rpb_cmp_metric {
+	RPB_M_THROUGHPUT = 0, /* labels.<main>.throughput_per_s, higher is better */
+	RPB_M_P50,            /* labels.<main>.p50_us */
+	RPB_M_P99,            /* labels.<main>.p99_us */
+	RPB_M_P999,           /* labels.<main>.p99.9_us */
+	RPB_M_MAX,            /* labels.<main>.max_us */
+	RPB_M_STORE_BYTES,    /* totals.store_bytes (absent: the backend cannot tell) */
+	RPB_M_SPACE_AMP,      /* store_bytes / totals.acked_bytes (none when acked_bytes = 0) */
+	RPB_M_ACKED,          /* totals.acked: acknowledged main operations */
+	RPB_M_COUNT
+};
+
+struct rpb_cmp_metric_def {
+	const char *key;    /* compare.json member */
+	const char *title;  /* table row heading; "%s" is the main label */
+	bool higher_better;
+	bool ratio;         /* has a ratio to the best */
+};
+extern const struct rpb_cmp_metric_def rpb_cmp_metrics[RPB_M_COUNT];
+
+/* One results directory. */
+struct rpb_cmp_run {
+	char dir[RPB_CMP_PATH];  /* as given */
+	char name[64];           /* compare's name for it (runs/<name>), else the backend */
+	char backend[32];
+	char backend_version[128];
+	char main_label[64];
+	char stop[96];           /* stop.reason, ":class" for error and slow stops */
+	int exit_code;           /* the binary's exit status; -1 when not run by compare */
+	bool have_results;       /* result.json has totals and labels: the run wrote its results */
+	bool completed;          /* exit 0 (or, not run here, stop reason completed/duration/bytes) */
+	double v[RPB_M_COUNT];
+	bool have[RPB_M_COUNT];
+	uint64_t acked, acked_bytes;
+	json_t *root;            /* result.json, owned; NULL if it could not be read */
+};
+
+/* Median, min and max of one figure over a backend's completed runs. */
+struct rpb_cmp_stat {
+	bool have;        /* at least one run has it */
+	unsigned n;
+	double median, min, max;
+	bool have_ratio;  /* ratio to the best backend's median */
+	double ratio;     /* >= 1; 1 = the best */
+	bool best;
+};
+
+struct rpb_cmp_backend {
+	char name[32];
+	char version[128];
+	size_t runs[RPB_CMP_MAX_RUNS]; /* indexes into rpb_cmp.runs of completed runs, in run order */
+	size_t nruns;
+	size_t nincomplete;            /* runs of this backend left out: not completed */
+	size_t rep;                    /* the run plotted: median throughput */
+	struct rpb_cmp_stat stat[RPB_M_COUNT];
+	json_t *errors;                /* class -> count summed over the runs */
+	char stops[256];               /* "completed", or "completed 2, error:disk-full 1" */
+};
+
+struct rpb_cmp {
+	struct rpb_cmp_run *runs;
+	size_t nruns;
+	struct rpb_cmp_backend *backends;
+	size_t nbackends;
+	/* From the first run with a manifest (all agree once checked). */
+	char pattern[32], main_label[64], sync[16], workload[256];
+	json_t *options; /* borrowed from that run's manifest */
+};
+
+void rpb_cmp_init(struct rpb_cmp *c);
+void rpb_cmp_free(struct rpb_cmp *c);
+
+/* Reads DIR/result.json. A directory without a readable result.json or
+ * without a manifest is an error (-1, one line in msg naming it and the
+ * fix); one without totals is kept as a run without results. exit_code is
+ * the binary's status, or -1 when unknown. name may be NULL. */
+int rpb_cmp_add(struct rpb_cmp *c, const char *dir, const char *name, int exit_code, char *msg,
+		size_t n);
+
+/* Records a run that left no result.json (it failed before writing one). */
+int rpb_cmp_add_missing(struct rpb_cmp *c, const char *dir, const char *name, const char *backend,
+			int exit_code, char *msg, size_t n);
+
+/* Refuses runs that did not run the same workload with the same durability:
+ * manifest.sync and every manifest.options entry must agree. On a difference
+ * returns -1 with one line naming the two runs and each differing option
+ * with both values (sync first, as run.sync). */
+int rpb_cmp_check(const struct rpb_cmp *c, char *msg, size_t n);
+
+/* Groups the completed runs by backend (in order of first appearance)
+ * and computes each figure's median, min, max and ratio to the best. */
+void rpb_cmp_compute(struct rpb_cmp *c);
+
+/* The workload file's base name from a run's manifest.command (the word
+ * after "run"), or "" when the command is not recorded. */
+void rpb_cmp_workload_name(const json_t *root, char *buf, size_t n);
+
+/* A JSON number (integer or real) at a dotted path below root; false if
+ * absent. Path parts are separated by '/', so "labels/create/p99.9_us". */
+bool rpb_cmp_number(const json_t *root, const char *path, double *out);
+
+#endif

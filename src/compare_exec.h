@@ -1,0 +1,54 @@
+/* Running a comparison: the per-backend binaries (rpbench-<backend>, found
+ * beside the running rpbench) run one after another on the same workload
+ * file and --set list, interleaved over the repeats (A B C A B C ...) so
+ * drift of the machine hits every backend alike; and the throwaway
+ * PostgreSQL server of --start-postgres (scripts/pg-throwaway). */
+#ifndef RPB_COMPARE_EXEC_H
+#define RPB_COMPARE_EXEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "compare.h"
+
+struct rpb_cmp_plan {
+	const char *workload;
+	const char *const *sets; /* "key=value", handed on as --set */
+	size_t nsets;
+	const char *const *backends;
+	size_t nbackends;
+	unsigned repeat;
+	const char *out;         /* the compare directory: runs/, stores/, logs/ go below */
+	const char *dsn;         /* the PostgreSQL server, for the postgres backend */
+	bool quiet;              /* children quiet, nothing printed */
+	char bindir[RPB_CMP_PATH];
+};
+
+/* Whether a backend is a server backend (runs take --dsn/--schema, not --dir). */
+bool rpb_exec_is_server(const char *backend);
+
+/* The directory of the running executable (/proc/self/exe). */
+int rpb_exec_bindir(char *buf, size_t n, char *msg, size_t mn);
+
+/* SIGINT and SIGTERM set a flag (forwarded to a running child) instead of
+ * ending the process, so the server is stopped and the report written. */
+void rpb_exec_catch_signals(void);
+int rpb_exec_signal(void); /* the signal caught, or 0 */
+
+/* What a per-backend binary's exit status means: "completed", ... */
+const char *rpb_exec_exit_meaning(int code);
+
+/* Runs the plan; each run's results directory is added to c, in run
+ * order. A run that wrote no result.json is added as a bare entry (no
+ * results, its exit code kept). Returns -1 with msg only when a run cannot
+ * be started at all or its results directory is unreadable. */
+int rpb_exec_runs(const struct rpb_cmp_plan *p, struct rpb_cmp *c, char *msg, size_t n);
+
+/* pg-throwaway start: makes a new directory under /tmp (dir), starts the
+ * server there and returns its DSN. pg-throwaway's own messages go to
+ * stderr. On failure the directory is already removed again. */
+int rpb_exec_pg_start(char *dir, size_t dn, char *dsn, size_t n, char *msg, size_t mn);
+/* pg-throwaway stop: stops the server and removes dir. */
+int rpb_exec_pg_stop(const char *dir, char *msg, size_t n);
+
+#endif

@@ -1,0 +1,138 @@
+/* txn_timeout: the transaction watch of each worker and the reaper thread
+ * that interrupts transactions past their deadline, as an application
+ * server's transaction reaper does (the Fedora seed run on LevelDB ended on
+ * one after 5.7 hours). */
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "clock.h"
+#include "txnwatch.h"
+
+#define WATCH_STATE(word) ((int)((word) & 3u))
+#define WATCH_GEN(word) ((word) >> 2)
+#define WATCH_WORD(gen, state) ((gen) << 2 | (uint64_t)(state))
+
+static void arm(struct rpb_worker *w, struct rpb_session *s)
+{
+	struct rpb_txn_watch *wa = &w->watch;
+	uint64_t gen = WATCH_GEN(atomic_load_explicit(&wa->word, memory_order_relaxed)) + 1;
+	wa->begun = rpb_now_ns();
+	atomic_store_explicit(&wa->session, s, memory_order_relaxed);
+	atomic_store_explicit(&wa->deadline, wa->begun + w->rn->job->run.txn_timeout * 1000000u,
+			      memory_order_relaxed);
+	/* Release: the reaper that sees ARMED sees this session and deadline. */
+	atomic_store_explicit(&wa->word, WATCH_WORD(gen, RPB_WATCH_ARMED), memory_order_release);
+}
+
+bool rpb_txn_disarm(struct rpb_worker *w)
+{
+	struct rpb_txn_watch *wa = &w->watch;
+	uint64_t word = atomic_load_explicit(&wa->word, memory_order_acquire);
+	uint64_t gen = WATCH_GEN(word);
+	if (WATCH_STATE(word) == RPB_WATCH_IDLE)
+		return false;
+	if (WATCH_STATE(word) == RPB_WATCH_ARMED &&
+	    atomic_compare_exchange_strong(&wa->word, &word, WATCH_WORD(gen, RPB_WATCH_IDLE)))
+		return false;
+	/* The reaper got there first: wait until its interrupt call is over
+	 * (microseconds; the error path only). */
+	while (WATCH_STATE(atomic_load(&wa->word)) == RPB_WATCH_REAPING)
+		sched_yield();
+	w->reaped_ms = (rpb_now_ns() - wa->begun) / 1000000u;
+	atomic_store(&wa->word, WATCH_WORD(gen, RPB_WATCH_IDLE));
+	return true;
+}
+
+enum rpb_status rpb_txn_begin(struct rpb_worker *w, struct rpb_session *s,
+			      enum rpb_txn_mode mode, struct rpb_err *err)
+{
+	bool watched = w->rn->job->run.txn_timeout > 0;
+	if (watched)
+		arm(w, s);
+	enum rpb_status st = w->rn->backend->begin(s, mode, err);
+	if (st && watched)
+		w->was_reaped |= rpb_txn_disarm(w);
+	return st;
+}
+
+enum rpb_status rpb_txn_commit(struct rpb_worker *w, struct rpb_session *s, struct rpb_err *err)
+{
+	enum rpb_status st = w->rn->backend->commit(s, err);
+	if (w->rn->job->run.txn_timeout > 0 && rpb_txn_disarm(w)) {
+		w->was_reaped = true;
+		/* Past its deadline, yet the store could not stop it: counted,
+		 * not hidden. */
+		if (st == RPB_OK)
+			atomic_store_explicit(&w->late, atomic_load_explicit(&w->late, memory_order_relaxed) + 1,
+					      memory_order_relaxed);
+	}
+	return st;
+}
+
+void rpb_txn_rollback(struct rpb_worker *w, struct rpb_session *s)
+{
+	w->rn->backend->rollback(s);
+	if (w->rn->job->run.txn_timeout > 0)
+		w->was_reaped |= rpb_txn_disarm(w);
+}
+
+/* ---- the reaper ---- */
+
+static void reap_due(struct rpb_runner *rn, uint64_t now)
+{
+	for (unsigned t = 0; t < rn->nworkers; t++) {
+		struct rpb_worker *w = &rn->workers[t];
+		struct rpb_txn_watch *wa = &w->watch;
+		uint64_t word = atomic_load_explicit(&wa->word, memory_order_acquire);
+		if (WATCH_STATE(word) != RPB_WATCH_ARMED ||
+		    now < atomic_load_explicit(&wa->deadline, memory_order_relaxed))
+			continue;
+		/* Fails if the transaction ended or a new one began meanwhile. */
+		if (!atomic_compare_exchange_strong(&wa->word, &word,
+						    WATCH_WORD(WATCH_GEN(word), RPB_WATCH_REAPING)))
+			continue;
+		rn->backend->interrupt(atomic_load_explicit(&wa->session, memory_order_relaxed));
+		atomic_store_explicit(&w->reaped, atomic_load_explicit(&w->reaped, memory_order_relaxed) + 1,
+				      memory_order_relaxed);
+		atomic_store(&wa->word, WATCH_WORD(WATCH_GEN(word), RPB_WATCH_REAPED));
+	}
+}
+
+static void *reaper_main(void *arg)
+{
+	struct rpb_reaper *r = arg;
+	/* Checks twenty times per timeout, between 1 and 10 ms apart: a
+	 * transaction is interrupted at most 5% (or 10 ms) after its deadline. */
+	uint64_t step = r->rn->job->run.txn_timeout * 1000000u / 20;
+	step = step < 1000000u ? 1000000u : step > 10000000u ? 10000000u : step;
+	while (!atomic_load(&r->quit)) {
+		uint64_t now = rpb_now_ns();
+		reap_due(r->rn, now);
+		rpb_sleep_until(now + step);
+	}
+	return NULL;
+}
+
+enum rpb_status rpb_reaper_start(struct rpb_reaper *r, struct rpb_runner *rn, struct rpb_err *err)
+{
+	memset(r, 0, sizeof *r);
+	r->rn = rn;
+	if (rn->job->run.txn_timeout == 0)
+		return RPB_OK;
+	int rc = pthread_create(&r->thread, NULL, reaper_main, r);
+	if (rc)
+		return rpb_err_set(err, RPB_NOMEM, rc, NULL, "cannot start the reaper thread: %s",
+				   strerror(rc));
+	r->running = true;
+	return RPB_OK;
+}
+
+void rpb_reaper_stop(struct rpb_reaper *r)
+{
+	if (!r->running)
+		return;
+	atomic_store(&r->quit, true);
+	pthread_join(r->thread, NULL);
+	r->running = false;
+}

@@ -1,0 +1,443 @@
+/* End-to-end comparisons through the real rpbench binary: compare runs the
+ * per-backend binaries, and its table (compare.md, compare.json) must give
+ * the numbers of each run's result.json; the report's figures must be
+ * well-formed SVG and PNG files and index.html must reference only files
+ * that exist; runs of another workload or durability must be refused. */
+#include <criterion/criterion.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "e2e_util.h"
+
+/* compare runs the LevelDB and SQLite binaries. */
+#if defined(RPB_HAVE_LEVELDB) && defined(RPB_HAVE_SQLITE)
+
+#define RPBENCH RPB_BINARY_DIR "/bin/rpbench"
+#define COMPARE_TIMEOUT_S 240.0
+#define MIB 1048576.0
+#define PATHBUF 1024
+
+enum { EXIT_USAGE = 1, EXIT_INCOMPLETE = 3 };
+
+static const char *const figures[] = {"throughput-time",    "latency-time",  "latency-percentiles",
+				      "throughput-objects", "probe-objects", "bytes-objects"};
+
+/* Runs rpbench with the arguments up to NULL ("OUT" stands for dir). */
+static void rpbench(struct e2e_proc *p, const struct e2e_env *e, const char *dir, ...)
+	__attribute__((sentinel));
+static void rpbench(struct e2e_proc *p, const struct e2e_env *e, const char *dir, ...)
+{
+	struct e2e_args a = {0};
+	e2e_args_add(&a, RPBENCH, NULL);
+	va_list ap;
+	va_start(ap, dir);
+	for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
+		e2e_args_add(&a, !strcmp(s, "OUT") ? dir : s, NULL);
+	va_end(ap);
+	cr_assert_eq(e2e_spawn(p, e->cap, &a), 0, "cannot start %s", RPBENCH);
+	e2e_wait(p, COMPARE_TIMEOUT_S);
+}
+
+static json_t *load_json(const char *path)
+{
+	json_error_t jerr;
+	json_t *root = json_load_file(path, 0, &jerr);
+	cr_assert_not_null(root, "%s: %s (line %d)", path, jerr.text, jerr.line);
+	return root;
+}
+
+static double number(const json_t *obj, const char *key, const char *where)
+{
+	json_t *v = json_object_get(obj, key);
+	cr_assert(json_is_number(v), "%s has no number %s", where, key);
+	return json_number_value(v);
+}
+
+/* ---- compare.md: the cell of a backend's column in the row whose
+ * heading starts with row ---- */
+
+static void md_cell(const char *md, const char *row, const char *backend, char *out, size_t n)
+{
+	int col = -1;
+	const char *line = md;
+	while (line && *line) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+		char buf[2048];
+		snprintf(buf, sizeof buf, "%.*s", (int)len, line);
+		line = end ? end + 1 : NULL;
+		if (buf[0] != '|')
+			continue;
+		char *cells[32];
+		int nc = 0;
+		for (char *save = NULL, *c = strtok_r(buf, "|", &save); c && nc < 32;
+		     c = strtok_r(NULL, "|", &save)) {
+			while (*c == ' ')
+				c++;
+			for (char *t = c + strlen(c); t > c && t[-1] == ' ';)
+				*--t = '\0';
+			cells[nc++] = c;
+		}
+		if (col < 0) { /* the first table's head row names the backends */
+			for (int i = 1; i < nc; i++)
+				if (!strcmp(cells[i], backend))
+					col = i;
+			cr_assert_geq(col, 1, "compare.md: the table has no column %s", backend);
+			continue;
+		}
+		if (nc > col && !strncmp(cells[0], row, strlen(row))) {
+			snprintf(out, n, "%s", cells[col]);
+			return;
+		}
+	}
+	cr_assert_fail("compare.md: no row \"%s\"", row);
+}
+
+/* The cell's first word equals want (the rounding documented for the table). */
+static void assert_md_value(const char *md, const char *row, const char *backend, const char *want)
+{
+	char cell[256];
+	md_cell(md, row, backend, cell, sizeof cell);
+	cell[strcspn(cell, " ")] = '\0';
+	cr_assert_str_eq(cell, want, "compare.md %s / %s: \"%s\", result.json gives \"%s\"", row,
+			 backend, cell, want);
+}
+
+/* Every figure of the table equals that of the run's result.json: exactly
+ * in compare.json, with the documented rounding in compare.md. */
+static void assert_numbers(const char *out, const char *backend, const json_t *cmp,
+			   const char *md)
+{
+	char dir[PATHBUF], where[128];
+	snprintf(dir, sizeof dir, "%s/runs/%s", out, backend);
+	json_t *r = e2e_result(dir);
+	const char *main_label = json_object_iter_key(json_object_iter(json_object_get(r, "labels")));
+	cr_assert_not_null(main_label, "%s/result.json has no labels", dir);
+	const json_t *label = json_object_get(json_object_get(r, "labels"), main_label);
+	const json_t *totals = json_object_get(r, "totals");
+
+	const json_t *b = NULL;
+	size_t i;
+	json_t *v;
+	json_array_foreach(json_object_get(cmp, "backends"), i, v)
+		if (!strcmp(json_string_value(json_object_get(v, "backend")), backend))
+			b = v;
+	cr_assert_not_null(b, "compare.json does not list %s", backend);
+	cr_assert_str_eq(json_string_value(json_object_get(cmp, "main_label")), main_label);
+
+	static const struct {
+		const char *key, *row;
+	} lat[] = {{"throughput_per_s", "throughput"}, {"p50_us", "latency p50"},
+		   {"p99_us", "latency p99,"},          {"p99.9_us", "latency p99.9"},
+		   {"max_us", "latency max"}};
+	for (size_t k = 0; k < sizeof lat / sizeof lat[0]; k++) {
+		snprintf(where, sizeof where, "%s result.json labels.%s", backend, main_label);
+		double want = number(label, lat[k].key, where);
+		snprintf(where, sizeof where, "compare.json %s.%s", backend, lat[k].key);
+		const json_t *stat = json_object_get(b, lat[k].key);
+		double got = number(stat, "median", where);
+		cr_assert(got == want, "%s: median %.17g, result.json %.17g", where, got, want);
+		cr_assert_eq(number(stat, "n", where), 1);
+		char row[128], text[64];
+		snprintf(row, sizeof row, "%s %s", main_label, lat[k].row);
+		snprintf(text, sizeof text, "%.1f", want);
+		assert_md_value(md, row, backend, text);
+	}
+
+	char text[64];
+	double store = number(totals, "store_bytes", "result.json totals");
+	double acked_bytes = number(totals, "acked_bytes", "result.json totals");
+	double acked = number(totals, "acked", "result.json totals");
+	snprintf(where, sizeof where, "compare.json %s", backend);
+	cr_assert(number(json_object_get(b, "store_bytes"), "median", where) == store);
+	snprintf(text, sizeof text, "%.2f", store / MIB);
+	assert_md_value(md, "bytes on disk", backend, text);
+	cr_assert_gt(acked_bytes, 0);
+	cr_assert(number(json_object_get(b, "space_amplification"), "median", where) ==
+		  store / acked_bytes);
+	snprintf(text, sizeof text, "%.2f", store / acked_bytes);
+	assert_md_value(md, "space amplification", backend, text);
+	cr_assert(number(json_object_get(b, "acked"), "median", where) == acked);
+	snprintf(text, sizeof text, "%.0f", acked);
+	assert_md_value(md, "acked operations", backend, text);
+	assert_md_value(md, "errors", backend, "none");
+	assert_md_value(md, "stop reason", backend, "completed");
+	json_decref(r);
+}
+
+/* ---- the report's files ---- */
+
+static void assert_svg(const struct e2e_env *e, const char *path)
+{
+	struct e2e_args a = {0};
+	e2e_args_add(&a, "xmllint", "--noout", path, NULL);
+	struct e2e_proc p;
+	e2e_exec(&p, e->cap, &a);
+	cr_assert_neq(p.code, 127, "xmllint is missing: install libxml2-utils (scripts/deps.sh)");
+	cr_assert_neq(p.code, -1, "xmllint cannot start (%s): install libxml2-utils", p.err);
+	e2e_assert_code(&p, 0);
+	e2e_proc_free(&p);
+}
+
+static void assert_png(const char *path)
+{
+	size_t len = 0;
+	char *data = e2e_slurp(path, &len);
+	cr_assert_not_null(data, "cannot read %s", path);
+	cr_assert(len > 1024, "%s has only %zu bytes", path, len);
+	cr_assert(!memcmp(data, "\x89PNG\r\n\x1a\n", 8), "%s lacks the PNG signature", path);
+	free(data);
+}
+
+/* Every src="..." and href="..." of index.html names a file beside it. */
+static void assert_links(const char *report)
+{
+	char path[PATHBUF];
+	snprintf(path, sizeof path, "%s/index.html", report);
+	char *html = e2e_slurp(path, NULL);
+	cr_assert_not_null(html, "cannot read %s", path);
+	regex_t rx;
+	cr_assert_eq(regcomp(&rx, "(src|href)=\"([^\"]*)\"", REG_EXTENDED), 0);
+	regmatch_t m[3];
+	size_t links = 0, svgs = 0;
+	for (const char *p = html; regexec(&rx, p, 3, m, 0) == 0; p += m[0].rm_eo) {
+		char ref[1024], file[PATHBUF + 1100];
+		snprintf(ref, sizeof ref, "%.*s", (int)(m[2].rm_eo - m[2].rm_so), p + m[2].rm_so);
+		cr_assert(!strstr(ref, "://") && strncmp(ref, "//", 2) != 0,
+			  "index.html refers to %s, which is not offline", ref);
+		snprintf(file, sizeof file, "%s/%s", report, ref);
+		cr_assert(e2e_exists(file), "index.html refers to %s, which does not exist", ref);
+		links++;
+		svgs += strstr(ref, ".svg") != NULL;
+	}
+	regfree(&rx);
+	cr_assert_geq(svgs, sizeof figures / sizeof figures[0], "index.html shows %zu SVG figures", svgs);
+	cr_assert_gt(links, svgs);
+	cr_assert_null(strstr(html, "<script"), "index.html has a script");
+	free(html);
+}
+
+static void assert_report(const struct e2e_env *e, const char *report)
+{
+	char path[PATHBUF];
+	for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++) {
+		snprintf(path, sizeof path, "%s/figures/%s.svg", report, figures[i]);
+		cr_assert(e2e_exists(path), "%s was not drawn", path);
+		assert_svg(e, path);
+		snprintf(path, sizeof path, "%s/figures/%s.png", report, figures[i]);
+		cr_assert(e2e_exists(path), "%s was not drawn", path);
+		assert_png(path);
+	}
+	assert_links(report);
+}
+
+/* ---- 1. compare: files, numbers, figures ---- */
+
+static void t_compare(const char *const *backends, size_t nb, const char *list)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "sqlite");
+	const char *dsn = getenv("RPB_TEST_PG_DSN");
+	struct e2e_proc p;
+	if (strstr(list, "postgres"))
+		rpbench(&p, &e, e.out, "compare", E2E_CI_INGEST, "--backends", list, "--set", "ops=300",
+			"--out", "OUT", "--quiet", "--dsn", dsn, NULL);
+	else
+		rpbench(&p, &e, e.out, "compare", E2E_CI_INGEST, "--backends", list, "--set", "ops=300",
+			"--out", "OUT", "--quiet", NULL);
+	e2e_assert_code(&p, 0);
+	e2e_assert_quiet(&p);
+	for (size_t i = 0; i < nb; i++)
+		cr_assert(strstr(p.out, backends[i]), "the table on stdout does not name %s:\n%s",
+			  backends[i], p.out);
+
+	char path[PATHBUF];
+	const char *files[] = {"compare.md", "compare.json", "report/index.html"};
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(path, sizeof path, "%s/%s", e.out, files[i]);
+		cr_assert(e2e_exists(path), "compare wrote no %s", path);
+	}
+	for (size_t i = 0; i < nb; i++) {
+		snprintf(path, sizeof path, "%s/runs/%s/result.json", e.out, backends[i]);
+		cr_assert(e2e_exists(path), "compare wrote no %s", path);
+	}
+	snprintf(path, sizeof path, "%s/compare.md", e.out);
+	char *md = e2e_slurp(path, NULL);
+	cr_assert_not_null(md);
+	/* The terminal shows the table of compare.md, line for line. */
+	size_t rows = 0;
+	for (const char *l = p.out; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != '\0')) {
+		char line[2048];
+		snprintf(line, sizeof line, "%.*s\n", (int)strcspn(l, "\n"), l);
+		if (line[0] != '|')
+			continue;
+		rows++;
+		cr_assert(strstr(md, line), "compare.md lacks the terminal's row %s", line);
+	}
+	cr_assert_gt(rows, 10, "the terminal shows no table:\n%s", p.out);
+	snprintf(path, sizeof path, "%s/compare.json", e.out);
+	json_t *cmp = load_json(path);
+	cr_assert_eq(json_array_size(json_object_get(cmp, "backends")), nb);
+	cr_assert_eq(json_array_size(json_object_get(cmp, "incomplete")), 0);
+	for (size_t i = 0; i < nb; i++)
+		assert_numbers(e.out, backends[i], cmp, md);
+	json_decref(cmp);
+	free(md);
+
+	char report[400];
+	snprintf(report, sizeof report, "%s/report", e.out);
+	assert_report(&e, report);
+	e2e_proc_free(&p);
+	e2e_env_fini(&e);
+}
+
+Test(e2e_compare, embedded, .timeout = 300, .fini = e2e_cleanup)
+{
+	static const char *const b[] = {"leveldb", "sqlite"};
+	t_compare(b, 2, "leveldb,sqlite");
+}
+
+#ifdef RPB_HAVE_POSTGRES
+Test(e2e_compare, with_postgres, .timeout = 300, .fini = e2e_cleanup)
+{
+	const char *dsn = getenv("RPB_TEST_PG_DSN");
+	if (!dsn || !*dsn)
+		cr_skip_test("RPB_TEST_PG_DSN is not set (scripts/pg-throwaway run starts a server)");
+	static const char *const b[] = {"leveldb", "sqlite", "postgres"};
+	t_compare(b, 3, "leveldb,sqlite,postgres");
+}
+#endif
+
+/* ---- 2. refusals ---- */
+
+static void run_ci(const struct e2e_env *e, const char *backend, const char *out, ...)
+	__attribute__((sentinel));
+static void run_ci(const struct e2e_env *e, const char *backend, const char *out, ...)
+{
+	char bin[E2E_PATH];
+	snprintf(bin, sizeof bin, "%s/bin/rpbench-%s", RPB_BINARY_DIR, backend);
+	struct e2e_args a = {0};
+	e2e_args_add(&a, bin, "run", E2E_CI_INGEST, "--quiet", "--out", out, "--set", "ops=40", NULL);
+	va_list ap;
+	va_start(ap, out);
+	for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
+		e2e_args_add(&a, s, NULL);
+	va_end(ap);
+	struct e2e_proc p;
+	e2e_exec(&p, e->cap, &a);
+	e2e_assert_code(&p, 0);
+	e2e_proc_free(&p);
+}
+
+Test(e2e_compare, refuses_other_sync, .timeout = 120, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "sqlite");
+	char a[E2E_PATH], b[E2E_PATH], c[E2E_PATH], o[E2E_PATH];
+	e2e_path(&e, a, "a");
+	e2e_path(&e, b, "b");
+	e2e_path(&e, c, "c");
+	e2e_path(&e, o, "o");
+	run_ci(&e, "sqlite", a, NULL);
+	run_ci(&e, "leveldb", b, "--set", "sync=commit", NULL);
+	run_ci(&e, "leveldb", c, "--set", "size_max=100", NULL);
+	struct e2e_proc p;
+	rpbench(&p, &e, o, "compare", "--results", a, b, "--out", "OUT", NULL);
+	e2e_assert_refusal(&p, EXIT_USAGE, "run.sync", "none", "commit", NULL);
+	cr_assert(!e2e_exists(o), "a refused comparison created %s", o);
+	e2e_proc_free(&p);
+	rpbench(&p, &e, o, "report", a, c, "--out", "OUT", NULL);
+	e2e_assert_refusal(&p, EXIT_USAGE, "ingest.size_max", "4096", "100", NULL);
+	e2e_proc_free(&p);
+	e2e_env_fini(&e);
+}
+
+Test(e2e_compare, postgres_needs_a_server, .timeout = 30, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "sqlite");
+	struct e2e_proc p;
+	rpbench(&p, &e, e.out, "compare", E2E_CI_INGEST, "--backends", "sqlite,postgres", "--out",
+		"OUT", NULL);
+	e2e_assert_refusal(&p, EXIT_USAGE, "--dsn", "--start-postgres", NULL);
+	cr_assert(!e2e_exists(e.out), "a refused comparison created %s", e.out);
+	e2e_proc_free(&p);
+	e2e_env_fini(&e);
+}
+
+/* ---- 3. a run that does not complete is named; the others are reported ---- */
+
+Test(e2e_compare, incomplete_run_named, .timeout = 120, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "sqlite");
+	struct e2e_proc p;
+	/* A lock injection is refused by LevelDB alone (its writers never wait). */
+	rpbench(&p, &e, e.out, "compare", E2E_CI_INGEST, "--backends", "leveldb,sqlite", "--set",
+		"ops=100", "--set", "inject=lock:1@50", "--out", "OUT", "--quiet", NULL);
+	e2e_assert_code(&p, EXIT_INCOMPLETE);
+	cr_assert(strstr(p.err, "the leveldb run did not complete"), "stderr: %s", p.err);
+	char path[PATHBUF];
+	snprintf(path, sizeof path, "%s/compare.json", e.out);
+	json_t *cmp = load_json(path);
+	json_t *backends = json_object_get(cmp, "backends"), *bad = json_object_get(cmp, "incomplete");
+	cr_assert_eq(json_array_size(backends), 1);
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(backends, 0), "backend")),
+			 "sqlite");
+	cr_assert_eq(json_array_size(bad), 1);
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(bad, 0), "backend")),
+			 "leveldb");
+	cr_assert_eq(json_integer_value(json_object_get(json_array_get(bad, 0), "exit_code")), 1);
+	json_decref(cmp);
+	snprintf(path, sizeof path, "%s/report/index.html", e.out);
+	cr_assert(e2e_exists(path), "no report for the run that completed");
+	e2e_proc_free(&p);
+	e2e_env_fini(&e);
+}
+
+/* ---- 4. repeats interleave and give the median ---- */
+
+Test(e2e_compare, repeat_interleaves, .timeout = 300, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "sqlite");
+	struct e2e_proc p;
+	rpbench(&p, &e, e.out, "compare", E2E_CI_INGEST, "--backends", "leveldb,sqlite", "--repeat",
+		"2", "--set", "ops=60", "--out", "OUT", "--quiet", NULL);
+	e2e_assert_code(&p, 0);
+	/* Run order: leveldb-1, sqlite-1, leveldb-2, sqlite-2. */
+	static const char *const order[] = {"leveldb-1", "sqlite-1", "leveldb-2", "sqlite-2"};
+	uint64_t prev_end = 0;
+	double tp[4];
+	for (size_t i = 0; i < 4; i++) {
+		char dir[PATHBUF];
+		snprintf(dir, sizeof dir, "%s/runs/%s", e.out, order[i]);
+		json_t *r = e2e_result(dir);
+		uint64_t start = e2e_jtime_ms(r, "manifest.start");
+		cr_assert_geq(start, prev_end, "%s started before the run before it ended", order[i]);
+		prev_end = e2e_jtime_ms(r, "manifest.end");
+		tp[i] = number(json_object_get(json_object_get(r, "labels"), "create"), "throughput_per_s",
+			       dir);
+		json_decref(r);
+	}
+	char path[PATHBUF];
+	snprintf(path, sizeof path, "%s/compare.json", e.out);
+	json_t *cmp = load_json(path);
+	for (size_t b = 0; b < 2; b++) {
+		const json_t *stat =
+			json_object_get(json_array_get(json_object_get(cmp, "backends"), b), "throughput_per_s");
+		double lo = tp[b] < tp[b + 2] ? tp[b] : tp[b + 2], hi = tp[b] < tp[b + 2] ? tp[b + 2] : tp[b];
+		cr_assert(number(stat, "median", "compare.json") == (tp[b] + tp[b + 2]) / 2);
+		cr_assert(number(stat, "min", "compare.json") == lo);
+		cr_assert(number(stat, "max", "compare.json") == hi);
+		cr_assert_eq(number(stat, "n", "compare.json"), 2);
+	}
+	json_decref(cmp);
+	e2e_proc_free(&p);
+	e2e_env_fini(&e);
+}
+
+#endif

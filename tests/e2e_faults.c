@@ -1,0 +1,726 @@
+/* End-to-end failure modes through the real rpbench-<backend> binaries: the
+ * transaction reaper (txn_timeout) against injected stalls and lock waits,
+ * the error policies (stop, continue, retry:N) for timeouts, conflicts and
+ * a full disk, a run killed with SIGKILL and verified against its live
+ * ledger, and a PostgreSQL server killed under a run. Every run must leave
+ * complete results and a store that verify finds exactly as acknowledged.
+ * Suites are named faults_<backend>. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "e2e_util.h"
+#include "ledger.h"
+
+enum {
+	EXIT_OK = 0,
+	EXIT_USAGE = 1,
+	EXIT_STOPPED = 3,
+	EXIT_VERIFY = 4,
+	EXIT_KILLED = 128 + SIGKILL,
+};
+
+#define PG_THROWAWAY RPB_SOURCE_DIR "/scripts/pg-throwaway"
+
+/* A spawned run still going when an assertion ends the test: the .fini hook
+ * kills it before its directory is removed. */
+static pid_t live_child = -1;
+/* A private PostgreSQL server of this test, stopped and removed by .fini. */
+static char private_pg[E2E_PATH], private_cap[300];
+
+static void private_server_remove(void)
+{
+	if (private_pg[0]) {
+		struct e2e_args a = {0};
+		e2e_args_add(&a, PG_THROWAWAY, "stop", private_pg, NULL);
+		struct e2e_proc p;
+		e2e_exec(&p, private_cap, &a);
+		e2e_proc_free(&p);
+		rpbt_rmtree(private_pg); /* a start that failed before its marker */
+		private_pg[0] = '\0';
+	}
+}
+
+static void faults_fini(void)
+{
+	if (live_child > 0) {
+		kill(live_child, SIGKILL);
+		waitpid(live_child, NULL, 0);
+		live_child = -1;
+	}
+	private_server_remove();
+	e2e_cleanup();
+}
+
+/* ---- runs and their results ---- */
+
+/* Runs ci-ingest into e->out with one --set per "key=value" (up to NULL),
+ * asserts the exit code, a quiet stderr and the result files; returns
+ * result.json. */
+static json_t *run_ci(const struct e2e_env *e, int want, ...) __attribute__((sentinel));
+static json_t *run_ci(const struct e2e_env *e, int want, ...)
+{
+	struct e2e_args a;
+	e2e_run_args(&a, e, E2E_CI_INGEST, e->out);
+	va_list ap;
+	va_start(ap, want);
+	for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
+		e2e_args_add(&a, "--set", s, NULL);
+	va_end(ap);
+	struct e2e_proc p;
+	e2e_exec(&p, e->cap, &a);
+	e2e_assert_code(&p, want);
+	e2e_assert_quiet(&p);
+	e2e_proc_free(&p);
+	const char *files[] = {"summary.txt", "result.json", "intervals.csv", RPB_LEDGER_FILE,
+			       RPB_FAILURES_FILE};
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		char path[E2E_PATH + 32];
+		snprintf(path, sizeof path, "%s/%s", e->out, files[i]);
+		cr_assert(e2e_exists(path), "the run (exit %d) wrote no %s", want, path);
+	}
+	return e2e_result(e->out);
+}
+
+/* summary.txt: the Err count of its summariser line, and its Status line,
+ * which must equal result.json's status. */
+static json_int_t summary_err(const struct e2e_env *e, json_t *r, char *status, size_t n)
+{
+	char path[E2E_PATH + 32];
+	snprintf(path, sizeof path, "%s/summary.txt", e->out);
+	char *text = e2e_slurp(path, NULL);
+	cr_assert_not_null(text, "cannot read %s", path);
+	const char *err = strstr(text, " Err: ");
+	cr_assert_not_null(err, "%s has no Err count:\n%s", path, text);
+	json_int_t errs = strtoll(err + 6, NULL, 10);
+	const char *st = strstr(text, "\nStatus: ");
+	cr_assert_not_null(st, "%s has no Status line:\n%s", path, text);
+	st += 9;
+	snprintf(status, n, "%.*s", (int)strcspn(st, "\n"), st);
+	cr_assert_str_eq(status, e2e_jstr(r, "status"), "%s's Status line differs from result.json",
+			 path);
+	free(text);
+	return errs;
+}
+
+static void assert_stop(json_t *r, const char *reason, const char *cls)
+{
+	cr_assert_str_eq(e2e_jstr(r, "stop.reason"), reason, "stop.reason; status: %s",
+			 e2e_jstr(r, "status"));
+	if (cls)
+		cr_assert_str_eq(e2e_jstr(r, "stop.class"), cls, "stop.class; status: %s",
+				 e2e_jstr(r, "status"));
+}
+
+/* errors.<class>.count; 0 when the class is absent. */
+static json_int_t class_count(json_t *r, const char *cls)
+{
+	json_t *c = json_object_get(json_object_get(r, "errors"), cls);
+	if (!c)
+		return 0;
+	json_t *v = json_object_get(c, "count");
+	cr_assert(json_is_integer(v), "result.json errors.%s.count is not an integer", cls);
+	return json_integer_value(v);
+}
+
+/* The sum of one integer field over threads[]. */
+static json_int_t threads_sum(json_t *r, const char *field)
+{
+	json_t *th = json_object_get(r, "threads"), *t;
+	size_t i;
+	json_int_t sum = 0;
+	cr_assert(json_is_array(th), "result.json has no threads array");
+	json_array_foreach(th, i, t) {
+		json_t *v = json_object_get(t, field);
+		cr_assert(json_is_integer(v), "threads[%zu].%s is not an integer", i, field);
+		sum += json_integer_value(v);
+	}
+	return sum;
+}
+
+/* How many failed operations the ledger of result.json records. */
+static json_int_t ledger_failures(json_t *r)
+{
+	json_t *ws = json_object_get(json_object_get(r, "ledger"), "workers"), *w;
+	size_t i;
+	json_int_t n = 0;
+	cr_assert(json_is_array(ws), "result.json has no ledger.workers");
+	json_array_foreach(ws, i, w)
+		n += (json_int_t)json_array_size(json_object_get(w, "failures"));
+	return n;
+}
+
+/* Runs verify on out; asserts the exit code and returns its stdout. */
+static char *verify_out(const struct e2e_env *e, const char *out, int want)
+{
+	struct e2e_args a = {0};
+	e2e_args_add(&a, e->bin, "verify", out, NULL);
+	if (e->server)
+		e2e_args_add(&a, "--dsn", e->dsn, NULL);
+	struct e2e_proc p;
+	e2e_exec(&p, e->cap, &a);
+	e2e_assert_code(&p, want);
+	e2e_assert_quiet(&p);
+	char *text = p.out;
+	p.out = NULL;
+	e2e_proc_free(&p);
+	return text;
+}
+
+/* Verify finds nothing missing, corrupt or unexpected; returns the number
+ * of acknowledged objects it checked. */
+static long long verify_clean(const struct e2e_env *e)
+{
+	char *text = verify_out(e, e->out, EXIT_OK);
+	long long n = -1;
+	int used = 0;
+	int got = sscanf(text, "verified %lld objects: 0 missing, 0 corrupt, 0 unexpected%n", &n, &used);
+	cr_assert(got == 1 && used > 0, "verify printed \"%s\", expected \"verified N objects: 0 "
+		  "missing, 0 corrupt, 0 unexpected\"", text);
+	free(text);
+	return n;
+}
+
+/* ---- the store itself ---- */
+
+/* The store's count of objects whose key starts with prefix. */
+static long long store_count(const struct e2e_env *e, const char *prefix)
+{
+	if (!e->server) {
+		struct e2e_store s;
+		e2e_store_open(&s, e->backend, e->store);
+		long long n = (long long)e2e_scan_prefix(&s, RPB_T_OBJECTS, prefix, NULL, NULL);
+		e2e_store_close(&s);
+		return n;
+	}
+	/* The keys with the prefix lie in [prefix, prefix with its last byte + 1). */
+	char upto[64], sql[512];
+	snprintf(upto, sizeof upto, "%s", prefix);
+	upto[strlen(upto) - 1]++;
+	snprintf(sql, sizeof sql,
+		 "SELECT count(*) FROM %s.objects WHERE k >= '%s'::bytea AND k < '%s'::bytea",
+		 e->schema, prefix, upto);
+	struct e2e_args a = {0};
+	e2e_args_add(&a, "psql", "-X", "-v", "ON_ERROR_STOP=1", e->dsn, "-Atc", sql, NULL);
+	return e2e_query_count(e, &a);
+}
+
+/* Deletes one object's content and description behind rpbench's back. */
+static void store_delete(const struct e2e_env *e, const char *key)
+{
+	if (!e->server) {
+		struct e2e_store s;
+		e2e_store_open(&s, e->backend, e->store);
+		struct rpb_err err = {0};
+		rpb_slice k = rpb_slice_make(key, strlen(key));
+		enum rpb_status st = s.b->begin(s.s, RPB_TXN_WRITE, &err);
+		if (!st)
+			st = s.b->del(s.s, RPB_T_OBJECTS, k, &err);
+		if (!st)
+			st = s.b->del(s.s, RPB_T_DESCRIPTIONS, k, &err);
+		if (!st)
+			st = s.b->commit(s.s, &err);
+		cr_assert_eq(st, RPB_OK, "deleting %s from the %s store: %s", key, e->backend, err.msg);
+		e2e_store_close(&s);
+		return;
+	}
+	char sql[512];
+	snprintf(sql, sizeof sql,
+		 "DELETE FROM %s.objects WHERE k = '%s'::bytea; "
+		 "DELETE FROM %s.descriptions WHERE k = '%s'::bytea",
+		 e->schema, key, e->schema, key);
+	struct e2e_args a = {0};
+	e2e_args_add(&a, "psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", e->dsn, "-c", sql, NULL);
+	struct e2e_proc p;
+	e2e_exec(&p, e->cap, &a);
+	e2e_assert_code(&p, 0);
+	e2e_proc_free(&p);
+}
+
+/* "o/<run tag>/": the prefix of every object key of the run. */
+static void object_prefix(json_t *r, char *buf, size_t n)
+{
+	snprintf(buf, n, "o/%s/", e2e_jstr(r, "manifest.run_tag"));
+}
+
+/* The store holds exactly the acknowledged objects, and verify agrees. */
+static void assert_store_is_acked(const struct e2e_env *e, json_t *r)
+{
+	json_int_t acked = e2e_jint(r, "totals.acked");
+	long long n = verify_clean(e);
+	cr_assert_eq(n, acked, "verify checked %lld objects, result.json acked %lld", n,
+		     (long long)acked);
+	char prefix[32];
+	object_prefix(r, prefix, sizeof prefix);
+	long long held = store_count(e, prefix);
+	cr_assert_eq(held, acked, "the %s store holds %lld objects of the run, result.json acked "
+		     "%lld: a failed operation left something visible", e->backend, held,
+		     (long long)acked);
+}
+
+/* ---- 1. the reaper stops the run ---- */
+
+/* Every 10th op stalls (stall) or meets another session's lock (lock) for
+ * ms with txn_timeout = 200 ms. SQLite runs one thread: its single writer
+ * would make the other thread time out waiting, at an op of its own. */
+static void t_timeout_stop(const char *backend, const char *kind, unsigned ms)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, backend);
+	char inject[64];
+	snprintf(inject, sizeof inject, "inject=%s:%u@10", kind, ms);
+	json_t *r = run_ci(&e, EXIT_STOPPED, "ops=20", "txn_timeout=200", inject,
+			   !strcmp(backend, "sqlite") ? "threads=1" : NULL, NULL);
+	assert_stop(r, "error", "txn-timeout");
+	cr_assert_eq(e2e_jint(r, "stop.op"), 9, "the stalled op is op 9 of its thread");
+	char status[2048];
+	json_int_t errs = summary_err(&e, r, status, sizeof status);
+	cr_assert(strstr(status, "Test ended when the transaction reaper aborted a transaction "
+				 "after 200 ms (create 10 of thread "),
+		  "status: %s", status);
+	cr_assert(strstr(status, "the reaper interrupted a transaction open for "), "status: %s",
+		  status);
+	cr_assert_geq(errs, 1, "summary Err: %lld", (long long)errs);
+	cr_assert_geq(e2e_jint(r, "totals.reaped_txns"), 1);
+	cr_assert_geq(class_count(r, "txn-timeout"), 1);
+	if (!strcmp(backend, "postgres") && !strcmp(kind, "lock"))
+		/* Blocked inside the server: the reaper's cancel request ended it. */
+		cr_assert_str_eq(e2e_jstr(r, "stop.sqlstate"), "57014", "status: %s", status);
+	assert_store_is_acked(&e, r);
+	json_decref(r);
+	e2e_env_fini(&e);
+}
+
+/* ---- 2. continue: every stalled op fails, the rest goes on ---- */
+
+static void t_timeout_continue(const char *backend)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, backend);
+	bool one = !strcmp(backend, "sqlite");
+	json_t *r = run_ci(&e, EXIT_OK, "ops=20", "txn_timeout=200", "inject=stall:400@10",
+			   "on_error.txn-timeout=continue", one ? "threads=1" : NULL, NULL);
+	assert_stop(r, "completed", NULL);
+	json_int_t threads = one ? 1 : 2, stalled = threads * (20 / 10);
+	cr_assert_eq(class_count(r, "txn-timeout"), stalled, "errors.txn-timeout.count");
+	cr_assert_eq(e2e_jint(r, "totals.reaped_txns"), stalled);
+	cr_assert_eq(e2e_jint(r, "totals.acked"), threads * 20 - stalled);
+	cr_assert_eq(ledger_failures(r), stalled, "the ledger records each stalled op as failed");
+	assert_store_is_acked(&e, r);
+	json_decref(r);
+	e2e_env_fini(&e);
+}
+
+/* ---- 3. retry:2: the same op stalls on every attempt ---- */
+
+static void t_timeout_retry(const char *backend)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, backend);
+	/* One thread: another would see the stop before its last attempt. */
+	json_t *r = run_ci(&e, EXIT_STOPPED, "ops=10", "threads=1", "txn_timeout=200",
+			   "inject=stall:400@5", "on_error.txn-timeout=retry:2", NULL);
+	assert_stop(r, "error", "txn-timeout");
+	cr_assert_eq(e2e_jint(r, "stop.op"), 4, "op 4 stalls first");
+	cr_assert_eq(threads_sum(r, "retries"), 2, "1 stalled op x 2 retries");
+	cr_assert_eq(class_count(r, "txn-timeout"), 3, "three attempts, three failed samples");
+	cr_assert_eq(e2e_jint(r, "totals.reaped_txns"), 3);
+	cr_assert_eq(e2e_jint(r, "totals.acked"), 4);
+	assert_store_is_acked(&e, r);
+	json_decref(r);
+	e2e_env_fini(&e);
+}
+
+/* ---- 4. lock conflicts: retry outlasts the lock, stop ends the run ---- */
+
+/* SQLite waits busy_timeout = 50 ms for the lock, PostgreSQL lock_timeout
+ * = 50 ms (SQLSTATE 55P03); the injected lock is held 400 ms. */
+static char lock_dsn[1024];
+
+static void conflict_env(struct e2e_env *e, const char *backend, const char **opt)
+{
+	e2e_env_init(e, backend);
+	*opt = "sqlite.busy_timeout=50";
+	if (e->server) {
+		snprintf(lock_dsn, sizeof lock_dsn, "%s options='-c lock_timeout=50'", e->dsn);
+		e->dsn = lock_dsn;
+		*opt = NULL;
+	}
+}
+
+static void t_conflict_retry(const char *backend)
+{
+	struct e2e_env e;
+	const char *opt;
+	conflict_env(&e, backend, &opt);
+	json_t *r = run_ci(&e, EXIT_OK, "ops=10", "inject=lock:400@10",
+			   "on_error.conflict=retry:40", opt, NULL);
+	assert_stop(r, "completed", NULL);
+	json_int_t retries = threads_sum(r, "retries");
+	cr_assert_gt(retries, 0, "the lock was never met");
+	cr_assert_eq(class_count(r, "conflict"), retries,
+		     "every failed attempt was retried: none left failed");
+	cr_assert_eq(ledger_failures(r), 0);
+	cr_assert_eq(e2e_jint(r, "totals.acked"), 20);
+	assert_store_is_acked(&e, r);
+	json_decref(r);
+	e2e_env_fini(&e);
+}
+
+static void t_conflict_stop(const char *backend)
+{
+	struct e2e_env e;
+	const char *opt;
+	conflict_env(&e, backend, &opt);
+	json_t *r = run_ci(&e, EXIT_STOPPED, "ops=10", "inject=lock:400@10", opt, NULL);
+	assert_stop(r, "error", "conflict");
+	if (e.server)
+		cr_assert_str_eq(e2e_jstr(r, "stop.sqlstate"), "55P03");
+	char status[2048];
+	summary_err(&e, r, status, sizeof status);
+	cr_assert(strstr(status, "Test ended on a failed sample (conflict)"), "status: %s", status);
+	assert_store_is_acked(&e, r);
+	json_decref(r);
+	e2e_env_fini(&e);
+}
+
+/* Row locks: only the locked op conflicts, each once. */
+static void t_conflict_continue(const char *backend)
+{
+	struct e2e_env e;
+	const char *opt;
+	conflict_env(&e, backend, &opt);
+	json_t *r = run_ci(&e, EXIT_OK, "ops=10", "inject=lock:400@10",
+			   "on_error.conflict=continue", opt, NULL);
+	assert_stop(r, "completed", NULL);
+	json_int_t stalled = 2 * (10 / 10);
+	cr_assert_eq(class_count(r, "conflict"), stalled, "errors.conflict.count");
+	cr_assert_eq(e2e_jint(r, "totals.acked"), 20 - stalled);
+	cr_assert_eq(ledger_failures(r), stalled);
+	assert_store_is_acked(&e, r);
+	json_decref(r);
+	e2e_env_fini(&e);
+}
+
+/* ---- 5. a full disk, as a page quota ---- */
+
+static void t_disk_full_continue(const char *backend)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, backend);
+	/* 400 creates of up to 4 KiB do not fit into 64 pages; no probes run. */
+	json_t *r = run_ci(&e, EXIT_OK, "ops=200", "sqlite.max_pages=64",
+			   "on_error.disk-full=continue", NULL);
+	assert_stop(r, "completed", NULL);
+	json_int_t full = class_count(r, "disk-full"), acked = e2e_jint(r, "totals.acked");
+	cr_assert_gt(full, 0, "64 pages held all 400 creates");
+	cr_assert_gt(acked, 0);
+	cr_assert_eq(acked + full, 2 * 200, "acked %lld + disk-full %lld", (long long)acked,
+		     (long long)full);
+	cr_assert_eq(ledger_failures(r), full);
+	assert_store_is_acked(&e, r);
+	json_decref(r);
+	e2e_env_fini(&e);
+}
+
+static void t_disk_full_stop(const char *backend)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, backend);
+	json_t *r = run_ci(&e, EXIT_STOPPED, "ops=200", "sqlite.max_pages=64", NULL);
+	assert_stop(r, "error", "disk-full");
+	char status[2048];
+	summary_err(&e, r, status, sizeof status);
+	cr_assert(strstr(status, "Test ended when the store reported disk full after "), "status: %s",
+		  status);
+	assert_store_is_acked(&e, r);
+	json_decref(r);
+	e2e_env_fini(&e);
+}
+
+/* ---- the live ledger ---- */
+
+#define LEDGER_HEADER 64
+#define MAX_THREADS 8
+
+struct ledger_view {
+	unsigned n;
+	uint64_t started[MAX_THREADS], finished[MAX_THREADS];
+};
+
+/* Reads ledger.bin as verify would; false while it is not there yet. */
+static bool ledger_read(const char *out, struct ledger_view *lv)
+{
+	char path[E2E_PATH + 32];
+	snprintf(path, sizeof path, "%s/%s", out, RPB_LEDGER_FILE);
+	size_t len;
+	char *raw = e2e_slurp(path, &len);
+	if (!raw)
+		return false;
+	uint32_t n = 0;
+	bool ok = len >= LEDGER_HEADER && memcmp(raw, "RPBLEDG1", 8) == 0;
+	if (ok) {
+		memcpy(&n, raw + 8, sizeof n);
+		ok = n >= 1 && n <= MAX_THREADS &&
+		     len >= LEDGER_HEADER + n * sizeof(struct rpb_ledger_slot);
+	}
+	for (unsigned t = 0; ok && t < n; t++) {
+		const char *slot = raw + LEDGER_HEADER + t * sizeof(struct rpb_ledger_slot);
+		memcpy(&lv->started[t], slot + offsetof(struct rpb_ledger_slot, started), 8);
+		memcpy(&lv->finished[t], slot + offsetof(struct rpb_ledger_slot, finished), 8);
+	}
+	lv->n = ok ? n : 0;
+	free(raw);
+	return ok;
+}
+
+static uint64_t ledger_finished(const struct ledger_view *lv)
+{
+	uint64_t sum = 0;
+	for (unsigned t = 0; t < lv->n; t++)
+		sum += lv->finished[t];
+	return sum;
+}
+
+/* Starts a 60 s ingest (extra --set up to NULL) and returns once its ledger
+ * shows `want` finished operations. */
+static void spawn_until(struct e2e_proc *p, const struct e2e_env *e, uint64_t want, ...)
+	__attribute__((sentinel));
+static void spawn_until(struct e2e_proc *p, const struct e2e_env *e, uint64_t want, ...)
+{
+	struct e2e_args a;
+	e2e_run_args(&a, e, E2E_CI_INGEST, e->out);
+	e2e_args_add(&a, "--set", "ops=0", "--set", "duration=60", "--set", "sync=commit", NULL);
+	va_list ap;
+	va_start(ap, want);
+	for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
+		e2e_args_add(&a, "--set", s, NULL);
+	va_end(ap);
+	int rc = e2e_spawn(p, e->cap, &a);
+	cr_assert_eq(rc, 0, "cannot start %s: %s", p->cmd, strerror(rc));
+	live_child = p->pid;
+	struct timespec nap = {0, 10 * 1000 * 1000};
+	struct ledger_view lv = {0};
+	/* A ceiling for a stuck run, not a measurement. */
+	for (int i = 0; i < 2000; i++) {
+		if (ledger_read(e->out, &lv) && ledger_finished(&lv) >= want)
+			return;
+		nanosleep(&nap, NULL);
+	}
+	kill(p->pid, SIGKILL);
+	e2e_wait(p, 10);
+	live_child = -1;
+	cr_assert_fail("`%s` finished only %llu operations in 20 s (exit %d): %s", p->cmd,
+		       (unsigned long long)ledger_finished(&lv), p->code, p->err);
+}
+
+/* ---- 6. SIGKILL: verify checks the killed run against its live ledger ---- */
+
+static void t_sigkill(const char *backend)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, backend);
+	struct e2e_proc p;
+	/* probe_every = 7: a probe sequence is often in flight at the kill. */
+	spawn_until(&p, &e, 60, "probe_every=7", NULL);
+	cr_assert_eq(kill(p.pid, SIGKILL), 0);
+	e2e_wait(&p, 10);
+	live_child = -1;
+	e2e_assert_code(&p, EXIT_KILLED);
+	e2e_assert_quiet(&p);
+	e2e_proc_free(&p);
+
+	json_t *r = e2e_result(e.out);
+	const char *status = e2e_jstr(r, "status");
+	cr_assert(!strncmp(status, "running", 7), "a killed run's result.json says \"%s\"", status);
+	struct ledger_view lv;
+	cr_assert(ledger_read(e.out, &lv), "%s/%s is unreadable", e.out, RPB_LEDGER_FILE);
+	char path[E2E_PATH + 32];
+	snprintf(path, sizeof path, "%s/%s", e.out, RPB_FAILURES_FILE);
+	char *failures = e2e_slurp(path, NULL);
+	cr_assert_not_null(failures, "the killed run left no %s", path);
+	cr_assert_str_empty(failures, "no operation of this run should have failed");
+	free(failures);
+	unsigned doubt = 0;
+	for (unsigned t = 0; t < lv.n; t++) {
+		cr_assert_leq(lv.finished[t], lv.started[t]);
+		cr_assert_leq(lv.started[t] - lv.finished[t], 1, "thread %u", t);
+		doubt += lv.started[t] > lv.finished[t];
+	}
+
+	char *text = verify_out(&e, e.out, EXIT_OK);
+	long long n = -1;
+	int used = 0;
+	sscanf(text, "verified %lld objects: 0 missing, 0 corrupt, 0 unexpected%n", &n, &used);
+	cr_assert_gt(used, 0, "verify of the killed run printed \"%s\"", text);
+	cr_assert_eq((uint64_t)n, ledger_finished(&lv),
+		     "verify checked %lld objects, the ledger says %llu finished: %s", n,
+		     (unsigned long long)ledger_finished(&lv), text);
+	if (doubt) {
+		char want[64];
+		snprintf(want, sizeof want, " (%u in doubt: ", doubt);
+		cr_assert(strstr(text, want), "%u operations were running at the kill: %s", doubt, text);
+	}
+	cr_assert(strstr(text, "\nnote: the run did not finish; checked against its live ledger "
+			       "(ledger.bin)\n"),
+		  "verify of a killed run: %s", text);
+	free(text);
+
+	/* The store holds the acknowledged objects plus, perhaps, those in doubt. */
+	char prefix[32];
+	object_prefix(r, prefix, sizeof prefix);
+	long long held = store_count(&e, prefix);
+	cr_assert(held >= n && held <= n + doubt, "the store holds %lld objects: %lld acknowledged, "
+		  "%u in doubt", held, n, doubt);
+
+	/* Verify can fail: take one acknowledged object away (op 0 of a thread
+	 * that finished one; SQLite's lock may have kept a thread waiting). */
+	unsigned t = 0;
+	while (t < lv.n && lv.finished[t] == 0)
+		t++;
+	cr_assert_lt(t, lv.n);
+	char key[64];
+	snprintf(key, sizeof key, "%s%04u/000000000000", prefix, t);
+	store_delete(&e, key);
+	text = verify_out(&e, e.out, EXIT_VERIFY);
+	char want[128];
+	snprintf(want, sizeof want, "verified %lld objects: 1 missing, 0 corrupt, 0 unexpected", n);
+	cr_assert(!strncmp(text, want, strlen(want)), "after deleting %s verify printed \"%s\", "
+		  "expected \"%s\"", key, text, want);
+	cr_assert(strstr(text, key), "verify should name %s: %s", key, text);
+	free(text);
+	json_decref(r);
+	e2e_env_fini(&e);
+}
+
+/* ---- 7. the PostgreSQL server dies under the run ---- */
+
+/* Runs pg-throwaway CMD on the private server; returns its DSN line. */
+static void private_server(const struct e2e_env *e, const char *cmd, char *dsn, size_t n)
+{
+	struct e2e_args a = {0};
+	e2e_args_add(&a, PG_THROWAWAY, cmd, private_pg, NULL);
+	struct e2e_proc p;
+	e2e_exec(&p, e->cap, &a);
+	e2e_assert_code(&p, 0);
+	snprintf(dsn, n, "%.*s", (int)strcspn(p.out, "\n"), p.out);
+	cr_assert(!strncmp(dsn, "host=", 5), "`%s` printed \"%s\", expected a DSN", p.cmd, p.out);
+	e2e_proc_free(&p);
+}
+
+static pid_t postmaster_pid(void)
+{
+	char path[E2E_PATH + 32];
+	snprintf(path, sizeof path, "%s/data/postmaster.pid", private_pg);
+	char *text = e2e_slurp(path, NULL);
+	cr_assert_not_null(text, "cannot read %s", path);
+	long pid = strtol(text, NULL, 10);
+	free(text);
+	cr_assert_gt(pid, 1, "%s names no pid", path);
+	return (pid_t)pid;
+}
+
+static void t_server_lost(const char *backend)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, backend);
+	snprintf(private_cap, sizeof private_cap, "%s", e.cap);
+	rpbt_tmpdir(private_pg, sizeof private_pg, "pgk");
+	char dsn[E2E_PATH + 64];
+	private_server(&e, "start", dsn, sizeof dsn);
+	e.dsn = dsn;
+
+	struct e2e_proc p;
+	spawn_until(&p, &e, 40, NULL);
+	cr_assert_eq(kill(postmaster_pid(), SIGKILL), 0);
+	e2e_wait(&p, 20);
+	live_child = -1;
+	e2e_assert_code(&p, EXIT_STOPPED);
+	e2e_assert_quiet(&p);
+	e2e_proc_free(&p);
+	const char *files[] = {"summary.txt", "result.json", "intervals.csv"};
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		char path[E2E_PATH + 32];
+		snprintf(path, sizeof path, "%s/%s", e.out, files[i]);
+		cr_assert(e2e_exists(path), "the run that lost its server wrote no %s", path);
+	}
+	json_t *r = e2e_result(e.out);
+	assert_stop(r, "error", "conn-lost");
+	char status[2048];
+	summary_err(&e, r, status, sizeof status);
+	cr_assert(strstr(status, "Test ended when the connection to the server was lost after "),
+		  "status: %s", status);
+	cr_assert_gt(e2e_jint(r, "totals.acked"), 0);
+	cr_assert(json_is_object(json_object_get(r, "ledger")), "result.json is complete: no ledger");
+
+	/* Crash recovery keeps every commit the run was told of (sync = commit). */
+	char again[E2E_PATH + 64];
+	private_server(&e, "restart", again, sizeof again);
+	cr_assert_str_eq(again, dsn);
+	long long n = verify_clean(&e);
+	cr_assert_eq(n, e2e_jint(r, "totals.acked"));
+	json_decref(r);
+	private_server_remove();
+	e2e_env_fini(&e);
+}
+
+/* ---- 8. inject = lock needs a backend with lock waits ---- */
+
+static void t_lock_refused(const char *backend)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, backend);
+	struct e2e_args a;
+	e2e_run_args(&a, &e, E2E_CI_INGEST, e.out);
+	e2e_args_add(&a, "--set", "inject=lock:100@10", NULL);
+	struct e2e_proc p;
+	e2e_exec(&p, e.cap, &a);
+	e2e_assert_refusal(&p, EXIT_USAGE, "inject = lock", "sqlite", "postgres", "stall", NULL);
+	cr_assert(!e2e_exists(e.out), "`%s` was refused but created %s", p.cmd, e.out);
+	e2e_proc_free(&p);
+	e2e_env_fini(&e);
+}
+
+/* ---- the suites ---- */
+
+#define T(backend, name, body) \
+	Test(faults_##backend, name, .timeout = 90, .fini = faults_fini) { body; }
+
+#ifdef RPB_HAVE_LEVELDB
+T(leveldb, timeout_stall_stop, t_timeout_stop("leveldb", "stall", 500))
+T(leveldb, timeout_stall_continue, t_timeout_continue("leveldb"))
+T(leveldb, timeout_stall_retry, t_timeout_retry("leveldb"))
+T(leveldb, sigkill, t_sigkill("leveldb"))
+T(leveldb, lock_refused, t_lock_refused("leveldb"))
+#endif
+#ifdef RPB_HAVE_SQLITE
+T(sqlite, timeout_stall_stop, t_timeout_stop("sqlite", "stall", 500))
+T(sqlite, timeout_lock_stop, t_timeout_stop("sqlite", "lock", 600))
+T(sqlite, timeout_stall_continue, t_timeout_continue("sqlite"))
+T(sqlite, timeout_stall_retry, t_timeout_retry("sqlite"))
+T(sqlite, conflict_retry, t_conflict_retry("sqlite"))
+T(sqlite, conflict_stop, t_conflict_stop("sqlite"))
+T(sqlite, disk_full_continue, t_disk_full_continue("sqlite"))
+T(sqlite, disk_full_stop, t_disk_full_stop("sqlite"))
+T(sqlite, sigkill, t_sigkill("sqlite"))
+#endif
+#ifdef RPB_HAVE_POSTGRES
+T(postgres, timeout_stall_stop, t_timeout_stop("postgres", "stall", 500))
+T(postgres, timeout_lock_stop, t_timeout_stop("postgres", "lock", 600))
+T(postgres, timeout_stall_continue, t_timeout_continue("postgres"))
+T(postgres, timeout_stall_retry, t_timeout_retry("postgres"))
+T(postgres, conflict_retry, t_conflict_retry("postgres"))
+T(postgres, conflict_stop, t_conflict_stop("postgres"))
+T(postgres, conflict_continue, t_conflict_continue("postgres"))
+T(postgres, sigkill, t_sigkill("postgres"))
+T(postgres, server_lost, t_server_lost("postgres"))
+#endif
+T(null, lock_refused, t_lock_refused("null"))
