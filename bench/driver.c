@@ -173,7 +173,7 @@ static int prepare_out(char *out, size_t n, const struct cli *c, const struct rp
 		return -1;
 	}
 	static const char *const ours[] = {"result.json",    "summary.txt",     "intervals.csv",
-					   "samples.jtl",    "probe.csv",       "report.txt",
+					   "samples.jtl",    "probe.csv",       "report.txt",      "trace.csv",
 					   RPB_LEDGER_FILE,  RPB_FAILURES_FILE};
 	char path[8192];
 	for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++) {

@@ -1,24 +1,31 @@
 #!/usr/bin/env bash
-# The README's main job: set everything up, then run the same short ingest
-# workload on the embedded backends (LevelDB and SQLite), verify each store,
-# and print the summaries side by side.
+# The README's main job: set everything up, then compare the embedded
+# backends (LevelDB and SQLite) on short workloads of each pattern with
+# `rpbench compare`: identical workload and seed, tables on the terminal, an
+# HTML report with the figures. Each run's store is verified afterwards.
+#
+#   scripts/demo.sh [WORKLOAD.ini...]   (default: data/workloads/demo-*.ini)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-bash scripts/build.sh build
+bash scripts/build.sh build -DRPB_TESTS=OFF
 
-workload=${1:-data/workloads/demo-ingest.ini}
-out="results/demo-$(date -u +%Y%m%dT%H%M%SZ)"
-for b in leveldb sqlite; do
-	echo "== $b"
-	rc=0
-	build/bin/rpbench-$b run "$workload" --out "$out/$b" || rc=$?
-	[ "$rc" -eq 0 ] || [ "$rc" -eq 3 ] || exit "$rc"
-	build/bin/rpbench-$b verify "$out/$b"
+if [ $# -eq 0 ]; then
+	set -- data/workloads/demo-ingest.ini data/workloads/demo-metadata.ini
+fi
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+reports=()
+for workload in "$@"; do
+	name=$(basename "$workload" .ini)
+	out="results/demo-$stamp/$name"
+	echo "== $name: leveldb vs sqlite ($workload)"
+	build/bin/rpbench compare "$workload" --backends leveldb,sqlite --out "$out" --quiet
+	for b in leveldb sqlite; do
+		printf '%-8s ' "$b"
+		build/bin/rpbench-$b verify "$out/runs/$b"
+	done
+	reports+=("$out/report/index.html")
+	echo
 done
-echo
-echo "== side by side ($workload)"
-for b in leveldb sqlite; do
-	printf '%-8s %s\n' "$b" "$(sed -n 2p "$out/$b/summary.txt")"
-done
-echo "Results: $out"
+echo "HTML reports (open in a browser; no network needed):"
+printf '  %s\n' "${reports[@]}"

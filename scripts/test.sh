@@ -2,9 +2,11 @@
 # Sets everything up on a fresh Debian 12 machine and runs the whole suite:
 #  1. a build with every backend switched off but null (a switched-off
 #     backend must simply not be built);
-#  2. a ThreadSanitizer build of the binaries, running threaded ingest
-#     workloads on every backend (Criterion itself cannot start under TSan);
-#  3. the Criterion suite in a normal build and in an ASan+UBSan build, all
+#  2. a ThreadSanitizer build of the binaries, running threaded workloads of
+#     every pattern and the reaper on every backend (Criterion itself cannot
+#     start under TSan);
+#  3. disk full on a real size-limited tmpfs, on every backend;
+#  4. the Criterion suite in a normal build and in an ASan+UBSan build, all
 #     built with -Werror, each against a throwaway PostgreSQL server that is
 #     always removed afterwards. The ASan+UBSan summary comes last.
 set -euo pipefail
@@ -28,8 +30,11 @@ fi
 build-minimal/tests/rpbench-tests --jobs "$jobs" >/tmp/rpb-minimal.log 2>&1 || { cat /tmp/rpb-minimal.log; status=1; }
 tail -n 1 /tmp/rpb-minimal.log
 
-echo "== ThreadSanitizer: threaded ingest on every backend"
-TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$top/tests/tsan.supp" with_pg bash scripts/tsan-ingest.sh build-tsan || status=1
+echo "== ThreadSanitizer: threaded runs on every backend"
+TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$top/tests/tsan.supp" with_pg bash scripts/tsan-runs.sh build-tsan || status=1
+
+echo "== disk full on a size-limited tmpfs"
+bash scripts/fault-diskfull.sh build || status=1
 
 for dir in build build-asan; do
 	echo "== test suite: $dir"

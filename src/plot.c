@@ -253,10 +253,12 @@ static int run_gnuplot(const char *dir, const struct rpb_figure *fig, char *msg,
 	snprintf(log, sizeof log, "%s/figures/gnuplot.log", dir);
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addchdir_np(&fa, dir);
+	/* In order: the log path is relative to our directory, so open it
+	 * before changing into dir (which may itself be relative). */
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0644);
 	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	posix_spawn_file_actions_addchdir_np(&fa, dir);
 	char *argv[] = {"gnuplot", script, NULL};
 	pid_t pid;
 	int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);

@@ -100,23 +100,27 @@ static double measured_seconds(struct rpb_runner *rn)
 
 void rpb_status_line(struct rpb_runner *rn, char *buf, size_t n)
 {
-	char acked[32], stored[32], hms[32];
+	char acked[32], bytes[32], stored[48] = "", hms[32];
 	const char *noun = rn->pattern->noun;
 	grouped(acked, sizeof acked, total_acked(rn));
-	human_bytes(stored, sizeof stored, acked_bytes(rn));
+	/* Patterns that write no payload (metadata) say nothing about bytes. */
+	if (acked_bytes(rn)) {
+		human_bytes(bytes, sizeof bytes, acked_bytes(rn));
+		snprintf(stored, sizeof stored, " (%s stored)", bytes);
+	}
 	rpb_hms(hms, sizeof hms, (double)(rn->t_end - rn->t_start) / 1e9);
 	const struct rpb_err *e = &rn->stop_err;
 	switch ((enum rpb_stop)atomic_load(&rn->stop)) {
 	case RPB_STOP_DURATION:
-		snprintf(buf, n, "Test ended at its duration limit (%g s) after %s %s (%s stored)",
+		snprintf(buf, n, "Test ended at its duration limit (%g s) after %s %s%s",
 			 rn->job->run.duration, acked, noun, stored);
 		return;
 	case RPB_STOP_BYTES:
-		snprintf(buf, n, "Test ended at its bytes limit after %s %s (%s stored)", acked, noun,
+		snprintf(buf, n, "Test ended at its bytes limit after %s %s%s", acked, noun,
 			 stored);
 		return;
 	case RPB_STOP_SIGNAL:
-		snprintf(buf, n, "Test stopped by %s after %s %s (%s stored)",
+		snprintf(buf, n, "Test stopped by %s after %s %s%s",
 			 e->native == 15 ? "SIGTERM" : "SIGINT", acked, noun, stored);
 		return;
 	case RPB_STOP_SLOW:
@@ -131,7 +135,7 @@ void rpb_status_line(struct rpb_runner *rn, char *buf, size_t n)
 		switch (e->status) {
 		case RPB_DISK_FULL:
 			snprintf(buf, n,
-				 "Test ended when the store reported disk full after %s %s (%s stored): %s",
+				 "Test ended when the store reported disk full after %s %s%s: %s",
 				 acked, noun, stored, e->msg);
 			return;
 		case RPB_TXN_TIMEOUT:
@@ -159,7 +163,7 @@ void rpb_status_line(struct rpb_runner *rn, char *buf, size_t n)
 		}
 	}
 	default:
-		snprintf(buf, n, "Test completed: %s %s in %s (%s stored)", acked, noun, hms, stored);
+		snprintf(buf, n, "Test completed: %s %s in %s%s", acked, noun, hms, stored);
 	}
 }
 

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Runs the CI workloads of every pattern with several threads and clients on
+# each backend binary of a ThreadSanitizer build (argument: the build
+# directory), then verifies the store. A reaper run (txn_timeout with a
+# stall) covers the reaper thread. Expects RPB_TEST_PG_DSN for PostgreSQL.
+set -euo pipefail
+dir=$1
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=$(mktemp -d /tmp/rpbtsan.XXXXXX)
+trap 'rm -rf "$out"' EXIT
+
+# name workload expected-exit extra --set arguments...
+cases=(
+	"ingest ci-ingest.ini 0 threads=3 clients=2 ops=400 interval=0.2"
+	"metadata ci-metadata.ini 0 threads=3 clients=2 ops=401 interval=0.2"
+	"reaper ci-ingest.ini 3 threads=3 clients=2 ops=400 txn_timeout=100 inject=stall:300@150"
+)
+for b in null leveldb sqlite postgres; do
+	[ -x "$dir/bin/rpbench-$b" ] || continue
+	for c in "${cases[@]}"; do
+		read -r name workload want sets <<<"$c"
+		[ "$b" = null ] && [ "$name" = reaper ] && continue
+		args=(--quiet --out "$out/$b-$name")
+		for s in $sets; do args+=(--set "$s"); done
+		if [ "$b" = postgres ]; then
+			args+=(--dsn "$RPB_TEST_PG_DSN" --schema "tsan_${name}_$$")
+		else
+			args+=(--dir "$out/$b-$name-store")
+		fi
+		rc=0
+		"$dir/bin/rpbench-$b" run "$top/data/workloads/$workload" "${args[@]}" || rc=$?
+		if [ "$rc" -ne "$want" ]; then
+			echo "tsan $b $name: run exited $rc, expected $want"
+			cat "$out/$b-$name/summary.txt" 2>/dev/null || true
+			exit 1
+		fi
+		[ "$b" = null ] || "$dir/bin/rpbench-$b" verify "$out/$b-$name" >/dev/null
+		echo "tsan $b $name: clean ($(sed -n 3p "$out/$b-$name/summary.txt" | cut -c1-110))"
+	done
+done
