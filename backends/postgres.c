@@ -324,11 +324,11 @@ static enum rpb_status pg_check_exists(struct rpb_store *st, struct rpb_err *err
 	PQclear(res);
 	if (schemas == 0)
 		return rpb_err_set(err, RPB_INVALID, 0, NULL,
-				   "PostgreSQL schema \"%s\" does not exist in this database; create the store first (--create)",
+				   "PostgreSQL schema \"%s\" does not exist in this database; a run creates it (rpbench-postgres run ... --schema NAME); check --schema",
 				   st->schema);
 	if (tables != RPB_TABLE_COUNT)
 		return rpb_err_set(err, RPB_INVALID, 0, NULL,
-				   "PostgreSQL schema \"%s\" lacks %ld of its %d tables; recreate the store (--create)",
+				   "PostgreSQL schema \"%s\" lacks %ld of its %d tables; drop that schema (DROP SCHEMA ... CASCADE) and let a run create it again",
 				   st->schema, RPB_TABLE_COUNT - tables, RPB_TABLE_COUNT);
 	return RPB_OK;
 }

@@ -48,8 +48,9 @@ static void print_help(const struct rpb_backend *b, const char *prog)
 	usage_line(stdout, prog);
 	printf("\nCommands:\n"
 	       "  run WORKLOAD.ini   run the workload file's pattern against the store\n"
-	       "  verify RESULT_DIR  reopen the store of a finished run and check every acknowledged\n"
-	       "                     operation (prints: verified N objects: M missing, C corrupt, U unexpected)\n"
+	       "  verify RESULT_DIR  reopen the store of a run (finished, stopped or killed) and check every\n"
+	       "                     acknowledged"
+	       " operation (prints: verified N objects: M missing, C corrupt, U unexpected)\n"
 	       "\nOptions:\n"
 	       "  --set KEY=VALUE  override a workload option: section.key=value, or key=value when the key\n"
 	       "                   is unique among [run] and the pattern (repeatable)\n");
@@ -132,24 +133,6 @@ static int parse_cli(struct cli *c, const char *prog, int argc, char **argv)
 	if (!c->command)
 		return usage_error(prog, "no command given%s", "");
 	return 0;
-}
-
-/* The command line with any DSN password masked, for the manifest. */
-static void redacted_command(char *buf, size_t n, int argc, char **argv)
-{
-	size_t len = 0;
-	buf[0] = '\0';
-	for (int i = 0; i < argc && len + 1 < n; i++) {
-		char part[1024];
-		if (i > 0 && strcmp(argv[i - 1], "--dsn") == 0)
-			rpb_dsn_redact(argv[i], part, sizeof part);
-		else if (strncmp(argv[i], "--dsn=", 6) == 0) {
-			memcpy(part, "--dsn=", 7);
-			rpb_dsn_redact(argv[i] + 6, part + 6, sizeof part - 6);
-		} else
-			snprintf(part, sizeof part, "%s", argv[i]);
-		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? " " : "", part);
-	}
 }
 
 /* Creates the results directory; refuses one that holds anything. */
@@ -313,7 +296,7 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 			printf("store: %s\n", dir);
 		fflush(stdout);
 	}
-	redacted_command(command, sizeof command, argc, argv);
+	rpb_command_redact(command, sizeof command, argc, argv);
 	struct rpb_store_where where = {
 		.dir = (b->flags & RPB_BF_SERVER) ? NULL : dir,
 		.dsn = (b->flags & RPB_BF_SERVER) ? dsn_shown : NULL,

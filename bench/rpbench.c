@@ -175,21 +175,6 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 	return 0;
 }
 
-/* The command line, any DSN password masked, for compare.json. */
-static void command_line(char *buf, size_t n, int argc, char **argv)
-{
-	size_t len = 0;
-	buf[0] = '\0';
-	for (int i = 0; i < argc && len + 1 < n; i++) {
-		char part[1024];
-		if (i > 0 && strcmp(argv[i - 1], "--dsn") == 0)
-			rpb_dsn_redact(argv[i], part, sizeof part);
-		else
-			snprintf(part, sizeof part, "%s", argv[i]);
-		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? " " : "", part);
-	}
-}
-
 static void default_out(char *buf, size_t n, const char *what)
 {
 	char stamp[32];
@@ -446,7 +431,7 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	char command[8192];
-	command_line(command, sizeof command, argc, argv);
+	rpb_command_redact(command, sizeof command, argc, argv);
 	if (!strcmp(cl.command, "compare"))
 		return cl.results ? cmd_compare_results(&cl, command) : cmd_compare_run(&cl, command);
 	if (!strcmp(cl.command, "report"))

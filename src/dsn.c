@@ -83,3 +83,20 @@ void rpb_dsn_redact(const char *dsn, char *out, size_t n)
 		p = eq;
 	}
 }
+
+void rpb_command_redact(char *buf, size_t n, int argc, char **argv)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < argc && len + 1 < n; i++) {
+		char part[1024];
+		if (i > 0 && strcmp(argv[i - 1], "--dsn") == 0)
+			rpb_dsn_redact(argv[i], part, sizeof part);
+		else if (strncmp(argv[i], "--dsn=", 6) == 0) {
+			memcpy(part, "--dsn=", 7);
+			rpb_dsn_redact(argv[i] + 6, part + 6, sizeof part - 6);
+		} else
+			snprintf(part, sizeof part, "%s", argv[i]);
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? " " : "", part);
+	}
+}

@@ -7,5 +7,8 @@
 /* Copies dsn to out with any password replaced by "***": key=value form
  * (password=..., quoted or not) and URI form (postgresql://user:pw@host). */
 void rpb_dsn_redact(const char *dsn, char *out, size_t n);
+/* The command line argv joined by spaces, the value of every --dsn (or
+ * --dsn=) redacted, for result files. */
+void rpb_command_redact(char *buf, size_t n, int argc, char **argv);
 
 #endif

@@ -413,6 +413,11 @@ static void md_report_json(struct rpb_runner *rn, json_t *obj)
 
 static const char *const md_labels[MD_NOPS] = {"mkdir", "getFileId", "rename", "delete"};
 
+static unsigned md_op_label(uint64_t i)
+{
+	return (unsigned)md_op_of(i);
+}
+
 const struct rpb_pattern rpb_pattern_metadata = {
 	.name = "metadata",
 	.noun = "operations",
@@ -422,6 +427,7 @@ const struct rpb_pattern rpb_pattern_metadata = {
 	.worker_init = md_worker_init,
 	.worker_fini = md_worker_fini,
 	.op = md_op,
+	.op_label = md_op_label,
 	.report_json = md_report_json,
 	.write_report = metadata_write_report,
 	.fini = md_fini,

@@ -33,10 +33,13 @@ static void status_lines(FILE *f, const json_t *result, const json_t *pat, uint6
 	const json_t *ft;
 	json_array_foreach(failed, i, ft) {
 		/* Operations counted from 1 here, as ops.per.thread counts them. */
+		char of[32] = "";
+		if (ops) /* a run limited by duration has no planned count */
+			snprintf(of, sizeof of, " of %" PRIu64, ops);
 		fprintf(f, "Failed: thread %" JSON_INTEGER_FORMAT ", operation %" JSON_INTEGER_FORMAT
-			   " of %" PRIu64 " (%s): %s: %s\n",
+			   "%s (%s): %s: %s\n",
 			json_integer_value(json_object_get(ft, "thread")),
-			json_integer_value(json_object_get(ft, "op")) + 1, ops, jstr(ft, "operation"),
+			json_integer_value(json_object_get(ft, "op")) + 1, of, jstr(ft, "operation"),
 			jstr(ft, "class"), jstr(ft, "message"));
 	}
 	if (json_array_size(failed))

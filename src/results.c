@@ -132,6 +132,9 @@ void rpb_status_line(struct rpb_runner *rn, char *buf, size_t n)
 	case RPB_STOP_ERROR: {
 		char op[32];
 		grouped(op, sizeof op, rn->stop_op + 1);
+		const char *label = rn->pattern->labels[rn->pattern->op_label
+								? rn->pattern->op_label(rn->stop_op)
+								: 0];
 		switch (e->status) {
 		case RPB_DISK_FULL:
 			snprintf(buf, n,
@@ -142,13 +145,13 @@ void rpb_status_line(struct rpb_runner *rn, char *buf, size_t n)
 			if (!rn->stop_reaped) {
 				snprintf(buf, n,
 					 "Test ended when the store timed a transaction out (%s %s of thread %u): %s",
-					 rn->pattern->labels[0], op, rn->stop_worker + 1, e->msg);
+					 label, op, rn->stop_worker + 1, e->msg);
 				return;
 			}
 			snprintf(buf, n,
 				 "Test ended when the transaction reaper aborted a transaction after %" PRIu64
 				 " ms (%s %s of thread %u): %s",
-				 rn->job->run.txn_timeout, rn->pattern->labels[0], op, rn->stop_worker + 1,
+				 rn->job->run.txn_timeout, label, op, rn->stop_worker + 1,
 				 e->msg);
 			return;
 		case RPB_CONN_LOST:
@@ -307,7 +310,11 @@ static int write_file(const char *dir, const char *name, const char *text, char 
 int rpb_results_begin(struct rpb_runner *rn, const struct rpb_store_where *where, char *msg,
 		      size_t n)
 {
-	json_t *root = json_pack("{s:o, s:s, s:{s:s}}", "manifest", manifest_json(rn, where),
+	json_t *man = manifest_json(rn, where);
+	json_object_del(man, "end"); /* not known yet */
+	if (where->command)
+		json_object_set_new(man, "command", json_string(where->command));
+	json_t *root = json_pack("{s:o, s:s, s:{s:s}}", "manifest", man,
 				 "status", "running (or ended without writing its results)", "stop",
 				 "reason", "running");
 	char *text = root ? json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;

@@ -67,6 +67,9 @@ struct rpb_pattern {
 	 * main operation was acknowledged (committed). The same i may be retried
 	 * after a failure, so an operation must be repeatable. */
 	enum rpb_status (*op)(struct rpb_worker *w, uint64_t i, struct rpb_err *err);
+	/* The label of main operation i when a pattern's operations differ
+	 * (metadata's cycle); NULL means label 0. Used to name a failed one. */
+	unsigned (*op_label)(uint64_t i);
 	/* Adds pattern figures to result.json's "pattern" object. */
 	void (*report_json)(struct rpb_runner *rn, json_t *obj);
 	/* Writes the pattern's own text report into dir from the result JSON

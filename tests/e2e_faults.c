@@ -158,28 +158,11 @@ static json_int_t ledger_failures(json_t *r)
 	return n;
 }
 
-/* Runs verify on out; asserts the exit code and returns its stdout. */
-static char *verify_out(const struct e2e_env *e, const char *out, int want)
-{
-	struct e2e_args a = {0};
-	e2e_args_add(&a, e->bin, "verify", out, NULL);
-	if (e->server)
-		e2e_args_add(&a, "--dsn", e->dsn, NULL);
-	struct e2e_proc p;
-	e2e_exec(&p, e->cap, &a);
-	e2e_assert_code(&p, want);
-	e2e_assert_quiet(&p);
-	char *text = p.out;
-	p.out = NULL;
-	e2e_proc_free(&p);
-	return text;
-}
-
 /* Verify finds nothing missing, corrupt or unexpected; returns the number
  * of acknowledged objects it checked. */
 static long long verify_clean(const struct e2e_env *e)
 {
-	char *text = verify_out(e, e->out, EXIT_OK);
+	char *text = e2e_verify(e, e->out, EXIT_OK);
 	long long n = -1;
 	int used = 0;
 	int got = sscanf(text, "verified %lld objects: 0 missing, 0 corrupt, 0 unexpected%n", &n, &used);
@@ -556,7 +539,7 @@ static void t_sigkill(const char *backend)
 		doubt += lv.started[t] > lv.finished[t];
 	}
 
-	char *text = verify_out(&e, e.out, EXIT_OK);
+	char *text = e2e_verify(&e, e.out, EXIT_OK);
 	long long n = -1;
 	int used = 0;
 	sscanf(text, "verified %lld objects: 0 missing, 0 corrupt, 0 unexpected%n", &n, &used);
@@ -590,7 +573,7 @@ static void t_sigkill(const char *backend)
 	char key[64];
 	snprintf(key, sizeof key, "%s%04u/000000000000", prefix, t);
 	store_delete(&e, key);
-	text = verify_out(&e, e.out, EXIT_VERIFY);
+	text = e2e_verify(&e, e.out, EXIT_VERIFY);
 	char want[128];
 	snprintf(want, sizeof want, "verified %lld objects: 1 missing, 0 corrupt, 0 unexpected", n);
 	cr_assert(!strncmp(text, want, strlen(want)), "after deleting %s verify printed \"%s\", "

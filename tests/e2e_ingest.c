@@ -54,19 +54,11 @@ static char *first_line(const char *path)
 
 static void verify_clean(const struct e2e_env *e, const char *out, json_int_t acked)
 {
-	struct e2e_args a = {0};
-	e2e_args_add(&a, e->bin, "verify", out, NULL);
-	if (e->server)
-		e2e_args_add(&a, "--dsn", e->dsn, NULL);
-	struct e2e_proc p;
-	e2e_exec(&p, e->cap, &a);
-	e2e_assert_code(&p, 0);
-	e2e_assert_quiet(&p);
-	char want[128];
+	char *got = e2e_verify(e, out, 0), want[128];
 	snprintf(want, sizeof want, "verified %lld objects: 0 missing, 0 corrupt, 0 unexpected\n",
 		 (long long)acked);
-	cr_assert_str_eq(p.out, want, "`%s` printed \"%s\", expected \"%s\"", p.cmd, p.out, want);
-	e2e_proc_free(&p);
+	cr_assert_str_eq(got, want, "verify %s printed \"%s\", expected \"%s\"", out, got, want);
+	free(got);
 }
 
 /* ---- 1. run, then verify: every acknowledged create is in the store ---- */

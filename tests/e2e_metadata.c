@@ -42,28 +42,12 @@ static void run_ci(const struct e2e_env *e, const char *out, int want, ...)
 	e2e_proc_free(&p);
 }
 
-/* Runs verify on out; returns its stdout (malloc'd) and asserts the code. */
-static char *verify(const struct e2e_env *e, const char *out, int want)
-{
-	struct e2e_args a = {0};
-	e2e_args_add(&a, e->bin, "verify", out, NULL);
-	if (e->server)
-		e2e_args_add(&a, "--dsn", e->dsn, NULL);
-	struct e2e_proc p;
-	e2e_exec(&p, e->cap, &a);
-	e2e_assert_code(&p, want);
-	e2e_assert_quiet(&p);
-	char *text = strdup(p.out);
-	e2e_proc_free(&p);
-	return text;
-}
-
 static void verify_clean(const struct e2e_env *e, const char *out, int entries)
 {
 	char want[128];
 	snprintf(want, sizeof want, "verified %d objects: 0 missing, 0 corrupt, 0 unexpected\n",
 		 entries);
-	char *got = verify(e, out, 0);
+	char *got = e2e_verify(e, out, 0);
 	cr_assert_str_eq(got, want, "verify %s", out);
 	free(got);
 }
@@ -125,7 +109,7 @@ static void t_metadata_run_verify(const char *backend)
 	verify_clean(&e, e.out, CI_ENTRIES);
 
 	tamper(&e, e2e_jstr(r, "manifest.run_tag"));
-	char *got = verify(&e, e.out, EXIT_VERIFY);
+	char *got = e2e_verify(&e, e.out, EXIT_VERIFY);
 	cr_assert(strstr(got, "1 missing"), "a deleted names entry must be missing: %s", got);
 	cr_assert(strstr(got, "first problem: /tmp/tachyon-perf-workspace/" NODE "/1.7 "),
 		  "the first problem names the entry: %s", got);

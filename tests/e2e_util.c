@@ -239,6 +239,22 @@ void e2e_run_args(struct e2e_args *a, const struct e2e_env *e, const char *workl
 		e2e_args_add(a, "--dsn", e->dsn, "--schema", e->schema, NULL);
 }
 
+char *e2e_verify(const struct e2e_env *e, const char *out, int want)
+{
+	struct e2e_args a = {0};
+	e2e_args_add(&a, e->bin, "verify", out, NULL);
+	if (e->server)
+		e2e_args_add(&a, "--dsn", e->dsn, NULL);
+	struct e2e_proc p;
+	e2e_exec(&p, e->cap, &a);
+	e2e_assert_code(&p, want);
+	e2e_assert_quiet(&p);
+	char *text = p.out;
+	p.out = NULL;
+	e2e_proc_free(&p);
+	return text;
+}
+
 void e2e_run_ci(const struct e2e_env *e, ...)
 {
 	struct e2e_args a;

@@ -75,6 +75,10 @@ void e2e_run_args(struct e2e_args *a, const struct e2e_env *e, const char *workl
 /* Runs ci-ingest into e->out (extra args up to NULL) and asserts exit 0. */
 void e2e_run_ci(const struct e2e_env *e, ...) __attribute__((sentinel));
 
+/* Runs "BIN verify OUT" (with --dsn for a server), asserts exit code want
+ * and an empty stderr; returns its stdout (malloc'd). */
+char *e2e_verify(const struct e2e_env *e, const char *out, int want);
+
 /* Asserts the exit code, with the command and its stderr in the message. */
 void e2e_assert_code(const struct e2e_proc *p, int want);
 /* Asserts an empty stderr: a successful command complains about nothing
