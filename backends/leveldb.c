@@ -305,7 +305,7 @@ static enum rpb_status key_encode(unsigned char *buf, enum rpb_table t, rpb_slic
 static enum rpb_status ldb_session_open(struct rpb_store *st, struct rpb_session **out,
 					    struct rpb_err *err)
 {
-	struct rpb_session *s = calloc(1, sizeof *s);
+	struct rpb_session *s = rpb_calloc_lines(1, sizeof *s);
 	if (s) {
 		s->st = st;
 		s->batch = leveldb_writebatch_create();
@@ -531,7 +531,7 @@ static enum rpb_status ldb_scan(struct rpb_session *s, enum rpb_table t, const r
 				    const rpb_slice *upto, size_t limit, rpb_scan_fn fn, void *ctx,
 				    struct rpb_err *err)
 {
-	rpb_slice lo, hi;
+	rpb_slice lo = {0}, hi = {0};
 	enum rpb_status st = txn_check(s, false, err);
 	if (st)
 		return st;

@@ -39,7 +39,7 @@ static enum rpb_status null_session_open(struct rpb_store *st, struct rpb_sessio
 					 struct rpb_err *err)
 {
 	(void)st;
-	*out = calloc(1, sizeof **out);
+	*out = rpb_calloc_lines(1, sizeof **out);
 	return *out ? RPB_OK : rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory");
 }
 

@@ -474,7 +474,7 @@ static enum rpb_status pg_session_open(struct rpb_store *st, struct rpb_session 
 				       struct rpb_err *err)
 {
 	*out = NULL;
-	struct rpb_session *s = calloc(1, sizeof *s);
+	struct rpb_session *s = rpb_calloc_lines(1, sizeof *s);
 	if (!s)
 		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory");
 	s->st = st;

@@ -90,6 +90,7 @@ sanit=$(sed -n 's/^RPB_SANITIZE:[A-Z]*=//p' "$cache" 2>/dev/null || true)
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
 echo "rpbench harness overhead: null backend, ingest of 0-byte objects, ${duration}s per run"
 echo "date $(date -u +%Y-%m-%dT%H:%MZ); $(nproc) CPUs, ${cpu:-unknown CPU}; build ${btype:-unknown}${sanit:+, sanitizers $sanit}; $bin"
+[ ${#sets[@]} -eq 0 ] || echo "workload overrides: ${sets[*]}"
 [ -z "$sanit" ] || echo "warning: a sanitizer build; its figures say nothing about the harness in a normal build" >&2
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rpbench-harness.XXXXXX")
@@ -122,8 +123,8 @@ for ((r = 1; r <= repeat; r++)); do
 		read -r real user sys <"$tmp/time"
 		others=$(awk -v b=$((busy1 - busy0)) -v hz="$hz" -v r="$real" -v u="$user" -v s="$sys" \
 			'BEGIN { o = r > 0 ? (b / hz - u - s) / r : 0; printf "%.2f", o < 0 ? 0 : o }')
-		cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')
-		jq -r --arg others "$others" --arg cpu "$cpu" '
+		cpu_s=$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')
+		jq -r --arg others "$others" --arg cpu "$cpu_s" '
 			(.threads | length) as $n
 			| [ $n,
 			    .totals.acked / .totals.measured_s,

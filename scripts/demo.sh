@@ -11,7 +11,8 @@ cd "$top"
 bash scripts/build.sh build -DRPB_TESTS=OFF
 
 if [ $# -eq 0 ]; then
-	set -- data/workloads/demo-ingest.ini data/workloads/demo-metadata.ini
+	set -- data/workloads/demo-ingest.ini data/workloads/demo-metadata.ini \
+		data/workloads/demo-harvest.ini
 fi
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 reports=()

@@ -36,3 +36,15 @@ void rpb_buf_free(struct rpb_buf *b)
 	b->data = NULL;
 	b->len = b->cap = 0;
 }
+
+void *rpb_calloc_lines(size_t n, size_t size)
+{
+	enum { LINE = 64 };
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	size_t bytes = (n * size + LINE - 1) / LINE * LINE;
+	void *p = aligned_alloc(LINE, bytes ? bytes : LINE);
+	if (p)
+		memset(p, 0, bytes ? bytes : LINE);
+	return p;
+}

@@ -13,6 +13,7 @@
 #include <xxhash.h>
 
 #include "clock.h"
+#include "fmt.h"
 #include "ingest.h"
 #include "payload.h"
 #include "rng.h"
@@ -34,25 +35,46 @@ static const char *const ingest_labels[L_COUNT] = {
 
 /* ---- shared with ingest_verify.c (ingest.h) ---- */
 
+/* "<kind>/<tag>/<thread %04u>/<n %012>": the run tag is at most 15 bytes
+ * and the numbers at most 20 digits, so this fits INGEST_KEY_MAX. */
+static size_t thread_key(char *buf, char kind, const char *tag, unsigned thread, uint64_t n)
+{
+	char *p = buf;
+	*p++ = kind;
+	*p++ = '/';
+	p = rpb_fmt_str(p, tag);
+	*p++ = '/';
+	p = rpb_fmt_u64(p, thread, 4);
+	*p++ = '/';
+	p = rpb_fmt_u64(p, n, 12);
+	*p = '\0';
+	return (size_t)(p - buf);
+}
+
 size_t ingest_obj_key(char *buf, const char *tag, unsigned thread, uint64_t op)
 {
-	return (size_t)snprintf(buf, INGEST_KEY_MAX, "o/%s/%04u/%012" PRIu64, tag, thread, op);
+	return thread_key(buf, 'o', tag, thread, op);
 }
 
 size_t ingest_probe_key(char *buf, const char *tag, unsigned thread, uint64_t probe)
 {
-	return (size_t)snprintf(buf, INGEST_KEY_MAX, "p/%s/%04u/%012" PRIu64, tag, thread, probe);
+	return thread_key(buf, 'p', tag, thread, probe);
 }
 
 size_t ingest_container_key(char *buf, const char *tag, uint64_t op, uint64_t containers)
 {
-	uint64_t k = containers > 1 ? op % containers : 0;
-	return (size_t)snprintf(buf, INGEST_KEY_MAX, "c/%s/%" PRIu64, tag, k);
+	char *p = rpb_fmt_str(rpb_fmt_str(buf, "c/"), tag);
+	*p++ = '/';
+	p = rpb_fmt_u64(p, containers > 1 ? op % containers : 0, 0);
+	*p = '\0';
+	return (size_t)(p - buf);
 }
 
 size_t ingest_probe_container_key(char *buf, const char *tag)
 {
-	return (size_t)snprintf(buf, INGEST_KEY_MAX, "c/%s/probe", tag);
+	char *p = rpb_fmt_str(rpb_fmt_str(rpb_fmt_str(buf, "c/"), tag), "/probe");
+	*p = '\0';
+	return (size_t)(p - buf);
 }
 
 size_t ingest_member_key(char *buf, const char *container, size_t clen,
@@ -97,8 +119,7 @@ uint64_t ingest_probe_content(const struct rpb_job *job, unsigned thread, uint64
 void ingest_digest_hex(const void *p, size_t n, char out[INGEST_HEX_LEN + 1])
 {
 	XXH128_hash_t h = XXH3_128bits(p, n);
-	snprintf(out, INGEST_HEX_LEN + 1, "%016" PRIx64 "%016" PRIx64,
-		 (uint64_t)h.high64, (uint64_t)h.low64);
+	*rpb_fmt_hex64(rpb_fmt_hex64(out, (uint64_t)h.high64), (uint64_t)h.low64) = '\0';
 }
 
 const char *ingest_mime(enum rpb_content kind)
@@ -130,12 +151,23 @@ size_t ingest_desc_format(char *buf, const char *id, const char *parent, uint64_
 	unsigned mo, d;
 	civil((int64_t)(secs / 86400), &y, &mo, &d);
 	unsigned sod = (unsigned)(secs % 86400);
-	int n = snprintf(buf, INGEST_DESC_MAX,
-			 "id=%s\nparent=%s\nsize=%" PRIu64 "\nxxh3=%s\nmime=%s\n"
-			 "created=%04d-%02u-%02uT%02u:%02u:%02u.%03uZ\n",
-			 id, parent, size, hex, mime, y, mo, d, sod / 3600, sod / 60 % 60,
-			 sod % 60, (unsigned)(wall_ms % 1000));
-	return n < 0 ? 0 : (size_t)n < INGEST_DESC_MAX ? (size_t)n : INGEST_DESC_MAX - 1;
+	/* Two keys (< INGEST_KEY_MAX each), a 20-digit size, the digest, a MIME
+	 * type and a timestamp: well inside INGEST_DESC_MAX. */
+	char *p = rpb_fmt_str(rpb_fmt_str(buf, "id="), id);
+	p = rpb_fmt_str(rpb_fmt_str(p, "\nparent="), parent);
+	p = rpb_fmt_u64(rpb_fmt_str(p, "\nsize="), size, 0);
+	p = rpb_fmt_str(rpb_fmt_str(p, "\nxxh3="), hex);
+	p = rpb_fmt_str(rpb_fmt_str(p, "\nmime="), mime);
+	p = rpb_fmt_u64(rpb_fmt_str(p, "\ncreated="), (uint64_t)(y < 0 ? 0 : y), 4);
+	p = rpb_fmt_u64(rpb_fmt_str(p, "-"), mo, 2);
+	p = rpb_fmt_u64(rpb_fmt_str(p, "-"), d, 2);
+	p = rpb_fmt_u64(rpb_fmt_str(p, "T"), sod / 3600, 2);
+	p = rpb_fmt_u64(rpb_fmt_str(p, ":"), sod / 60 % 60, 2);
+	p = rpb_fmt_u64(rpb_fmt_str(p, ":"), sod % 60, 2);
+	p = rpb_fmt_u64(rpb_fmt_str(p, "."), wall_ms % 1000, 3);
+	p = rpb_fmt_str(p, "Z\n");
+	*p = '\0';
+	return (size_t)(p - buf);
 }
 
 bool ingest_field_eq(rpb_slice f, const char *s)

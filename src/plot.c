@@ -141,6 +141,16 @@ static FILE *open_data(const char *dir, struct series *s, const char *fig, const
 	return fopen(path, "w");
 }
 
+/* One data row: x then ny values. */
+static size_t write_row(FILE *f, const double *row, size_t ny)
+{
+	fprintf(f, "%.6g", row[0]);
+	for (size_t k = 0; k < ny; k++)
+		fprintf(f, " %.6g", row[k + 1]);
+	fprintf(f, "\n");
+	return 1;
+}
+
 /* Columns of intervals.csv for every backend: x, then the ys; rows whose
  * values are not all positive are left out when positive is set (log axes). */
 static size_t interval_series(const struct rpb_cmp *c, const char *dir, const char *fig,
@@ -167,21 +177,34 @@ static size_t interval_series(const struct rpb_cmp *c, const char *dir, const ch
 		for (size_t k = 0; k < ny; k++)
 			fprintf(f, " %s", ycols[k]);
 		fprintf(f, "\n");
+		/* The last row covers only the rest of the run after the last full
+		 * interval: over a few milliseconds its throughput and latencies
+		 * are noise, so it is drawn only when it spans at least half an
+		 * interval. One row is held back to know which is last. */
+		int tc = csv_col(&in, "elapsed_s");
+		double held[5], prev_t = 0, span = 0, held_span = 0;
+		bool have = false;
 		while (csv_next(&in)) {
-			double x = csv_num(&in, xc), y[4];
-			bool keep = !isnan(x);
+			double row[5], t = tc >= 0 ? csv_num(&in, tc) : NAN;
+			row[0] = csv_num(&in, xc);
+			bool keep = !isnan(row[0]);
 			for (size_t k = 0; k < ny; k++) {
-				y[k] = csv_num(&in, yc[k]) / yscale;
-				keep &= !isnan(y[k]) && (!positive || y[k] > 0);
+				row[k + 1] = csv_num(&in, yc[k]) / yscale;
+				keep &= !isnan(row[k + 1]) && (!positive || row[k + 1] > 0);
 			}
+			double this_span = isnan(t) ? 0 : t - prev_t;
+			prev_t = isnan(t) ? prev_t : t;
 			if (!keep)
 				continue;
-			fprintf(f, "%.6g", x);
-			for (size_t k = 0; k < ny; k++)
-				fprintf(f, " %.6g", y[k]);
-			fprintf(f, "\n");
-			s->points++;
+			if (have)
+				s->points += write_row(f, held, ny);
+			memcpy(held, row, sizeof row);
+			span = held_span;
+			held_span = this_span;
+			have = true;
 		}
+		if (have && (span <= 0 || held_span >= span / 2))
+			s->points += write_row(f, held, ny);
 		csv_close(&in);
 		fclose(f);
 		if (s->points)

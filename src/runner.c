@@ -263,7 +263,7 @@ static void close_sessions(struct rpb_runner *rn)
 static enum rpb_status init_workers(struct rpb_runner *rn, struct rpb_err *err)
 {
 	rn->nworkers = (unsigned)rn->job->run.threads;
-	rn->workers = calloc(rn->nworkers, sizeof *rn->workers);
+	rn->workers = rpb_calloc_lines(rn->nworkers, sizeof *rn->workers);
 	if (!rn->workers)
 		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for %u workers", rn->nworkers);
 	for (unsigned t = 0; t < rn->nworkers; t++) {

@@ -118,7 +118,9 @@ struct rpb_label_stats {
 };
 
 struct rpb_worker {
-	struct rpb_runner *rn;
+	/* Each worker on its own cache lines (rpb_calloc_lines): the loop
+	 * writes its fields on every operation. */
+	_Alignas(64) struct rpb_runner *rn;
 	unsigned id;                   /* 0-based thread index */
 	struct rpb_session **sessions; /* job->run.clients of them */
 	unsigned nsessions;

@@ -105,6 +105,12 @@ enum rpb_status rpb_buf_set(struct rpb_buf *b, const void *p, size_t n,
 			    struct rpb_err *err);
 void rpb_buf_free(struct rpb_buf *b);
 
+/* Zeroed memory on cache lines of its own (release with free): per-thread
+ * state that is written on every operation (sessions, workers) must not
+ * share a line with another thread's, or the two threads slow each other
+ * down without touching the same data. NULL when out of memory. */
+void *rpb_calloc_lines(size_t n, size_t size);
+
 enum rpb_sync {
 	RPB_SYNC_NONE = 0, /* commit returns before the data is on stable storage */
 	RPB_SYNC_COMMIT,   /* commit returns after the data is on stable storage */

@@ -11,12 +11,16 @@
 
 #include <ini.h>
 
+#include "raw.h"
 #include "workload.h"
 
 /* Enum fields are stored through an unsigned pointer; GCC and Clang give enums
  * without negative values the type unsigned int. */
 _Static_assert(sizeof(enum rpb_sync) == sizeof(unsigned), "enum size");
 _Static_assert(sizeof(enum rpb_content) == sizeof(unsigned), "enum size");
+_Static_assert(sizeof(enum rpb_hv_format) == sizeof(unsigned), "enum size");
+_Static_assert(sizeof(enum rpb_hv_token) == sizeof(unsigned), "enum size");
+_Static_assert(sizeof(enum rpb_hv_bad) == sizeof(unsigned), "enum size");
 
 enum opt_type {
 	T_COUNT,   /* unsigned integer */
@@ -53,6 +57,8 @@ struct optdef {
 #define RUN(f) offsetof(struct rpb_job, run.f)
 #define ING(f) offsetof(struct rpb_job, ingest.f)
 #define MD(f) offsetof(struct rpb_job, metadata.f)
+#define HV(f) offsetof(struct rpb_job, harvest.f)
+#define RAW(f) offsetof(struct rpb_job, raw.f)
 #define POLICY(c, name)                                                        \
 	{ .section = "run", .key = "on_error." name, .type = T_POLICY,         \
 	  .dflt = "stop", .umin = 1, .umax = RETRY_MAX, .off = RUN(on_error[c]), \
@@ -60,6 +66,9 @@ struct optdef {
 
 static const char *const sync_names[] = {"none", "commit", NULL};
 static const char *const content_names[] = {"ascii", "binary", NULL};
+static const char *const hv_format_names[] = {"marc21", "oai_dc", NULL};
+static const char *const hv_token_names[] = {"keyset", "snapshot", NULL};
+static const char *const hv_bad_names[] = {"off", "tamper", "truncate", "foreign", "garbage", NULL};
 
 static const struct optdef opts[] = {
 	{ .section = "run", .key = "threads", .type = T_COUNT, .dflt = "1",
@@ -151,6 +160,75 @@ static const struct optdef opts[] = {
 	  .help = "test aid: thread 0's Nth operation fails with an injected io error; 0 = never" },
 	{ .section = "metadata", .key = "trace", .type = T_BOOL, .dflt = "off",
 	  .off = MD(trace), .help = "write trace.csv: op, thread, client, operation, path" },
+
+	{ .section = "harvest", .key = "records", .type = T_COUNT, .dflt = "20000",
+	  .umin = 1, .umax = 1000000000, .off = HV(records),
+	  .help = "corpus size in records (each harvester keeps a bitmap of records/8 bytes)" },
+	{ .section = "harvest", .key = "sets", .type = T_COUNT, .dflt = "10",
+	  .umin = 1, .umax = 65535, .off = HV(sets),
+	  .help = "number of OAI sets; each record is in 1 to 3 of them" },
+	{ .section = "harvest", .key = "deleted", .type = T_DOUBLE, .dflt = "0.05",
+	  .dmin = 0, .dmax = 1, .off = HV(deleted),
+	  .help = "fraction of records kept as tombstones (header status=deleted)" },
+	{ .section = "harvest", .key = "period", .type = T_COUNT, .dflt = "365",
+	  .umin = 1, .umax = 36500, .off = HV(period),
+	  .help = "datestamps spread over this many days from 2020-01-01 (day 0)" },
+	{ .section = "harvest", .key = "size_median", .type = T_SIZE, .dflt = "2k",
+	  .umin = 64, .umax = UINT64_C(1) << 20, .off = HV(size_median),
+	  .help = "median metadata payload bytes (log-normal around it)" },
+	{ .section = "harvest", .key = "size_sigma", .type = T_DOUBLE, .dflt = "0.5",
+	  .dmin = 0, .dmax = 3, .off = HV(size_sigma),
+	  .help = "sigma of the log-normal payload size; 0 = every payload near size_median" },
+	{ .section = "harvest", .key = "format", .type = T_ENUM, .dflt = "marc21",
+	  .choices = hv_format_names, .off = HV(format),
+	  .help = "metadataPrefix of the corpus: MARCXML or Dublin Core (data/records/)" },
+	{ .section = "harvest", .key = "page_size", .type = T_COUNT, .dflt = "100",
+	  .umin = 1, .umax = 10000, .off = HV(page_size),
+	  .help = "records per response (FOLIO's maxRecordsPerResponse)" },
+	{ .section = "harvest", .key = "from", .type = T_STRING, .dflt = "",
+	  .umax = RPB_HV_DATE_MAX, .off = HV(from),
+	  .help = "harvest from this day: an offset into the period (0 = 2020-01-01) or YYYY-MM-DD; "
+		  "empty = the earliest record" },
+	{ .section = "harvest", .key = "until", .type = T_STRING, .dflt = "",
+	  .umax = RPB_HV_DATE_MAX, .off = HV(until),
+	  .help = "harvest until this day, inclusive (same forms as from); empty = the latest" },
+	{ .section = "harvest", .key = "set", .type = T_COUNT, .dflt = "0",
+	  .umin = 0, .umax = 65535, .off = HV(set),
+	  .help = "harvest only this set (1 to sets); 0 = every record" },
+	{ .section = "harvest", .key = "token", .type = T_ENUM, .dflt = "keyset",
+	  .choices = hv_token_names, .off = HV(token),
+	  .help = "resumption strategy: keyset (the token holds the last datestamp and id) or "
+		  "snapshot (ids copied into a per-harvest table at the start, paged by position)" },
+	{ .section = "harvest", .key = "reuse", .type = T_BOOL, .dflt = "off",
+	  .off = HV(reuse),
+	  .help = "on: harvest the corpus already in the store (same seed and corpus options) "
+		  "without reloading it" },
+	{ .section = "harvest", .key = "load_batch", .type = T_COUNT, .dflt = "1000",
+	  .umin = 1, .umax = 1000000, .off = HV(load_batch),
+	  .help = "records per load transaction" },
+	{ .section = "harvest", .key = "bad_token", .type = T_ENUM, .dflt = "off",
+	  .choices = hv_bad_names, .off = HV(bad_token),
+	  .help = "test aid: thread 0's second request sends a spoiled resumption token" },
+
+	{ .section = "raw", .key = "benchmarks", .type = T_STRING,
+	  .dflt = "all", .umax = RPB_RAW_LIST_MAX, .off = RAW(benchmarks),
+	  .help = "comma list run in order on one store: fillseq, fillrandom, overwrite, "
+		  "readrandom, readseq, readreverse, deleterandom, fillsync (needs sync = commit); "
+		  "all = these in this order but fillsync" },
+	{ .section = "raw", .key = "num", .type = T_COUNT, .dflt = "1000000",
+	  .umin = 1, .umax = UINT64_C(1) << 40, .off = RAW(num),
+	  .help = "keys, and operations of each benchmark (fillsync: num/1000)" },
+	{ .section = "raw", .key = "value_size", .type = T_SIZE, .dflt = "100",
+	  .umin = 1, .umax = SIZE_64M, .off = RAW(value_size), .help = "value bytes" },
+	{ .section = "raw", .key = "key_size", .type = T_COUNT, .dflt = "16",
+	  .umin = 1, .umax = 1024, .off = RAW(key_size),
+	  .help = "key bytes: the key index in decimal, zero-padded to this width" },
+	{ .section = "raw", .key = "compression_ratio", .type = T_DOUBLE, .dflt = "0.5",
+	  .dmin = 0, .dmax = 1, .off = RAW(compression_ratio),
+	  .help = "values compress to about this fraction of their size" },
+	{ .section = "raw", .key = "batch", .type = T_COUNT, .dflt = "1",
+	  .umin = 1, .umax = 1000000, .off = RAW(batch),
+	  .help = "benchmark operations per transaction (one runner operation)" },
 };
 #define NOPTS (sizeof opts / sizeof opts[0])
 
@@ -159,6 +237,8 @@ static const char *const pattern_names[] = {
 	[RPB_PAT_NONE] = "none",
 	[RPB_PAT_INGEST] = "ingest",
 	[RPB_PAT_METADATA] = "metadata",
+	[RPB_PAT_HARVEST] = "harvest",
+	[RPB_PAT_RAW] = "raw",
 };
 #define NPATTERNS (sizeof pattern_names / sizeof pattern_names[0])
 
@@ -1096,6 +1176,55 @@ static int finish_metadata(struct rpb_metadata_opts *m, const char *where, char 
 	return 0;
 }
 
+/* A harvest day bound: a day offset into the corpus period, or an ISO
+ * date YYYY-MM-DD (days counted from 2020-01-01, day 0). */
+static bool hv_parse_day(const char *s, int64_t *day)
+{
+	int y, m, d, len = 0;
+	if (sscanf(s, "%4d-%2d-%2d%n", &y, &m, &d, &len) == 3 && len == 10 && (size_t)len == strlen(s)) {
+		if (m < 1 || m > 12 || d < 1 || d > 31)
+			return false;
+		/* Days from the civil date (proleptic Gregorian, March-based year). */
+		int64_t yy = y - (m <= 2), era = (yy >= 0 ? yy : yy - 399) / 400;
+		int64_t yoe = yy - era * 400, mp = (m + 9) % 12;
+		int64_t doy = (153 * mp + 2) / 5 + d - 1, doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+		*day = era * 146097 + doe - 719468 - RPB_HV_EPOCH / 86400;
+		return true;
+	}
+	uint64_t v;
+	if (parse_u64(s, false, &v) != P_OK || v > 36500)
+		return false;
+	*day = (int64_t)v;
+	return true;
+}
+
+static int finish_harvest(struct rpb_harvest_opts *h, const char *where, char *msg, size_t n)
+{
+	int64_t from = 0, until = (int64_t)h->period - 1;
+	const char *bad = h->from[0] && !hv_parse_day(h->from, &from)	  ? "from"
+			  : h->until[0] && !hv_parse_day(h->until, &until) ? "until"
+									   : NULL;
+	if (bad) {
+		snprintf(msg, n, "%s[harvest] %s = %s is invalid; give a day offset in [0, 36500] or a "
+			 "date YYYY-MM-DD", where, bad, bad[0] == 'f' ? h->from : h->until);
+		return -1;
+	}
+	if (from > until) {
+		snprintf(msg, n, "%s[harvest] from = %s is after until = %s; give from <= until", where,
+			 h->from, h->until);
+		return -1;
+	}
+	if (h->set > h->sets) {
+		snprintf(msg, n, "%s[harvest] set = %" PRIu64 " is beyond sets = %" PRIu64
+			 "; give a set in [1, %" PRIu64 "] or 0 for every record",
+			 where, h->set, h->sets, h->sets);
+		return -1;
+	}
+	h->from_s = RPB_HV_EPOCH + from * 86400;
+	h->until_s = RPB_HV_EPOCH + until * 86400 + 86399;
+	return 0;
+}
+
 int rpb_job_finish(struct rpb_job *job, char *msg, size_t n)
 {
 	const char *src = job->source[0] ? job->source : NULL;
@@ -1118,6 +1247,10 @@ int rpb_job_finish(struct rpb_job *job, char *msg, size_t n)
 	}
 	if (job->pattern == RPB_PAT_METADATA)
 		return finish_metadata(&job->metadata, where, msg, n);
+	if (job->pattern == RPB_PAT_HARVEST)
+		return finish_harvest(&job->harvest, where, msg, n);
+	if (job->pattern == RPB_PAT_RAW)
+		return rpb_raw_finish(job, where, msg, n);
 	return 0;
 }
 

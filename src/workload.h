@@ -85,7 +85,54 @@ struct rpb_metadata_opts {
 	bool trace;                  /* write trace.csv: one row per operation */
 };
 
-enum rpb_pattern_id { RPB_PAT_NONE = 0, RPB_PAT_INGEST, RPB_PAT_METADATA };
+/* The harvest pattern (FOLIO OAI-PMH ListRecords with resumption tokens).
+ * from and until are text as given (a day offset into the corpus period or
+ * an ISO date YYYY-MM-DD); rpb_job_finish resolves them to from_s/until_s,
+ * inclusive datestamp bounds in seconds since the epoch. */
+#define RPB_HV_DATE_MAX 10
+#define RPB_HV_EPOCH INT64_C(1577836800) /* 2020-01-01T00:00:00Z: day 0 of the corpus */
+enum rpb_hv_format { RPB_HV_MARC21 = 0, RPB_HV_OAI_DC };
+enum rpb_hv_token { RPB_HV_KEYSET = 0, RPB_HV_SNAPSHOT };
+enum rpb_hv_bad { RPB_HV_BAD_OFF = 0, RPB_HV_BAD_TAMPER, RPB_HV_BAD_TRUNCATE, RPB_HV_BAD_FOREIGN,
+		  RPB_HV_BAD_GARBAGE };
+struct rpb_harvest_opts {
+	uint64_t records;      /* corpus size */
+	uint64_t sets;         /* each record is in 1-3 of them */
+	double deleted;        /* fraction of records that are tombstones */
+	uint64_t period;       /* datestamps spread over this many days from RPB_HV_EPOCH */
+	uint64_t size_median;  /* metadata payload bytes, log-normal around this */
+	double size_sigma;
+	enum rpb_hv_format format;
+	uint64_t page_size;    /* records per response (maxRecordsPerResponse) */
+	char from[RPB_HV_DATE_MAX + 1], until[RPB_HV_DATE_MAX + 1];
+	uint64_t set;          /* harvest only this set (1-based); 0 = all records */
+	enum rpb_hv_token token;
+	bool reuse;            /* keep a corpus already in the store */
+	uint64_t load_batch;   /* records per load transaction */
+	enum rpb_hv_bad bad_token; /* test aid: thread 0 sends a spoiled token */
+	/* Resolved by rpb_job_finish. */
+	int64_t from_s, until_s;
+};
+
+/* The raw pattern (LevelDB's db_bench): benchmarks run in order on one
+ * store. benchmarks is the list as given; rpb_job_finish resolves it to
+ * bench[] (enum raw_bench in raw.h). */
+#define RPB_RAW_LIST_MAX 255
+#define RPB_RAW_BENCH_MAX 32
+struct rpb_raw_opts {
+	char benchmarks[RPB_RAW_LIST_MAX + 1];
+	uint64_t num;          /* keys (and operations per benchmark) */
+	uint64_t value_size;
+	uint64_t key_size;
+	double compression_ratio;
+	uint64_t batch;        /* operations per transaction */
+	/* Resolved by rpb_job_finish. */
+	unsigned nbench;
+	unsigned char bench[RPB_RAW_BENCH_MAX];
+};
+
+enum rpb_pattern_id { RPB_PAT_NONE = 0, RPB_PAT_INGEST, RPB_PAT_METADATA, RPB_PAT_HARVEST,
+		      RPB_PAT_RAW };
 
 /* A backend section: tuning options as given, validated by the backend. */
 struct rpb_backend_section {
@@ -102,6 +149,8 @@ struct rpb_job {
 	struct rpb_run_opts run;
 	struct rpb_ingest_opts ingest;
 	struct rpb_metadata_opts metadata;
+	struct rpb_harvest_opts harvest;
+	struct rpb_raw_opts raw;
 	struct rpb_backend_section backends[RPB_JOB_MAX_BACKEND_SECTIONS];
 	size_t nbackends;
 };

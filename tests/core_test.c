@@ -1,10 +1,12 @@
 /* Unit tests of the core pieces that know no backend. */
 #include <criterion/criterion.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fmt.h"
 #include "fsutil.h"
 #include "testutil.h"
 
@@ -117,4 +119,31 @@ Test(core, dir_prepare_errors_are_one_line_and_harmless)
 	snprintf(path, sizeof path, "%s/a/b/c", dir);
 	cr_assert_eq(rpb_dir_prepare(path, true, &err), RPB_OK, "%s", err.msg);
 	rpbt_rmtree(dir);
+}
+
+/* The hand-written formatters agree with printf for every width and for
+ * values around each power of ten and the extremes. */
+Test(core, fmt_matches_printf)
+{
+	uint64_t vals[64];
+	size_t nv = 0;
+	vals[nv++] = 0;
+	vals[nv++] = UINT64_MAX;
+	for (uint64_t p = 1; nv + 3 < 64 && p <= UINT64_MAX / 10; p *= 10) {
+		vals[nv++] = p - 1;
+		vals[nv++] = p;
+		vals[nv++] = p + 7;
+	}
+	for (size_t i = 0; i < nv; i++) {
+		for (unsigned width = 0; width <= 22; width++) {
+			char want[40], got[40];
+			snprintf(want, sizeof want, "%0*" PRIu64, (int)width, vals[i]);
+			*rpb_fmt_u64(got, vals[i], width) = '\0';
+			cr_assert_str_eq(got, want, "value %" PRIu64 " width %u", vals[i], width);
+		}
+		char want[20], got[20];
+		snprintf(want, sizeof want, "%016" PRIx64, vals[i]);
+		*rpb_fmt_hex64(got, vals[i]) = '\0';
+		cr_assert_str_eq(got, want);
+	}
 }

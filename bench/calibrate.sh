@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# Calibration: rpbench's raw pattern against direct-library loops
+# (bench/calibrate/), and rpbench's PostgreSQL ingest against pgbench
+# running the same statements. Each pair runs interleaved (direct, rpbench,
+# direct, rpbench, ...) on fresh stores; the summary prints medians and
+# ratios (rpbench throughput / direct throughput: 1.00 = no overhead).
+#
+#   bench/calibrate.sh --build DIR [--num N] [--pg-num N] [--pairs N]
+#                      [--ingest-ops N] [--backends "leveldb sqlite postgres"]
+#                      [--out DIR]
+#
+# --num keys for LevelDB, SQLite and null (default 100000); PostgreSQL does
+# one round trip per statement, so it gets --pg-num (default 10000).
+#
+# PostgreSQL runs on a throwaway cluster (scripts/pg-throwaway), always
+# stopped again. Raw files go to --out (default /tmp/rpb-calibrate-PID).
+set -euo pipefail
+
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+BUILD="" NUM=100000 PG_NUM=10000 PAIRS=3 INGEST_OPS=20000 BACKENDS="leveldb sqlite postgres" OUT=""
+die() {
+	echo "calibrate.sh: $*" >&2
+	exit 1
+}
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--build) BUILD=${2:?}; shift 2 ;;
+	--num) NUM=${2:?}; shift 2 ;;
+	--pg-num) PG_NUM=${2:?}; shift 2 ;;
+	--pairs) PAIRS=${2:?}; shift 2 ;;
+	--ingest-ops) INGEST_OPS=${2:?}; shift 2 ;;
+	--backends) BACKENDS=${2:?}; shift 2 ;;
+	--out) OUT=${2:?}; shift 2 ;;
+	*) die "unknown argument $1; see the header of $0" ;;
+	esac
+done
+[ -n "$BUILD" ] || die "give --build DIR (a cmake build of this tree)"
+BIN=$(cd "$BUILD" && pwd)/bin
+[ "$PAIRS" -ge 3 ] || die "--pairs must be at least 3 for a median"
+for b in $BACKENDS null; do
+	[ -x "$BIN/rpbench-$b" ] || die "$BIN/rpbench-$b is missing; build with cmake --build $BUILD"
+	[ "$b" = null ] || [ -x "$BIN/calibrate-$b" ] || die "$BIN/calibrate-$b is missing; build with cmake --build $BUILD"
+done
+OUT=${OUT:-/tmp/rpb-calibrate-$$}
+[ -e "$OUT" ] && die "$OUT exists; give a new --out"
+mkdir -p "$OUT"
+ROWS="$OUT/rows.tsv" # kind backend value_size benchmark side pair micros_per_op
+: >"$ROWS"
+BENCHES=fillseq,fillrandom,readrandom,readseq
+# null keeps nothing, so its scans read nothing: point benchmarks only.
+NULL_BENCHES=fillseq,fillrandom,overwrite,readrandom,deleterandom
+num_for() { if [ "$1" = postgres ]; then echo "$PG_NUM"; else echo "$NUM"; fi; }
+quiet_sql() { psql -q "$DSN" -c "SET client_min_messages = warning; $1" >/dev/null; }
+
+PGDIR="" DSN=""
+cleanup() {
+	if [ -n "$PGDIR" ]; then
+		"$SRC/scripts/pg-throwaway" stop "$PGDIR" >/dev/null 2>&1 || true
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+case " $BACKENDS " in *" postgres "*)
+	PGDIR=/tmp/pgcal$$
+	DSN=$("$SRC/scripts/pg-throwaway" start "$PGDIR")
+	command -v pgbench >/dev/null || die "pgbench not found; install postgresql-client"
+	;;
+esac
+
+# "name : X micros/op; ..." lines on stdin -> rows
+rows() {
+	local kind=$1 b=$2 vs=$3 side=$4 pair=$5
+	awk -v k="$kind" -v b="$b" -v vs="$vs" -v s="$side" -v p="$pair" \
+		'$2 == ":" && $4 == "micros/op;" { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", k, b, vs, $1, s, p, $3 }' >>"$ROWS"
+}
+
+run_direct() {
+	local b=$1 vs=$2 pair=$3 tag=$4
+	local args=(--num "$(num_for "$b")" --value-size "$vs" --benchmarks "$BENCHES" --sync 0)
+	if [ "$b" = postgres ]; then
+		"$BIN/calibrate-postgres" --dsn "$DSN" --schema "$tag" "${args[@]}"
+	elif [ "$b" = sqlite ]; then
+		"$BIN/calibrate-sqlite" --db "$OUT/$tag.sqlite" "${args[@]}"
+		rm -f "$OUT/$tag.sqlite" "$OUT/$tag.sqlite-wal" "$OUT/$tag.sqlite-shm"
+	else
+		"$BIN/calibrate-leveldb" --db "$OUT/$tag" "${args[@]}"
+		rm -rf "${OUT:?}/$tag"
+	fi | rows raw "$b" "$vs" direct "$pair"
+}
+
+run_rpbench() {
+	local b=$1 vs=$2 pair=$3 tag=$4 benches=$BENCHES
+	[ "$b" = null ] && benches=$NULL_BENCHES
+	local args=(run "$SRC/data/workloads/raw-ci.ini" --quiet --out "$OUT/$tag"
+		--set num="$(num_for "$b")" --set value_size="$vs" --set benchmarks="$benches" --set sync=none)
+	[ "$b" = postgres ] && args+=(--dsn "$DSN" --schema "$tag")
+	"$BIN/rpbench-$b" "${args[@]}" >/dev/null
+	sed -n '/^-----/,$p' "$OUT/$tag/report.txt" | rows raw "$b" "$vs" rpbench "$pair"
+	rm -rf "${OUT:?}/$tag/store"
+	[ "$b" = postgres ] && quiet_sql "DROP SCHEMA $tag CASCADE"
+	return 0
+}
+
+for b in $BACKENDS; do
+	for vs in 100 2048; do
+		for pair in $(seq 1 "$PAIRS"); do
+			echo "raw $b value_size $vs pair $pair/$PAIRS" >&2
+			run_direct "$b" "$vs" "$pair" "d_${b}_${vs}_$pair"
+			run_rpbench "$b" "$vs" "$pair" "r_${b}_${vs}_$pair"
+		done
+	done
+done
+
+# The null backend: rpbench alone, the harness's own cost per operation.
+for pair in $(seq 1 "$PAIRS"); do
+	echo "raw null pair $pair/$PAIRS" >&2
+	run_rpbench null 100 "$pair" "r_null_$pair"
+done
+
+# PostgreSQL ingest against pgbench with the same statements.
+if [ -n "$DSN" ]; then
+	for sync in none commit; do
+		pgsync=$([ "$sync" = none ] && echo off || echo on)
+		cat >"$OUT/ingest-$sync.ini" <<-EOF
+			[run]
+			threads = 1
+			clients = 1
+			ops = $INGEST_OPS
+			interval = 60
+			sync = $sync
+			[ingest]
+			size_min = 0
+			size_max = 4096
+			probe_every = 0
+		EOF
+		for pair in $(seq 1 "$PAIRS"); do
+			echo "ingest sync $sync pair $pair/$PAIRS" >&2
+			s="pgb_${sync}_$pair"
+			quiet_sql "CREATE SCHEMA $s; CREATE TABLE $s.objects (k bytea PRIMARY KEY, v bytea NOT NULL);
+				CREATE TABLE $s.descriptions (k bytea PRIMARY KEY, v bytea NOT NULL);
+				CREATE TABLE $s.members (k bytea PRIMARY KEY, v bytea NOT NULL);"
+			tps=$(PGOPTIONS="-c search_path=$s -c synchronous_commit=$pgsync" pgbench -n -M prepared \
+				-c 1 -t "$INGEST_OPS" -f "$SRC/bench/calibrate/ingest.pgbench" "$DSN" 2>&1 |
+				sed -n 's/^tps = \([0-9.]*\) (without initial connection time)/\1/p')
+			[ -n "$tps" ] || die "pgbench printed no tps; run it by hand to see why"
+			printf 'ingest\tpostgres\t%s\tcreate\tdirect\t%s\t%s\n' "$sync" "$pair" \
+				"$(awk -v t="$tps" 'BEGIN { printf "%.3f", 1e6 / t }')" >>"$ROWS"
+			quiet_sql "DROP SCHEMA $s CASCADE"
+			r="ing_${sync}_$pair"
+			"$BIN/rpbench-postgres" run "$OUT/ingest-$sync.ini" --quiet --out "$OUT/$r" \
+				--dsn "$DSN" --schema "$r" >/dev/null
+			thr=$(grep -o '"throughput_per_s": [0-9.e+]*' "$OUT/$r/result.json" | head -n 1 | awk '{ print $2 }')
+			printf 'ingest\tpostgres\t%s\tcreate\trpbench\t%s\t%s\n' "$sync" "$pair" \
+				"$(awk -v t="$thr" 'BEGIN { printf "%.3f", 1e6 / t }')" >>"$ROWS"
+			quiet_sql "DROP SCHEMA $r CASCADE"
+		done
+	done
+fi
+
+# Medians per (kind, backend, value size/sync, benchmark, side), then ratios.
+echo
+echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+echo "num = $NUM (postgres $PG_NUM), pairs = $PAIRS, ingest ops = $INGEST_OPS; micros/op are medians"
+sort -t $'\t' -k1,1 -k2,2 -k3,3n -k4,4 -k5,5 -k7,7g "$ROWS" | awk -F '\t' '
+	function flush() {
+		if (n) { med[key] = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2; keys[++nk] = key }
+		n = 0
+	}
+	{ k = $1 FS $2 FS $3 FS $4 FS $5; if (k != key) { flush(); key = k } v[++n] = $7 }
+	END {
+		flush()
+		printf "%-7s %-9s %-6s %-12s %12s %12s %8s\n", "kind", "backend", "size", "benchmark", "direct_us", "rpbench_us", "ratio"
+		for (i = 1; i <= nk; i++) {
+			split(keys[i], f, FS)
+			if (f[5] != "rpbench") continue
+			d = f[1] FS f[2] FS f[3] FS f[4] FS "direct"
+			r = med[keys[i]]
+			if (d in med)
+				printf "%-7s %-9s %-6s %-12s %12.3f %12.3f %8.2f\n", f[1], f[2], f[3], f[4], med[d], r, med[d] / r
+			else
+				printf "%-7s %-9s %-6s %-12s %12s %12.3f %8s   (%.1f M ops/s)\n", f[1], f[2], f[3], f[4], "-", r, "-", 1 / r
+		}
+	}' | tee "$OUT/summary.txt"
+echo "rows: $ROWS; summary: $OUT/summary.txt"

@@ -1,0 +1,167 @@
+/* What the direct-library baselines share: command line, db_bench keys and
+ * values, a key stream, a clock and db_bench's result line. Deliberately
+ * independent of rpbench's code: the baselines measure each library alone,
+ * so the raw pattern's overhead is the difference.
+ *
+ * Keys: the key index in decimal, zero-padded to key_size (16); random keys
+ * uniform in [0, num). Values: db_bench's buffer of 100-byte pieces, each a
+ * random printable run of 100 x ratio bytes repeated; consecutive writes
+ * take consecutive slices. Every benchmark commits one transaction per
+ * batch of operations, as the raw pattern does. */
+#ifndef CALIB_H
+#define CALIB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define CALIB_KEY_MAX 64
+
+struct calib {
+	const char *target;     /* directory or DSN */
+	const char *benchmarks; /* comma list */
+	uint64_t num, value_size, key_size, batch;
+	double ratio;
+	bool sync;
+	uint64_t seed;
+	unsigned char *values;
+	size_t vsize, vpos;
+	uint64_t rng;
+};
+
+static inline void calib_usage(const char *prog, const char *target)
+{
+	fprintf(stderr,
+		"usage: %s --%s X [--benchmarks LIST] [--num N] [--value-size N] [--key-size N]\n"
+		"       [--batch N] [--compression-ratio R] [--sync 0|1] [--seed N]\n"
+		"LIST: fillseq,fillrandom,overwrite,readrandom,readseq (default fillseq,fillrandom,"
+		"readrandom,readseq)\n",
+		prog, target);
+	exit(1);
+}
+
+static inline uint64_t calib_next(struct calib *c)
+{
+	/* splitmix64: fast, and good enough for uniform keys */
+	uint64_t z = (c->rng += UINT64_C(0x9e3779b97f4a7c15));
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+static inline uint64_t calib_uniform(struct calib *c, uint64_t n)
+{
+	return (uint64_t)(((unsigned __int128)calib_next(c) * n) >> 64);
+}
+
+/* Parses the command line; target_opt names the store option ("db", "dsn"). */
+static inline void calib_args(struct calib *c, int argc, char **argv, const char *target_opt)
+{
+	*c = (struct calib){.benchmarks = "fillseq,fillrandom,readrandom,readseq", .num = 1000000,
+			    .value_size = 100, .key_size = 16, .batch = 1, .ratio = 0.5, .seed = 42};
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!v)
+			calib_usage(argv[0], target_opt);
+		if (strncmp(a, "--", 2) == 0 && strcmp(a + 2, target_opt) == 0)
+			c->target = v;
+		else if (strcmp(a, "--benchmarks") == 0)
+			c->benchmarks = v;
+		else if (strcmp(a, "--num") == 0)
+			c->num = strtoull(v, NULL, 10);
+		else if (strcmp(a, "--value-size") == 0)
+			c->value_size = strtoull(v, NULL, 10);
+		else if (strcmp(a, "--key-size") == 0)
+			c->key_size = strtoull(v, NULL, 10);
+		else if (strcmp(a, "--batch") == 0)
+			c->batch = strtoull(v, NULL, 10);
+		else if (strcmp(a, "--compression-ratio") == 0)
+			c->ratio = strtod(v, NULL);
+		else if (strcmp(a, "--sync") == 0)
+			c->sync = strcmp(v, "0") != 0;
+		else if (strcmp(a, "--seed") == 0)
+			c->seed = strtoull(v, NULL, 10);
+		else
+			calib_usage(argv[0], target_opt);
+		i++;
+	}
+	if (!c->target || !c->num || !c->value_size || !c->batch || !c->key_size ||
+	    c->key_size > CALIB_KEY_MAX)
+		calib_usage(argv[0], target_opt);
+	c->rng = c->seed;
+	enum { PIECE = 100 };
+	size_t size = c->value_size > (1u << 20) ? (size_t)c->value_size : (1u << 20);
+	size = (size + PIECE - 1) / PIECE * PIECE;
+	c->values = malloc(size);
+	if (!c->values) {
+		fprintf(stderr, "%s: out of memory\n", argv[0]);
+		exit(2);
+	}
+	c->vsize = size;
+	size_t raw = (size_t)(PIECE * c->ratio);
+	raw = raw ? raw : 1;
+	for (size_t at = 0; at < size; at += PIECE) {
+		for (size_t i = 0; i < raw; i++)
+			c->values[at + i] = (unsigned char)(' ' + calib_uniform(c, 95));
+		for (size_t i = raw; i < PIECE; i++)
+			c->values[at + i] = c->values[at + i - raw];
+	}
+}
+
+/* The next value slice (db_bench's RandomGenerator::Generate). */
+static inline const unsigned char *calib_value(struct calib *c)
+{
+	if (c->vpos + c->value_size > c->vsize)
+		c->vpos = 0;
+	c->vpos += c->value_size;
+	return c->values + c->vpos - c->value_size;
+}
+
+static inline void calib_key(const struct calib *c, unsigned char *buf, uint64_t k)
+{
+	for (size_t i = c->key_size; i-- > 0;) {
+		buf[i] = (unsigned char)('0' + k % 10);
+		k /= 10;
+	}
+}
+
+static inline double calib_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* db_bench's line: "%-12s : %11.3f micros/op;" then MB/s when bytes moved,
+ * then "(N of M found)" for readrandom. */
+static inline void calib_report(const char *name, double secs, uint64_t done, uint64_t bytes,
+				long long found)
+{
+	char extra[128] = "";
+	if (bytes)
+		snprintf(extra, sizeof extra, " %6.1f MB/s", (double)bytes / 1048576.0 / secs);
+	if (found >= 0) {
+		size_t len = strlen(extra);
+		snprintf(extra + len, sizeof extra - len, " (%lld of %llu found)", found,
+			 (unsigned long long)done);
+	}
+	printf("%-12s : %11.3f micros/op;%s\n", name, secs * 1e6 / (double)(done ? done : 1), extra);
+	fflush(stdout);
+}
+
+/* Calls run(c, name) for each benchmark of the list. */
+static inline void calib_each(struct calib *c, void (*run)(struct calib *, const char *))
+{
+	char list[256];
+	snprintf(list, sizeof list, "%s", c->benchmarks);
+	for (char *save = NULL, *b = strtok_r(list, ",", &save); b; b = strtok_r(NULL, ",", &save)) {
+		c->rng = c->seed + 1 + (uint64_t)(b - list); /* a key stream per benchmark */
+		c->vpos = 0;
+		run(c, b);
+	}
+}
+
+#endif

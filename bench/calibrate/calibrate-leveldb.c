@@ -1,0 +1,123 @@
+/* db_bench's loops over LevelDB's C API, with the options the rpbench
+ * LevelDB backend uses by default (16 MiB write buffer, 64 MiB block cache,
+ * 10-bit bloom filter, 4 KiB blocks, 1000 open files, snappy, 2 MiB files).
+ * One write batch per transaction; reads with default read options. */
+#include <leveldb/c.h>
+
+#include "calib.h"
+
+static leveldb_t *db;
+static leveldb_writeoptions_t *wo;
+static leveldb_readoptions_t *ro;
+
+static void die(const char *what, char *err)
+{
+	fprintf(stderr, "calibrate-leveldb: %s: %s\n", what, err ? err : "failed");
+	exit(2);
+}
+
+static void write_bench(struct calib *c, bool seq)
+{
+	unsigned char key[CALIB_KEY_MAX];
+	leveldb_writebatch_t *b = leveldb_writebatch_create();
+	uint64_t bytes = 0;
+	double t0 = calib_now();
+	for (uint64_t i = 0; i < c->num; i += c->batch) {
+		leveldb_writebatch_clear(b);
+		for (uint64_t j = 0; j < c->batch && i + j < c->num; j++) {
+			calib_key(c, key, seq ? i + j : calib_uniform(c, c->num));
+			leveldb_writebatch_put(b, (const char *)key, c->key_size,
+					       (const char *)calib_value(c), c->value_size);
+			bytes += c->key_size + c->value_size;
+		}
+		char *err = NULL;
+		leveldb_write(db, wo, b, &err);
+		if (err)
+			die("write", err);
+	}
+	double secs = calib_now() - t0;
+	leveldb_writebatch_destroy(b);
+	calib_report(seq ? "fillseq" : "fillrandom", secs, c->num, bytes, -1);
+}
+
+static void read_random(struct calib *c)
+{
+	unsigned char key[CALIB_KEY_MAX];
+	long long found = 0;
+	double t0 = calib_now();
+	for (uint64_t i = 0; i < c->num; i++) {
+		calib_key(c, key, calib_uniform(c, c->num));
+		size_t len;
+		char *err = NULL;
+		char *v = leveldb_get(db, ro, (const char *)key, c->key_size, &len, &err);
+		if (err)
+			die("get", err);
+		found += v != NULL;
+		leveldb_free(v);
+	}
+	calib_report("readrandom", calib_now() - t0, c->num, 0, found);
+}
+
+static void read_seq(struct calib *c)
+{
+	uint64_t n = 0, bytes = 0;
+	double t0 = calib_now();
+	leveldb_iterator_t *it = leveldb_create_iterator(db, ro);
+	for (leveldb_iter_seek_to_first(it); n < c->num && leveldb_iter_valid(it); leveldb_iter_next(it)) {
+		size_t kl, vl;
+		leveldb_iter_key(it, &kl);
+		leveldb_iter_value(it, &vl);
+		bytes += kl + vl;
+		n++;
+	}
+	leveldb_iter_destroy(it);
+	calib_report("readseq", calib_now() - t0, n, bytes, -1);
+}
+
+static void run(struct calib *c, const char *name)
+{
+	if (strcmp(name, "fillseq") == 0)
+		write_bench(c, true);
+	else if (strcmp(name, "fillrandom") == 0 || strcmp(name, "overwrite") == 0)
+		write_bench(c, false);
+	else if (strcmp(name, "readrandom") == 0)
+		read_random(c);
+	else if (strcmp(name, "readseq") == 0)
+		read_seq(c);
+	else
+		fprintf(stderr, "calibrate-leveldb: skipping unknown benchmark %s\n", name);
+}
+
+int main(int argc, char **argv)
+{
+	struct calib c;
+	calib_args(&c, argc, argv, "db");
+	leveldb_options_t *o = leveldb_options_create();
+	leveldb_cache_t *cache = leveldb_cache_create_lru(64u << 20);
+	leveldb_filterpolicy_t *bloom = leveldb_filterpolicy_create_bloom(10);
+	leveldb_options_set_create_if_missing(o, 1);
+	leveldb_options_set_error_if_exists(o, 1);
+	leveldb_options_set_write_buffer_size(o, 16u << 20);
+	leveldb_options_set_cache(o, cache);
+	leveldb_options_set_filter_policy(o, bloom);
+	leveldb_options_set_block_size(o, 4096);
+	leveldb_options_set_max_open_files(o, 1000);
+	leveldb_options_set_compression(o, leveldb_snappy_compression);
+	leveldb_options_set_max_file_size(o, 2u << 20);
+	char *err = NULL;
+	db = leveldb_open(o, c.target, &err);
+	if (err)
+		die("open (give a new --db directory)", err);
+	wo = leveldb_writeoptions_create();
+	leveldb_writeoptions_set_sync(wo, c.sync);
+	ro = leveldb_readoptions_create();
+	calib_each(&c, run);
+	leveldb_close(db);
+	leveldb_writeoptions_destroy(wo);
+	leveldb_readoptions_destroy(ro);
+	leveldb_options_destroy(o);
+	leveldb_filterpolicy_destroy(bloom);
+	leveldb_cache_destroy(cache);
+	free(c.values);
+	return 0;
+}

@@ -1,0 +1,125 @@
+/* Internal to the harvest pattern (FOLIO mod-oai-pmh: a full OAI-PMH
+ * ListRecords harvest with resumption tokens): the corpus, its keys, the
+ * tokens, shared by the run (harvest.c), the corpus generator
+ * (harvest_corpus.c), the tokens (harvest_token.c), the report
+ * (harvest_report.c) and verify (harvest_verify.c).
+ *
+ * The corpus is named by its options and seed, not by the run, so a later
+ * run can harvest it again (reuse = on). Its keys start with the corpus
+ * prefix "hv<12 hex>/" and order by memcmp (big-endian integers):
+ *   descriptions  <prefix><n:8>                   -> record (header + payload)
+ *   datestamps    <prefix><datestamp:8><n:8>      -> ""
+ *   sets          <prefix><set:2><datestamp:8><n:8> -> ""
+ *   meta          "harvest-corpus/<prefix>"        -> "records=<N>" once loaded
+ * A record value is HV_HDR bytes (datestamp:8, deleted:1, nsets:1, sets
+ * 3 x 2) then the metadata payload (empty for a tombstone). Record n is
+ * identified as oai:rpbench:<n>; everything about it derives from (seed, n). */
+#ifndef RPB_HARVEST_H
+#define RPB_HARVEST_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rng.h"
+#include "store.h"
+#include "workload.h"
+
+#define HV_PREFIX_LEN 15 /* "hv" + 12 hex + "/" */
+#define HV_HDR 16
+#define HV_MAX_SETS 3
+#define HV_REC_KEY (HV_PREFIX_LEN + 8)
+#define HV_DS_KEY (HV_PREFIX_LEN + 16)
+#define HV_SET_KEY (HV_PREFIX_LEN + 18)
+#define HV_META_KEY_MAX 64
+#define HV_REPORT_FILE "report.txt"
+
+/* What the seed says about record n. */
+struct hv_rec {
+	uint64_t n;
+	int64_t ds;            /* datestamp, seconds since the epoch */
+	bool deleted;
+	unsigned nsets;
+	uint16_t set[HV_MAX_SETS]; /* 1-based, ascending */
+	uint64_t size;         /* target payload bytes (0 for a tombstone) */
+};
+
+/* One template split at its repeated note part. */
+struct hv_template {
+	const char *head, *note, *tail;
+	size_t headlen, notelen, taillen;
+};
+
+struct hv_corpus {
+	const struct rpb_harvest_opts *o;
+	uint64_t seed;
+	char prefix[HV_PREFIX_LEN + 1];
+	struct hv_template tpl;
+	uint64_t size_cap;     /* the largest payload target */
+};
+
+/* Names the corpus and splits its template; false if the template lacks
+ * its note markers (a broken data/records file). */
+bool hv_corpus_init(struct hv_corpus *c, const struct rpb_harvest_opts *o, uint64_t seed);
+/* The attributes of record n; leaves rng where the payload draws begin. */
+void hv_rec_attrs(const struct hv_corpus *c, uint64_t n, struct hv_rec *r, struct rpb_rng *rng);
+/* Whether record r falls in the harvest's datestamp range and set. */
+bool hv_rec_matches(const struct hv_rec *r, int64_t from_s, int64_t until_s, unsigned set);
+/* The payload of r (rng as hv_rec_attrs left it) into buf of cap bytes;
+ * cap >= hv_payload_max(c). Returns its length. No allocation. */
+size_t hv_payload(const struct hv_corpus *c, const struct hv_rec *r, struct rpb_rng *rng,
+		  unsigned char *buf, size_t cap);
+size_t hv_payload_max(const struct hv_corpus *c);
+/* The record value: header + payload; returns its length. */
+size_t hv_record(const struct hv_corpus *c, uint64_t n, struct hv_rec *r, unsigned char *buf,
+		 size_t cap);
+/* Parses a record value's header; false if it is too short. */
+bool hv_record_header(const unsigned char *v, size_t len, struct hv_rec *r);
+
+/* Keys; each returns its length. */
+size_t hv_key_rec(const struct hv_corpus *c, unsigned char *k, uint64_t n);
+size_t hv_key_ds(const struct hv_corpus *c, unsigned char *k, int64_t ds, uint64_t n);
+size_t hv_key_set(const struct hv_corpus *c, unsigned char *k, unsigned set, int64_t ds,
+		  uint64_t n);
+size_t hv_key_meta(const struct hv_corpus *c, char *k);
+void hv_put_be(unsigned char *p, uint64_t v, unsigned bytes);
+uint64_t hv_get_be(const unsigned char *p, unsigned bytes);
+/* "YYYY-MM-DDThh:mm:ssZ" (OAI-PMH seconds granularity); 21 bytes with NUL. */
+void hv_iso(char *buf, size_t n, int64_t s);
+
+/* ---- resumption tokens (harvest_token.c) ----
+ * Opaque base64url (no padding) of HV_TOKEN_BYTES: the harvest's state and
+ * an XXH64 checksum keyed by the run tag, so a token from another run, an
+ * altered or a truncated one is refused, never served as a wrong page. */
+#define HV_TOKEN_BYTES 64
+#define HV_TOKEN_CHARS 86 /* ceil(64 * 4 / 3) */
+#define HV_TOKEN_VERSION 1
+struct hv_token {
+	unsigned strategy;     /* enum rpb_hv_token */
+	unsigned set;          /* 0 = every record */
+	uint32_t page;         /* pages served before the next one */
+	int64_t from_s, until_s;
+	int64_t last_ds;       /* keyset: the last record served */
+	uint64_t last_n;       /* keyset: its number; snapshot: records served */
+	uint64_t harvest;      /* the harvest's id (snapshot table name) */
+};
+/* The checksum key of a run. */
+uint64_t hv_token_key(const char *run_tag);
+/* Writes HV_TOKEN_CHARS characters and a NUL into out. */
+void hv_token_encode(const struct hv_token *t, uint64_t key, char *out);
+/* RPB_OK, or RPB_INVALID with err->msg "badResumptionToken: <why>". */
+enum rpb_status hv_token_decode(const char *in, size_t len, uint64_t key, struct hv_token *t,
+				struct rpb_err *err);
+
+/* ---- the other parts of the pattern ---- */
+struct rpb_runner;
+struct rpb_ledger;
+struct rpb_verify_result;
+enum rpb_status harvest_verify(const struct rpb_backend *b, struct rpb_store *st,
+			       const struct rpb_job *job, const struct rpb_ledger *ledger,
+			       struct rpb_verify_result *res, struct rpb_err *err);
+int harvest_write_report(struct rpb_runner *rn, const json_t *result, const char *dir, char *msg,
+			 size_t n);
+
+#endif

@@ -1,0 +1,152 @@
+/* The raw pattern's options, keys, values and result lines, shared by the
+ * run (raw.c), verify (raw_verify.c) and the workload parser. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "raw.h"
+
+const char *const raw_bench_names[RAW_NBENCH] = {
+	"fillseq", "fillrandom", "overwrite", "readrandom",
+	"readseq", "readreverse", "deleterandom", "fillsync",
+};
+
+int rpb_raw_finish(struct rpb_job *job, const char *where, char *msg, size_t n)
+{
+	struct rpb_raw_opts *o = &job->raw;
+	o->nbench = 0;
+	const char *p = strcmp(o->benchmarks, "all") == 0 ? RAW_ALL : o->benchmarks;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		size_t b = 0;
+		while (b < RAW_NBENCH && !(strlen(raw_bench_names[b]) == len &&
+					   memcmp(raw_bench_names[b], p, len) == 0))
+			b++;
+		if (b == RAW_NBENCH) {
+			snprintf(msg, n, "%s[raw] benchmarks: unknown benchmark '%.*s'; give a comma list of "
+				 "fillseq, fillrandom, overwrite, readrandom, readseq, readreverse, "
+				 "deleterandom, fillsync", where, (int)len, p);
+			return -1;
+		}
+		if (o->nbench == RPB_RAW_BENCH_MAX) {
+			snprintf(msg, n, "%s[raw] benchmarks: more than %d; run a shorter list", where,
+				 RPB_RAW_BENCH_MAX);
+			return -1;
+		}
+		if (b == RAW_FILLSYNC && job->run.sync != RPB_SYNC_COMMIT) {
+			snprintf(msg, n, "%s[raw] fillsync needs [run] sync = commit (a store's sync is set "
+				 "when it opens); run fillsync in a job of its own", where);
+			return -1;
+		}
+		o->bench[o->nbench++] = (unsigned char)b;
+		p += len + (p[len] == ',');
+	}
+	if (!o->nbench) {
+		snprintf(msg, n, "%s[raw] benchmarks is empty; give e.g. fillrandom,readrandom", where);
+		return -1;
+	}
+	/* Every key index below num must fit key_size digits. */
+	uint64_t room = 1;
+	for (uint64_t d = 0; d < o->key_size && room <= o->num; d++)
+		room *= 10;
+	if (room < o->num) {
+		snprintf(msg, n, "%s[raw] key_size = %" PRIu64 " cannot hold %" PRIu64 " keys in "
+			 "decimal; raise key_size or lower num", where, o->key_size, o->num);
+		return -1;
+	}
+	if (job->run.threads != 1) {
+		snprintf(msg, n, "%s[raw] runs its benchmarks in one thread, as db_bench does; set "
+			 "[run] threads = 1", where);
+		return -1;
+	}
+	return 0;
+}
+
+uint64_t raw_bench_ops(const struct rpb_raw_opts *o, enum raw_bench b)
+{
+	if (b != RAW_FILLSYNC)
+		return o->num;
+	return o->num >= 1000 ? o->num / 1000 : 1;
+}
+
+uint64_t raw_bench_batch(const struct rpb_raw_opts *o, enum raw_bench b)
+{
+	return b == RAW_FILLSYNC ? 1 : o->batch;
+}
+
+bool raw_key_parse(const void *key, size_t len, const struct rpb_raw_opts *o, uint64_t *k)
+{
+	const unsigned char *p = key;
+	if (len != o->key_size)
+		return false;
+	uint64_t v = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (p[i] < '0' || p[i] > '9' || v > (UINT64_MAX - 9) / 10)
+			return false;
+		v = v * 10 + (uint64_t)(p[i] - '0');
+	}
+	*k = v;
+	return v < o->num;
+}
+
+/* db_bench's value source: 100-byte pieces, each a random printable run of
+ * 100 * ratio bytes repeated to fill the piece, so a compressor halves it at
+ * ratio 0.5. At least 1 MiB, so consecutive values differ. */
+int raw_values_init(struct raw_values *v, const struct rpb_raw_opts *o, uint64_t seed)
+{
+	enum { PIECE = 100 };
+	size_t size = o->value_size > (1u << 20) ? (size_t)o->value_size : (1u << 20);
+	size = (size + PIECE - 1) / PIECE * PIECE;
+	v->data = malloc(size);
+	if (!v->data)
+		return -1;
+	v->size = size;
+	v->slots = size / o->value_size;
+	size_t raw = (size_t)(PIECE * o->compression_ratio);
+	if (raw < 1)
+		raw = 1;
+	struct rpb_rng r;
+	rpb_rng_seed(&r, seed, RAW_STREAM_VALUES, 0);
+	for (size_t at = 0; at < size; at += PIECE) {
+		unsigned char *piece = v->data + at;
+		for (size_t i = 0; i < raw; i++)
+			piece[i] = (unsigned char)(' ' + rpb_rng_range(&r, 0, 95));
+		for (size_t i = raw; i < PIECE; i++)
+			piece[i] = piece[i - raw];
+	}
+	return 0;
+}
+
+void raw_values_free(struct raw_values *v)
+{
+	free(v->data);
+	v->data = NULL;
+}
+
+uint64_t raw_readseq_ops(const struct rpb_raw_opts *o, uint64_t entries)
+{
+	if (entries >= o->num)
+		return raw_div_up(o->num, RAW_SCAN_CHUNK);
+	return entries / RAW_SCAN_CHUNK + 1;
+}
+
+size_t raw_format_line(char *buf, size_t n, const json_t *bench)
+{
+	const char *name = json_string_value(json_object_get(bench, "name"));
+	double us = json_number_value(json_object_get(bench, "micros_per_op"));
+	json_int_t bytes = json_integer_value(json_object_get(bench, "bytes"));
+	const json_t *found = json_object_get(bench, "found");
+	char extra[128] = "";
+	if (bytes > 0)
+		snprintf(extra, sizeof extra, " %6.1f MB/s",
+			 json_number_value(json_object_get(bench, "mb_per_s")));
+	if (json_is_integer(found)) {
+		size_t len = strlen(extra);
+		snprintf(extra + len, sizeof extra - len, " (%" JSON_INTEGER_FORMAT " of %" JSON_INTEGER_FORMAT
+			 " found)", json_integer_value(found),
+			 json_integer_value(json_object_get(bench, "ops")));
+	}
+	int len = snprintf(buf, n, "%-12s : %11.3f micros/op;%s", name ? name : "?", us, extra);
+	return len < 0 ? 0 : (size_t)len < n ? (size_t)len : n - 1;
+}
