@@ -5,7 +5,8 @@
 #  2. a ThreadSanitizer build of the binaries, running threaded workloads of
 #     every pattern and the reaper on every backend (Criterion itself cannot
 #     start under TSan);
-#  3. disk full on a real size-limited tmpfs, on every backend;
+#  3. disk full on a real size-limited tmpfs, on every backend, and the
+#     calibration programs beside the raw pattern at a tiny size;
 #  4. the Criterion suite in a normal build and in an ASan+UBSan build, all
 #     built with -Werror, each against a throwaway PostgreSQL server that is
 #     always removed afterwards. The ASan+UBSan summary comes last.
@@ -35,6 +36,13 @@ TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$top/tests/tsan.supp" wit
 
 echo "== disk full on a size-limited tmpfs"
 bash scripts/fault-diskfull.sh build || status=1
+
+echo "== calibration programs against the raw pattern (tiny, format only)"
+cal=$(mktemp -d /tmp/rpbcal.XXXXXX)
+bash bench/calibrate.sh --build build --num 2000 --pg-num 500 --pairs 3 --ingest-ops 200 \
+	--out "$cal/out" >"$cal/log" 2>&1 || { cat "$cal/log"; status=1; }
+tail -n 3 "$cal/log"
+rm -rf "$cal"
 
 for dir in build build-asan; do
 	echo "== test suite: $dir"

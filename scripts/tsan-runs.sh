@@ -13,6 +13,8 @@ trap 'rm -rf "$out"' EXIT
 cases=(
 	"ingest ci-ingest.ini 0 threads=3 clients=2 ops=400 interval=0.2"
 	"metadata ci-metadata.ini 0 threads=3 clients=2 ops=401 interval=0.2"
+	"harvest ci-harvest.ini 0 threads=3 clients=2 ops=150 interval=0.2 records=5000"
+	"snapshot ci-harvest.ini 0 threads=2 ops=100 records=3000 token=snapshot"
 	"reaper ci-ingest.ini 3 threads=3 clients=2 ops=400 txn_timeout=100 inject=stall:300@150"
 )
 for b in null leveldb sqlite postgres; do
