@@ -361,6 +361,10 @@ static int cmd_verify(const struct rpb_backend *b, const struct cli *c, const ch
 		rc = RPB_EXIT_USAGE;
 		goto out;
 	}
+	if (b->flags & RPB_BF_STORES_NOTHING) {
+		fprintf(stderr, "%s: the null backend keeps nothing; verify needs a real backend\n", prog);
+		goto out;
+	}
 	struct rpb_store_cfg cfg;
 	store_cfg(&cfg, b, &rf.job, rf.dir, dsn && *dsn ? dsn : NULL, rf.name);
 	if (b->open(&cfg, &st, &err) != RPB_OK) {

@@ -27,16 +27,8 @@ struct vctx {
 	size_t idlen, parentlen, memberlen;
 };
 
-__attribute__((format(printf, 2, 3)))
-static void problem(struct vctx *v, const char *fmt, ...)
-{
-	if (v->res->first_problem[0])
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(v->res->first_problem, sizeof v->res->first_problem, fmt, ap);
-	va_end(ap);
-}
+/* The first discrepancy is described, every one counted. */
+#define problem(v, ...) rpb_verify_problem((v)->res, __VA_ARGS__)
 
 /* A get whose NOT_FOUND is an answer (*present = false), not a failure. */
 static enum rpb_status fetch(struct vctx *v, enum rpb_table t, const char *key, size_t len,
@@ -368,10 +360,6 @@ enum rpb_status ingest_verify(const struct rpb_backend *b, struct rpb_store *sto
 			      const struct rpb_job *job, const struct rpb_ledger *ledger,
 			      struct rpb_verify_result *res, struct rpb_err *err)
 {
-	memset(res, 0, sizeof *res);
-	if (b->flags & RPB_BF_STORES_NOTHING)
-		return rpb_err_set(err, RPB_INVALID, 0, NULL,
-				   "the null backend keeps nothing; verify needs a real backend");
 	struct vctx v = {.b = b, .job = job, .ledger = ledger, .res = res};
 	size_t cap = ingest_content_cap(&job->ingest);
 	v.regen = malloc(cap);

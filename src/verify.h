@@ -31,4 +31,8 @@ struct rpb_verify_result {
 	char first_problem[512]; /* one line describing the first discrepancy */
 };
 
+/* Keeps the first discrepancy's description; later ones only count. */
+__attribute__((format(printf, 2, 3)))
+void rpb_verify_problem(struct rpb_verify_result *res, const char *fmt, ...);
+
 #endif

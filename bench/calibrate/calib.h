@@ -152,15 +152,32 @@ static inline void calib_report(const char *name, double secs, uint64_t done, ui
 	fflush(stdout);
 }
 
-/* Calls run(c, name) for each benchmark of the list. */
-static inline void calib_each(struct calib *c, void (*run)(struct calib *, const char *))
+/* One library's loops; fillseq, fillrandom and overwrite share write. */
+struct calib_loops {
+	const char *prog;
+	void (*write)(struct calib *c, bool sequential);
+	void (*read_random)(struct calib *c);
+	void (*read_seq)(struct calib *c);
+};
+
+/* Runs each benchmark of the list with a key stream of its own. */
+static inline void calib_each(struct calib *c, const struct calib_loops *l)
 {
 	char list[256];
 	snprintf(list, sizeof list, "%s", c->benchmarks);
 	for (char *save = NULL, *b = strtok_r(list, ",", &save); b; b = strtok_r(NULL, ",", &save)) {
 		c->rng = c->seed + 1 + (uint64_t)(b - list); /* a key stream per benchmark */
 		c->vpos = 0;
-		run(c, b);
+		if (strcmp(b, "fillseq") == 0)
+			l->write(c, true);
+		else if (strcmp(b, "fillrandom") == 0 || strcmp(b, "overwrite") == 0)
+			l->write(c, false);
+		else if (strcmp(b, "readrandom") == 0)
+			l->read_random(c);
+		else if (strcmp(b, "readseq") == 0)
+			l->read_seq(c);
+		else
+			fprintf(stderr, "%s: skipping unknown benchmark %s\n", l->prog, b);
 	}
 }
 

@@ -74,19 +74,8 @@ static void read_seq(struct calib *c)
 	calib_report("readseq", calib_now() - t0, n, bytes, -1);
 }
 
-static void run(struct calib *c, const char *name)
-{
-	if (strcmp(name, "fillseq") == 0)
-		write_bench(c, true);
-	else if (strcmp(name, "fillrandom") == 0 || strcmp(name, "overwrite") == 0)
-		write_bench(c, false);
-	else if (strcmp(name, "readrandom") == 0)
-		read_random(c);
-	else if (strcmp(name, "readseq") == 0)
-		read_seq(c);
-	else
-		fprintf(stderr, "calibrate-leveldb: skipping unknown benchmark %s\n", name);
-}
+static const struct calib_loops loops = {"calibrate-leveldb", write_bench, read_random,
+					  read_seq};
 
 int main(int argc, char **argv)
 {
@@ -111,7 +100,7 @@ int main(int argc, char **argv)
 	wo = leveldb_writeoptions_create();
 	leveldb_writeoptions_set_sync(wo, c.sync);
 	ro = leveldb_readoptions_create();
-	calib_each(&c, run);
+	calib_each(&c, &loops);
 	leveldb_close(db);
 	leveldb_writeoptions_destroy(wo);
 	leveldb_readoptions_destroy(ro);

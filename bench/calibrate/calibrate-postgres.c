@@ -94,19 +94,8 @@ static void read_seq(struct calib *c)
 	calib_report("readseq", calib_now() - t0, n, bytes, -1);
 }
 
-static void run(struct calib *c, const char *name)
-{
-	if (strcmp(name, "fillseq") == 0)
-		write_bench(c, true);
-	else if (strcmp(name, "fillrandom") == 0 || strcmp(name, "overwrite") == 0)
-		write_bench(c, false);
-	else if (strcmp(name, "readrandom") == 0)
-		read_random(c);
-	else if (strcmp(name, "readseq") == 0)
-		read_seq(c);
-	else
-		fprintf(stderr, "calibrate-postgres: skipping unknown benchmark %s\n", name);
-}
+static const struct calib_loops loops = {"calibrate-postgres", write_bench, read_random,
+					  read_seq};
 
 int main(int argc, char **argv)
 {
@@ -142,7 +131,7 @@ int main(int argc, char **argv)
 	     "prepare get");
 	need(PQprepare(conn, "scan", "SELECT k, v FROM raw ORDER BY k LIMIT $1", 1, NULL),
 	     PGRES_COMMAND_OK, "prepare scan");
-	calib_each(&c, run);
+	calib_each(&c, &loops);
 	snprintf(sql, sizeof sql, "DROP SCHEMA %s CASCADE", id);
 	exec(sql);
 	PQfreemem(id);

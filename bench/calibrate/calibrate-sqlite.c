@@ -93,19 +93,8 @@ static void read_seq(struct calib *c)
 	calib_report("readseq", calib_now() - t0, n, bytes, -1);
 }
 
-static void run(struct calib *c, const char *name)
-{
-	if (strcmp(name, "fillseq") == 0)
-		write_bench(c, true);
-	else if (strcmp(name, "fillrandom") == 0 || strcmp(name, "overwrite") == 0)
-		write_bench(c, false);
-	else if (strcmp(name, "readrandom") == 0)
-		read_random(c);
-	else if (strcmp(name, "readseq") == 0)
-		read_seq(c);
-	else
-		fprintf(stderr, "calibrate-sqlite: skipping unknown benchmark %s\n", name);
-}
+static const struct calib_loops loops = {"calibrate-sqlite", write_bench, read_random,
+					  read_seq};
 
 int main(int argc, char **argv)
 {
@@ -128,7 +117,7 @@ int main(int argc, char **argv)
 	begin_w = prep("BEGIN IMMEDIATE");
 	begin_r = prep("BEGIN");
 	commit = prep("COMMIT");
-	calib_each(&c, run);
+	calib_each(&c, &loops);
 	sqlite3_stmt *all[] = {put, get, scan, begin_w, begin_r, commit};
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
 		sqlite3_finalize(all[i]);
