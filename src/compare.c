@@ -12,6 +12,8 @@ const struct rpb_cmp_metric_def rpb_cmp_metrics[RPB_M_COUNT] = {
 	[RPB_M_P99] = {"p99_us", "%s latency p99, µs", false, true},
 	[RPB_M_P999] = {"p99.9_us", "%s latency p99.9, µs", false, true},
 	[RPB_M_MAX] = {"max_us", "%s latency max, µs", false, true},
+	[RPB_M_ALL_THROUGHPUT] = {"all_throughput_per_s", "all labels throughput, samples/s", true,
+				  true},
 	[RPB_M_STORE_BYTES] = {"store_bytes", "bytes on disk, MiB", false, true},
 	[RPB_M_SPACE_AMP] = {"space_amplification", "space amplification (on disk ÷ acked)", false,
 			     false},
@@ -84,6 +86,8 @@ static void read_figures(struct rpb_cmp_run *r)
 	}
 	const json_t *totals = json_object_get(r->root, "totals");
 	double x;
+	r->have[RPB_M_ALL_THROUGHPUT] = rpb_cmp_number(totals, "throughput_per_s", &x);
+	r->v[RPB_M_ALL_THROUGHPUT] = r->have[RPB_M_ALL_THROUGHPUT] ? x : 0;
 	r->have[RPB_M_STORE_BYTES] = rpb_cmp_number(totals, "store_bytes", &x);
 	r->v[RPB_M_STORE_BYTES] = r->have[RPB_M_STORE_BYTES] ? x : 0;
 	r->have[RPB_M_ACKED] = rpb_cmp_number(totals, "acked", &x);

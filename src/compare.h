@@ -24,6 +24,8 @@ enum rpb_cmp_metric {
 	RPB_M_P99,            /* labels.<main>.p99_us */
 	RPB_M_P999,           /* labels.<main>.p99.9_us */
 	RPB_M_MAX,            /* labels.<main>.max_us */
+	RPB_M_ALL_THROUGHPUT, /* totals.throughput_per_s: every label's samples (metadata's
+			       * four operations, ingest's probes too) per second */
 	RPB_M_STORE_BYTES,    /* totals.store_bytes (absent: the backend cannot tell) */
 	RPB_M_SPACE_AMP,      /* store_bytes / totals.acked_bytes (none when acked_bytes = 0) */
 	RPB_M_ACKED,          /* totals.acked: acknowledged main operations */
