@@ -2,6 +2,7 @@
  * enum rpb_table, one libpq connection per session, prepared statements with
  * binary parameters and results. This is the only file that knows libpq. */
 #include <libpq-fe.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -21,6 +22,8 @@
 
 static const struct rpb_optspec pg_options[] = {
 	{"fetch_rows", "1000", "rows fetched per scan round trip, 1..1M; bounds scan memory"},
+	{"pipeline", "on",
+	 "on = a write transaction's later puts and its COMMIT go in one round trip (libpq pipeline mode); off = one round trip per statement"},
 	{NULL, NULL, NULL},
 };
 
@@ -29,12 +32,24 @@ enum pg_op { PG_PUT, PG_GET, PG_DEL, PG_SCAN, PG_OP_COUNT };
 
 static const char *const pg_op_name[PG_OP_COUNT] = {"put", "get", "del", "scan"};
 
+/* Pipeline mode: statements sent without waiting, whose results commit (or
+ * the next synchronous call) reads in order. At most PG_PIPE_MAX are queued;
+ * a put that finds the queue full waits for it first. */
+#define PG_PIPE_MAX 64
+enum pg_qkind { PGQ_BEGIN, PGQ_PREPARE, PGQ_PUT, PGQ_COMMIT };
+
+struct pg_queued {
+	unsigned char kind;  /* enum pg_qkind */
+	unsigned char table; /* enum rpb_table, for PGQ_PREPARE and PGQ_PUT */
+};
+
 struct rpb_store {
 	char *conninfo;   /* NULL: libpq's PG* environment variables */
 	char *schema;     /* plain name, for catalog lookups */
 	char *schema_sql; /* quoted identifier, for statements */
 	enum rpb_sync sync;
 	uint64_t fetch_rows;
+	bool pipeline;
 	pthread_mutex_t admin_lock; /* usage() may come from any thread */
 	PGconn *admin;
 	/* A server on this host: its data directory (NULL when remote or not
@@ -51,6 +66,10 @@ struct rpb_session {
 	atomic_bool in_txn;      /* read by interrupt() on another thread */
 	atomic_bool interrupted;
 	bool prepared[RPB_TABLE_COUNT][PG_OP_COUNT];
+	bool write_txn;     /* begun as RPB_TXN_WRITE: puts may be queued */
+	bool wrote;         /* the transaction's first put has been answered */
+	unsigned nqueued;   /* entries of queued; > 0 only in pipeline mode */
+	struct pg_queued queued[PG_PIPE_MAX];
 	unsigned char hi_open[RPB_KEY_MAX + 1]; /* above every valid key */
 	unsigned char lo[RPB_KEY_MAX];          /* scan continuation key */
 };
@@ -346,12 +365,34 @@ static void pg_close(struct rpb_store *st)
 	free(st);
 }
 
+/* An on|off option (1|0 also accepted). */
+static enum rpb_status pg_cfg_onoff(const struct rpb_store_cfg *cfg, const char *name, bool dflt,
+				    bool *out, struct rpb_err *err)
+{
+	*out = dflt;
+	for (size_t i = 0; i < cfg->nopts; i++) {
+		if (strcmp(cfg->opts[i].key, name) != 0)
+			continue;
+		const char *v = cfg->opts[i].value;
+		if (strcmp(v, "on") == 0 || strcmp(v, "1") == 0)
+			*out = true;
+		else if (strcmp(v, "off") == 0 || strcmp(v, "0") == 0)
+			*out = false;
+		else
+			return rpb_err_set(err, RPB_INVALID, 0, NULL,
+					   "option %s = '%.64s' is invalid: give on or off", name, v);
+	}
+	return RPB_OK;
+}
+
 static enum rpb_status pg_open_config(const struct rpb_store_cfg *cfg, struct rpb_store *st,
 				      struct rpb_err *err)
 {
 	enum rpb_status rc = rpb_cfg_check(cfg, "postgres", pg_options, err);
 	if (!rc)
 		rc = rpb_cfg_u64(cfg, "fetch_rows", 1000, 1, 1000000, &st->fetch_rows, err);
+	if (!rc)
+		rc = pg_cfg_onoff(cfg, "pipeline", true, &st->pipeline, err);
 	if (rc)
 		return rc;
 	const char *name = cfg->name ? cfg->name : PG_DEFAULT_SCHEMA;
@@ -492,13 +533,164 @@ static enum rpb_status pg_session_open(struct rpb_store *st, struct rpb_session 
 	return RPB_OK;
 }
 
+/* A failed statement: classified, with an interrupt said as such; res is
+ * freed. The caller rolls back. */
+static enum rpb_status pg_failed(struct rpb_session *s, PGresult *res, const char *what,
+				 struct rpb_err *err)
+{
+	enum rpb_status rc = pg_result_error(s->st, s->conn, res, what, err);
+	if (rc == RPB_TXN_TIMEOUT && err)
+		snprintf(err->msg, sizeof err->msg,
+			 "transaction interrupted during %s and rolled back (SQLSTATE %s)", what,
+			 err->sqlstate);
+	return rc;
+}
+
+/* ---- pipeline mode ------------------------------------------------------ */
+
+static void pg_queued_what(const struct pg_queued *q, char *buf, size_t n)
+{
+	if (!q)
+		snprintf(buf, n, "pipelined statement");
+	else if (q->kind == PGQ_BEGIN)
+		snprintf(buf, n, "begin");
+	else if (q->kind == PGQ_COMMIT)
+		snprintf(buf, n, "commit");
+	else
+		snprintf(buf, n, "put on table %s", rpb_table_name((enum rpb_table)q->table));
+}
+
+/* Cancels what the server runs until a result arrives: a cancel that
+ * reaches the server before it started the queued statement is ignored
+ * there, so it is repeated every PG_CANCEL_REPEAT_MS. */
+#define PG_CANCEL_REPEAT_MS 100
+static void pg_cancel_until_answered(struct rpb_session *s)
+{
+	for (int wait = 0; PQisBusy(s->conn); wait = PG_CANCEL_REPEAT_MS) {
+		struct pollfd p = {.fd = PQsocket(s->conn), .events = POLLIN};
+		if (p.fd < 0)
+			return;
+		int n = poll(&p, 1, wait);
+		if (n == 0) {
+			char errbuf[256];
+			(void)PQcancel(s->cancel, errbuf, sizeof errbuf);
+		} else if (n > 0 && !PQconsumeInput(s->conn)) {
+			return; /* the connection is gone; PQgetResult says so */
+		}
+	}
+}
+
+/* Sends a sync, reads the result of every queued statement in order and
+ * leaves pipeline mode. Returns the first failure, classified as that
+ * statement's own (err may be NULL). With cancel, asks the server to cancel
+ * what runs once everything is sent: an interrupted transaction must not
+ * wait for a queued statement blocked on a lock. Does not roll back. */
+static enum rpb_status pg_pipe_drain(struct rpb_session *s, bool cancel, struct rpb_err *err)
+{
+	PGconn *c = s->conn;
+	enum rpb_status rc = RPB_OK;
+	bool synced = false, seen = false;
+	unsigned i = 0, results = 0;
+	if (PQpipelineSync(c) == 1) {
+		/* Each statement yields one result, then NULL; the sync its own.
+		 * A lost connection ends the stream early: two NULLs in a row. */
+		for (;;) {
+			if (cancel)
+				pg_cancel_until_answered(s);
+			PGresult *res = PQgetResult(c);
+			if (!res) {
+				if (!seen || PQstatus(c) == CONNECTION_BAD)
+					break;
+				seen = false;
+				i++;
+				continue;
+			}
+			ExecStatusType es = PQresultStatus(res);
+			if (es == PGRES_PIPELINE_SYNC || ++results > s->nqueued + 1) {
+				synced = es == PGRES_PIPELINE_SYNC;
+				PQclear(res);
+				break;
+			}
+			seen = true;
+			const struct pg_queued *q = i < s->nqueued ? &s->queued[i] : NULL;
+			if (es == PGRES_COMMAND_OK) {
+				/* COMMIT of an already failed transaction rolls back. */
+				if (!rc && q && q->kind == PGQ_COMMIT &&
+				    strcmp(PQcmdStatus(res), "ROLLBACK") == 0)
+					rc = rpb_err_set(err, RPB_IO, 0, NULL,
+							 "PostgreSQL commit rolled back: the transaction had already failed");
+				PQclear(res);
+				continue;
+			}
+			if (q && q->kind == PGQ_PREPARE) /* skipped or failed: not prepared */
+				s->prepared[q->table][PG_PUT] = false;
+			if (rc || es == PGRES_PIPELINE_ABORTED) {
+				PQclear(res);
+				continue;
+			}
+			char what[64];
+			pg_queued_what(q, what, sizeof what);
+			rc = pg_failed(s, res, what, err);
+		}
+	}
+	if (!synced && !rc)
+		rc = pg_result_error(s->st, c, NULL, "pipeline sync", err);
+	for (unsigned j = i; !synced && j < s->nqueued; j++) /* never answered */
+		if (s->queued[j].kind == PGQ_PREPARE)
+			s->prepared[s->queued[j].table][PG_PUT] = false;
+	s->nqueued = 0;
+	(void)PQexitPipelineMode(c); /* fails only on a broken connection */
+	return rc;
+}
+
+static bool pg_pipe_has_puts(const struct rpb_session *s)
+{
+	for (unsigned i = 0; i < s->nqueued; i++)
+		if (s->queued[i].kind == PGQ_PUT)
+			return true;
+	return false;
+}
+
 /* Ends the transaction on the server after a failure or on request. Errors
  * are ignored: a lost connection has no transaction left to end. */
 static void pg_abort(struct rpb_session *s)
 {
 	atomic_store(&s->in_txn, false);
+	if (PQpipelineStatus(s->conn) != PQ_PIPELINE_OFF)
+		(void)pg_pipe_drain(s, pg_pipe_has_puts(s) && atomic_load(&s->interrupted), NULL);
 	if (PQstatus(s->conn) == CONNECTION_OK && PQtransactionStatus(s->conn) != PQTRANS_IDLE)
 		PQclear(PQexec(s->conn, "ROLLBACK"));
+}
+
+/* Waits for everything queued; a failure rolls the transaction back. */
+static enum rpb_status pg_pipe_flush(struct rpb_session *s, struct rpb_err *err)
+{
+	if (PQpipelineStatus(s->conn) == PQ_PIPELINE_OFF)
+		return RPB_OK;
+	enum rpb_status rc = pg_pipe_drain(s, false, err);
+	if (rc)
+		pg_abort(s);
+	return rc;
+}
+
+/* Enters pipeline mode if needed; false when libpq refuses (lost connection). */
+static bool pg_pipe_enter(struct rpb_session *s)
+{
+	return PQpipelineStatus(s->conn) != PQ_PIPELINE_OFF || PQenterPipelineMode(s->conn) == 1;
+}
+
+static void pg_pipe_add(struct rpb_session *s, enum pg_qkind kind, enum rpb_table t)
+{
+	s->queued[s->nqueued++] = (struct pg_queued){(unsigned char)kind, (unsigned char)t};
+}
+
+/* A statement libpq could not send: the connection is gone or memory ran out. */
+static enum rpb_status pg_send_failed(struct rpb_session *s, const char *what,
+				      struct rpb_err *err)
+{
+	enum rpb_status rc = pg_result_error(s->st, s->conn, NULL, what, err);
+	pg_abort(s);
+	return rc;
 }
 
 static void pg_rollback(struct rpb_session *s)
@@ -528,6 +720,14 @@ static enum rpb_status pg_begin(struct rpb_session *s, enum rpb_txn_mode mode,
 		PQclear(PQexec(s->conn, "ROLLBACK"));
 	atomic_store(&s->interrupted, false);
 	atomic_store(&s->in_txn, true);
+	s->write_txn = mode == RPB_TXN_WRITE;
+	s->wrote = false;
+	if (s->write_txn && s->st->pipeline) { /* BEGIN goes with the first put */
+		if (!pg_pipe_enter(s) || !PQsendQueryParams(s->conn, "BEGIN", 0, NULL, NULL, NULL, NULL, 0))
+			return pg_send_failed(s, "begin", err);
+		pg_pipe_add(s, PGQ_BEGIN, RPB_T_OBJECTS);
+		return RPB_OK;
+	}
 	enum rpb_status rc = pg_exec(s->st, s->conn,
 				     mode == RPB_TXN_READ ? "BEGIN READ ONLY" : "BEGIN", "begin", err);
 	if (rc)
@@ -558,11 +758,7 @@ static enum rpb_status pg_op_failed(struct rpb_session *s, PGresult *res, enum p
 {
 	char what[64];
 	snprintf(what, sizeof what, "%s on table %s", pg_op_name[op], rpb_table_name(t));
-	enum rpb_status rc = pg_result_error(s->st, s->conn, res, what, err);
-	if (rc == RPB_TXN_TIMEOUT && err)
-		snprintf(err->msg, sizeof err->msg,
-			 "transaction interrupted during %s and rolled back (SQLSTATE %s)", what,
-			 err->sqlstate);
+	enum rpb_status rc = pg_failed(s, res, what, err);
 	pg_abort(s);
 	return rc;
 }
@@ -580,20 +776,32 @@ static enum rpb_status pg_key_ok(struct rpb_session *s, rpb_slice k, struct rpb_
 	return RPB_OK;
 }
 
-static enum rpb_status pg_prepare(struct rpb_session *s, enum rpb_table t, enum pg_op op,
-				  const char *stmt, struct rpb_err *err)
+static const Oid pg_param_types[] = {PG_OID_BYTEA, PG_OID_BYTEA, PG_OID_INT8};
+static const int pg_nparams[PG_OP_COUNT] = {2, 1, 1, 3};
+static const int pg_formats[] = {1, 1, 1}; /* binary parameters */
+
+static void pg_stmt_sql(enum rpb_table t, enum pg_op op, char *text, size_t n)
 {
-	static const Oid types[] = {PG_OID_BYTEA, PG_OID_BYTEA, PG_OID_INT8};
 	static const char *const sql[PG_OP_COUNT] = {
 		[PG_PUT] = "INSERT INTO %s(k, v) VALUES ($1, $2) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v",
 		[PG_GET] = "SELECT v FROM %s WHERE k = $1",
 		[PG_DEL] = "DELETE FROM %s WHERE k = $1",
 		[PG_SCAN] = "SELECT k, v FROM %s WHERE k > $1 AND k <= $2 ORDER BY k LIMIT $3",
 	};
-	static const int nparams[PG_OP_COUNT] = {2, 1, 1, 3};
+	snprintf(text, n, sql[op], rpb_table_name(t));
+}
+
+static void pg_stmt_name(enum rpb_table t, enum pg_op op, char *name, size_t n)
+{
+	snprintf(name, n, "rpb_%s_%d", pg_op_name[op], (int)t);
+}
+
+static enum rpb_status pg_prepare(struct rpb_session *s, enum rpb_table t, enum pg_op op,
+				  const char *stmt, struct rpb_err *err)
+{
 	char text[160];
-	snprintf(text, sizeof text, sql[op], rpb_table_name(t));
-	PGresult *res = PQprepare(s->conn, stmt, text, nparams[op], types);
+	pg_stmt_sql(t, op, text, sizeof text);
+	PGresult *res = PQprepare(s->conn, stmt, text, pg_nparams[op], pg_param_types);
 	if (!res || PQresultStatus(res) != PGRES_COMMAND_OK)
 		return pg_op_failed(s, res, op, t, err);
 	PQclear(res);
@@ -607,21 +815,54 @@ static enum rpb_status pg_run(struct rpb_session *s, enum rpb_table t, enum pg_o
 			      const char *const *vals, const int *lens, PGresult **out,
 			      struct rpb_err *err)
 {
-	static const int formats[] = {1, 1, 1};
-	static const int nparams[PG_OP_COUNT] = {2, 1, 1, 3};
 	char stmt[32];
-	snprintf(stmt, sizeof stmt, "rpb_%s_%d", pg_op_name[op], (int)t);
+	pg_stmt_name(t, op, stmt, sizeof stmt);
+	enum rpb_status frc = pg_pipe_flush(s, err); /* a synchronous statement follows */
+	if (frc)
+		return frc;
 	if (!s->prepared[t][op]) {
 		enum rpb_status rc = pg_prepare(s, t, op, stmt, err);
 		if (rc)
 			return rc;
 	}
-	PGresult *res = PQexecPrepared(s->conn, stmt, nparams[op], vals, lens, formats, 1);
+	PGresult *res = PQexecPrepared(s->conn, stmt, pg_nparams[op], vals, lens, pg_formats, 1);
 	ExecStatusType want = op == PG_PUT || op == PG_DEL ? PGRES_COMMAND_OK : PGRES_TUPLES_OK;
 	if (!res || PQresultStatus(res) != want)
 		return pg_op_failed(s, res, op, t, err);
 	*out = res;
 	return RPB_OK;
+}
+
+/* A put in pipeline mode. The transaction's first put is sent with its
+ * BEGIN and waited for, so a put that returns holds its row lock (lock
+ * injection relies on that); later ones are only queued, and their
+ * failures are reported by the next synchronous call or by commit. */
+static enum rpb_status pg_put_queued(struct rpb_session *s, enum rpb_table t,
+				     const char *const *vals, const int *lens, struct rpb_err *err)
+{
+	enum rpb_status rc;
+	if (s->nqueued + 2 > PG_PIPE_MAX && (rc = pg_pipe_flush(s, err)))
+		return rc;
+	char stmt[32], what[64];
+	pg_stmt_name(t, PG_PUT, stmt, sizeof stmt);
+	snprintf(what, sizeof what, "put on table %s", rpb_table_name(t));
+	if (!pg_pipe_enter(s))
+		return pg_send_failed(s, what, err);
+	if (!s->prepared[t][PG_PUT]) {
+		char text[160];
+		pg_stmt_sql(t, PG_PUT, text, sizeof text);
+		if (!PQsendPrepare(s->conn, stmt, text, pg_nparams[PG_PUT], pg_param_types))
+			return pg_send_failed(s, what, err);
+		pg_pipe_add(s, PGQ_PREPARE, t);
+		s->prepared[t][PG_PUT] = true; /* undone if its result says otherwise */
+	}
+	if (!PQsendQueryPrepared(s->conn, stmt, pg_nparams[PG_PUT], vals, lens, pg_formats, 1))
+		return pg_send_failed(s, what, err);
+	pg_pipe_add(s, PGQ_PUT, t);
+	if (s->wrote)
+		return RPB_OK;
+	s->wrote = true;
+	return pg_pipe_flush(s, err);
 }
 
 static enum rpb_status pg_put(struct rpb_session *s, enum rpb_table t, rpb_slice key,
@@ -637,6 +878,8 @@ static enum rpb_status pg_put(struct rpb_session *s, enum rpb_table t, rpb_slice
 	/* A NULL pointer would bind SQL NULL; an empty value is "". */
 	const char *const vals[] = {key.data, val.len ? val.data : ""};
 	const int lens[] = {(int)key.len, (int)val.len};
+	if (s->write_txn && s->st->pipeline)
+		return pg_put_queued(s, t, vals, lens, err);
 	PGresult *res;
 	rc = pg_run(s, t, PG_PUT, vals, lens, &res, err);
 	if (!rc)
@@ -750,6 +993,22 @@ static enum rpb_status pg_commit(struct rpb_session *s, struct rpb_err *err)
 	enum rpb_status rc = pg_check(s, RPB_T_OBJECTS, err);
 	if (rc)
 		return rc;
+	if (PQpipelineStatus(s->conn) != PQ_PIPELINE_OFF) {
+		if (s->nqueued == PG_PIPE_MAX && (rc = pg_pipe_flush(s, err)))
+			return rc;
+	}
+	if (PQpipelineStatus(s->conn) != PQ_PIPELINE_OFF) {
+		if (!PQsendQueryParams(s->conn, "COMMIT", 0, NULL, NULL, NULL, NULL, 0))
+			return pg_send_failed(s, "commit", err);
+		pg_pipe_add(s, PGQ_COMMIT, RPB_T_OBJECTS);
+		rc = pg_pipe_drain(s, false, err);
+		if (rc) {
+			pg_abort(s);
+			return rc;
+		}
+		atomic_store(&s->in_txn, false);
+		return RPB_OK;
+	}
 	PGresult *res = PQexec(s->conn, "COMMIT");
 	if (!res || PQresultStatus(res) != PGRES_COMMAND_OK) {
 		rc = pg_result_error(s->st, s->conn, res, "commit", err);

@@ -15,7 +15,10 @@
  *    by begin(); outside one they return RPB_INVALID. Reads see the
  *    transaction's own writes. A data operation that fails with anything
  *    but RPB_NOT_FOUND rolls the whole transaction back (as PostgreSQL does),
- *    so every backend leaves the same state behind.
+ *    so every backend leaves the same state behind. A backend may defer a
+ *    put's failure to the transaction's next get, scan, del or commit, which
+ *    then reports it with the put's own class and rolls back all the same;
+ *    a commit that fails so has committed nothing.
  *  - Destructors (close, session_close) accept NULL.
  */
 #ifndef RPB_STORE_H

@@ -242,10 +242,14 @@ static void *interrupt_later(void *arg)
 }
 
 /* Session b blocks on a row lock held by a; another thread interrupts b:
- * a real SQLSTATE 57014 from the server, classed as txn-timeout. */
-Test(postgres_native, lock_wait_interrupted_is_txn_timeout)
+ * a real SQLSTATE 57014 from the server, classed as txn-timeout. Without
+ * pipelining the blocked call is the put; with it (a later put is only
+ * queued) it is commit, which reports the put's failure. */
+static void lock_wait_interrupted(const char *pipeline)
 {
-	struct rpb_store *st = test_open("lock", NULL, 0);
+	struct rpb_kv opts[] = {{"pipeline", pipeline}};
+	bool piped = strcmp(pipeline, "on") == 0;
+	struct rpb_store *st = test_open(piped ? "lockp" : "lock", opts, 1);
 	struct rpb_session *a = test_session(st), *b = test_session(st);
 	struct rpb_err err = {0};
 	struct rpb_buf buf = {0};
@@ -254,6 +258,7 @@ Test(postgres_native, lock_wait_interrupted_is_txn_timeout)
 	cr_assert_eq(B->put(a, RPB_T_RAW, S("key"), S("v1"), &err), RPB_OK, "%s", err.msg);
 	cr_assert_eq(B->commit(a, &err), RPB_OK, "%s", err.msg);
 
+	/* The first put of a transaction holds its row lock when it returns. */
 	cr_assert_eq(B->begin(a, RPB_TXN_WRITE, &err), RPB_OK, "%s", err.msg);
 	cr_assert_eq(B->put(a, RPB_T_RAW, S("key"), S("v2"), &err), RPB_OK, "%s", err.msg);
 
@@ -263,9 +268,14 @@ Test(postgres_native, lock_wait_interrupted_is_txn_timeout)
 	struct waiter w = {b, 300};
 	pthread_create(&th, NULL, interrupt_later, &w);
 	enum rpb_status rc = B->put(b, RPB_T_RAW, S("key"), S("v3"), &err); /* blocks */
+	if (piped) {
+		cr_expect_eq(rc, RPB_OK, "a later put is queued: %s", err.msg);
+		rc = B->commit(b, &err); /* blocks */
+	}
 	pthread_join(th, NULL);
 	cr_assert_eq(rc, RPB_TXN_TIMEOUT, "got %s: %s", rpb_status_name(rc), err.msg);
 	cr_expect_str_eq(err.sqlstate, "57014");
+	cr_expect(strstr(err.msg, "during put on table raw"), "%s", err.msg);
 	cr_expect_null(strchr(err.msg, '\n'));
 	cr_expect_eq(B->get(b, RPB_T_RAW, S("key"), &buf, &err), RPB_INVALID,
 		     "the transaction must be gone");
@@ -281,11 +291,87 @@ Test(postgres_native, lock_wait_interrupted_is_txn_timeout)
 	/* An interrupt between calls fails the next call. */
 	cr_assert_eq(B->begin(b, RPB_TXN_WRITE, &err), RPB_OK, "%s", err.msg);
 	cr_assert_eq(B->put(b, RPB_T_RAW, S("other"), S("b"), &err), RPB_OK, "%s", err.msg);
+	cr_assert_eq(B->put(b, RPB_T_RAW, S("more"), S("b"), &err), RPB_OK, "%s", err.msg);
 	B->interrupt(b);
 	cr_expect_eq(B->commit(b, &err), RPB_TXN_TIMEOUT, "%s", err.msg);
 	cr_assert_eq(B->begin(b, RPB_TXN_READ, &err), RPB_OK, "%s", err.msg);
 	cr_expect_eq(B->get(b, RPB_T_RAW, S("other"), &buf, &err), RPB_NOT_FOUND, "%s", err.msg);
+	cr_expect_eq(B->get(b, RPB_T_RAW, S("more"), &buf, &err), RPB_NOT_FOUND, "%s", err.msg);
 	B->rollback(b);
+
+	/* An interrupt while a queued put waits for a lock: the rollback cancels
+	 * it instead of waiting for the lock. */
+	cr_assert_eq(B->begin(a, RPB_TXN_WRITE, &err), RPB_OK, "%s", err.msg);
+	cr_assert_eq(B->put(a, RPB_T_RAW, S("key"), S("v4"), &err), RPB_OK, "%s", err.msg);
+	cr_assert_eq(B->begin(b, RPB_TXN_WRITE, &err), RPB_OK, "%s", err.msg);
+	cr_assert_eq(B->put(b, RPB_T_RAW, S("other"), S("b"), &err), RPB_OK, "%s", err.msg);
+	if (piped) {
+		cr_assert_eq(B->put(b, RPB_T_RAW, S("key"), S("v5"), &err), RPB_OK, "%s", err.msg);
+		B->interrupt(b);
+		cr_expect_eq(B->commit(b, &err), RPB_TXN_TIMEOUT, "%s", err.msg);
+	}
+	B->rollback(b);
+	B->rollback(a);
+
+	rpb_buf_free(&buf);
+	B->session_close(a);
+	B->session_close(b);
+	B->close(st);
+}
+
+Test(postgres_native, lock_wait_interrupted_is_txn_timeout)
+{
+	lock_wait_interrupted("off");
+}
+
+Test(postgres_native, lock_wait_interrupted_pipelined_is_txn_timeout)
+{
+	lock_wait_interrupted("on");
+}
+
+/* A queued put that fails (lock_timeout: 55P03) is reported by commit with
+ * its own class and statement, and the whole transaction is rolled back. */
+Test(postgres_native, pipelined_put_failure_reported_at_commit)
+{
+	static char dsn[512], name[64];
+	snprintf(dsn, sizeof dsn, "%s options='-c lock_timeout=200'", test_dsn());
+	snprintf(name, sizeof name, "rpbt_pipefail_%ld", (long)getpid());
+	struct rpb_store_cfg cfg = {.dsn = dsn, .name = name, .sync = RPB_SYNC_NONE, .create = true};
+	struct rpb_store *st = NULL;
+	struct rpb_err err = {0};
+	struct rpb_buf buf = {0};
+	cr_assert_eq(B->open(&cfg, &st, &err), RPB_OK, "open: %s", err.msg);
+	struct rpb_session *a = test_session(st), *b = test_session(st);
+
+	cr_assert_eq(B->begin(a, RPB_TXN_WRITE, &err), RPB_OK, "%s", err.msg);
+	cr_assert_eq(B->put(a, RPB_T_RAW, S("key"), S("a"), &err), RPB_OK, "%s", err.msg);
+
+	cr_assert_eq(B->begin(b, RPB_TXN_WRITE, &err), RPB_OK, "%s", err.msg);
+	cr_assert_eq(B->put(b, RPB_T_RAW, S("first"), S("b"), &err), RPB_OK, "%s", err.msg);
+	cr_assert_eq(B->put(b, RPB_T_OBJECTS, S("key"), S("b"), &err), RPB_OK, "%s", err.msg);
+	cr_assert_eq(B->put(b, RPB_T_RAW, S("key"), S("b"), &err), RPB_OK, "%s", err.msg);
+	cr_assert_eq(B->put(b, RPB_T_RAW, S("last"), S("b"), &err), RPB_OK, "%s", err.msg);
+	enum rpb_status rc = B->commit(b, &err);
+	cr_assert_eq(rc, RPB_CONFLICT, "got %s: %s", rpb_status_name(rc), err.msg);
+	cr_expect_str_eq(err.sqlstate, "55P03");
+	cr_expect(strstr(err.msg, "put on table raw failed"), "%s", err.msg);
+	B->rollback(a);
+
+	cr_assert_eq(B->begin(b, RPB_TXN_READ, &err), RPB_OK, "%s", err.msg);
+	cr_expect_eq(B->get(b, RPB_T_RAW, S("first"), &buf, &err), RPB_NOT_FOUND, "%s", err.msg);
+	cr_expect_eq(B->get(b, RPB_T_OBJECTS, S("key"), &buf, &err), RPB_NOT_FOUND, "%s", err.msg);
+	cr_expect_eq(B->get(b, RPB_T_RAW, S("last"), &buf, &err), RPB_NOT_FOUND, "%s", err.msg);
+	cr_expect_eq(B->commit(b, &err), RPB_OK, "%s", err.msg);
+
+	/* The session goes on: a queued put, a synchronous del and get see it. */
+	cr_assert_eq(B->begin(b, RPB_TXN_WRITE, &err), RPB_OK, "%s", err.msg);
+	cr_assert_eq(B->put(b, RPB_T_RAW, S("x"), S("1"), &err), RPB_OK, "%s", err.msg);
+	cr_assert_eq(B->put(b, RPB_T_RAW, S("y"), S("2"), &err), RPB_OK, "%s", err.msg);
+	cr_expect_eq(B->del(b, RPB_T_RAW, S("y"), &err), RPB_OK, "%s", err.msg);
+	cr_expect_eq(B->del(b, RPB_T_RAW, S("y"), &err), RPB_NOT_FOUND, "%s", err.msg);
+	cr_assert_eq(B->put(b, RPB_T_RAW, S("z"), S("3"), &err), RPB_OK, "%s", err.msg);
+	cr_expect_eq(B->get(b, RPB_T_RAW, S("z"), &buf, &err), RPB_OK, "%s", err.msg);
+	cr_assert_eq(B->commit(b, &err), RPB_OK, "%s", err.msg);
 
 	rpb_buf_free(&buf);
 	B->session_close(a);
