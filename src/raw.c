@@ -3,7 +3,7 @@
  *
  * The benchmarks are phases of one thread (threads = 1, as db_bench). One
  * runner operation is one transaction: batch puts, gets or deletes of a
- * point benchmark, or one scan of up to RAW_SCAN_CHUNK entries of readseq
+ * point benchmark, or one scan of up to scan_chunk entries of readseq
  * or readreverse. The worker walks the benchmark list itself; after the last
  * one it asks the runner to stop. A benchmark's time runs from the start of
  * its first operation to the end of its last, so everything the runner does
@@ -167,14 +167,15 @@ static int seq_entry(void *ctx, rpb_slice key, rpb_slice val)
 	return 0;
 }
 
-/* readseq: the next up to RAW_SCAN_CHUNK entries after the last one read,
+/* readseq: the next up to scan_chunk entries after the last one read,
  * never more than num in all (db_bench reads num entries at most). */
 static enum rpb_status seq_txn(struct rpb_worker *w, struct raw_worker *rw, struct rpb_err *err)
 {
 	const struct rpb_raw_opts *o = &w->rn->job->raw;
 	struct rpb_session *s = rpb_next_session(w);
 	uint64_t left = o->num - rw->done;
-	size_t limit = left < RAW_SCAN_CHUNK ? (size_t)left : RAW_SCAN_CHUNK;
+	uint64_t chunk = raw_seq_chunk(o);
+	size_t limit = (size_t)(left < chunk ? left : chunk);
 	unsigned char keep[RPB_KEY_MAX];
 	size_t keeplen = rw->afterlen;
 	memcpy(keep, rw->after, keeplen); /* a failed scan is retried from here */
@@ -350,7 +351,7 @@ static void raw_report_json(struct rpb_runner *rn, json_t *obj)
 	json_object_set_new(obj, "key_size", json_integer((json_int_t)o->key_size));
 	json_object_set_new(obj, "compression_ratio", json_real(o->compression_ratio));
 	json_object_set_new(obj, "batch", json_integer((json_int_t)o->batch));
-	json_object_set_new(obj, "scan_chunk", json_integer(RAW_SCAN_CHUNK));
+	json_object_set_new(obj, "scan_chunk", json_integer((json_int_t)o->scan_chunk));
 }
 
 /* report.txt: db_bench's header and one line per benchmark that ran, also

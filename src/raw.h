@@ -33,7 +33,14 @@ enum raw_bench {
 extern const char *const raw_bench_names[RAW_NBENCH];
 
 /* Entries per scan call of readseq and readreverse (one runner operation). */
-#define RAW_SCAN_CHUNK 1000
+#define RAW_SCAN_CHUNK 1000 /* readreverse windows; verify's reads */
+
+/* readseq's entries per read transaction (the scan_chunk option; 0 means
+ * the whole table in one scan, as db_bench's readseq iterates once). */
+static inline uint64_t raw_seq_chunk(const struct rpb_raw_opts *o)
+{
+	return o->scan_chunk ? o->scan_chunk : (o->num ? o->num : 1);
+}
 #define RAW_STREAM UINT64_C(0x7261770000000000)  /* "raw": key streams */
 #define RAW_STREAM_VALUES (RAW_STREAM - 1)
 #define RAW_REPORT_FILE "report.txt"

@@ -126,9 +126,10 @@ void raw_values_free(struct raw_values *v)
 
 uint64_t raw_readseq_ops(const struct rpb_raw_opts *o, uint64_t entries)
 {
+	uint64_t chunk = raw_seq_chunk(o);
 	if (entries >= o->num)
-		return raw_div_up(o->num, RAW_SCAN_CHUNK);
-	return entries / RAW_SCAN_CHUNK + 1;
+		return raw_div_up(o->num, chunk);
+	return entries / chunk + 1;
 }
 
 size_t raw_format_line(char *buf, size_t n, const json_t *bench)

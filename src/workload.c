@@ -229,6 +229,9 @@ static const struct optdef opts[] = {
 	{ .section = "raw", .key = "batch", .type = T_COUNT, .dflt = "1",
 	  .umin = 1, .umax = 1000000, .off = RAW(batch),
 	  .help = "benchmark operations per transaction (one runner operation)" },
+	{ .section = "raw", .key = "scan_chunk", .type = T_COUNT, .dflt = "1000",
+	  .umin = 0, .umax = P62, .off = RAW(scan_chunk),
+	  .help = "readseq entries per read transaction; 0 = the whole table in one scan" },
 };
 #define NOPTS (sizeof opts / sizeof opts[0])
 

@@ -126,6 +126,7 @@ struct rpb_raw_opts {
 	uint64_t key_size;
 	double compression_ratio;
 	uint64_t batch;        /* operations per transaction */
+	uint64_t scan_chunk;   /* readseq entries per read transaction; 0 = one scan */
 	/* Resolved by rpb_job_finish. */
 	unsigned nbench;
 	unsigned char bench[RPB_RAW_BENCH_MAX];

@@ -240,3 +240,32 @@ T(sqlite, raw_batched_sequence)
 #ifdef RPB_HAVE_POSTGRES
 T(postgres, raw_batched_sequence)
 #endif
+
+/* scan_chunk = 0: readseq reads the whole table in one scan, one transaction. */
+static void t_raw_one_scan(const char *backend)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, backend);
+	struct e2e_proc p;
+	run_raw(&p, &e, e.out, "--set", "scan_chunk=0", NULL);
+	e2e_assert_code(&p, 0);
+	e2e_proc_free(&p);
+	json_t *r = e2e_result(e.out);
+	json_t *seq = bench(r, 4);
+	cr_assert_str_eq(json_string_value(json_object_get(seq, "name")), "readseq");
+	cr_assert_eq(json_integer_value(json_object_get(seq, "transactions")), 1,
+		     "readseq in one transaction");
+	cr_assert_eq(json_integer_value(json_object_get(seq, "bytes")), CI_NUM * (16 + 100));
+	char *got = e2e_verify(&e, e.out, 0);
+	cr_assert(strstr(got, " 0 missing, 0 corrupt, 0 unexpected\n"), "%s", got);
+	free(got);
+	json_decref(r);
+	e2e_env_fini(&e);
+}
+
+#ifdef RPB_HAVE_LEVELDB
+T(leveldb, raw_one_scan)
+#endif
+#ifdef RPB_HAVE_POSTGRES
+T(postgres, raw_one_scan)
+#endif

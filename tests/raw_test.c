@@ -103,12 +103,16 @@ Test(raw, options)
 
 Test(raw, readseq_ops)
 {
-	struct rpb_raw_opts o = {.num = 2500};
+	struct rpb_raw_opts o = {.num = 2500, .scan_chunk = 1000};
 	cr_assert_eq(raw_readseq_ops(&o, 0), 1, "one empty scan");
 	cr_assert_eq(raw_readseq_ops(&o, 1000), 2, "a full chunk, then an empty one");
 	cr_assert_eq(raw_readseq_ops(&o, 1999), 2);
 	cr_assert_eq(raw_readseq_ops(&o, 2500), 3, "stops at num entries");
 	cr_assert_eq(raw_readseq_ops(&o, 9000), 3);
+	o.scan_chunk = 0; /* the whole table in one scan */
+	cr_assert_eq(raw_readseq_ops(&o, 0), 1);
+	cr_assert_eq(raw_readseq_ops(&o, 2499), 1);
+	cr_assert_eq(raw_readseq_ops(&o, 9000), 1);
 }
 
 Test(raw, result_lines)
