@@ -560,18 +560,22 @@ static void pg_queued_what(const struct pg_queued *q, char *buf, size_t n)
 		snprintf(buf, n, "put on table %s", rpb_table_name((enum rpb_table)q->table));
 }
 
-/* Cancels what the server runs until a result arrives: a cancel that
+/* Waits until a result can be read without blocking. With cancel, or once
+ * the session is interrupted, cancels what the server runs: a cancel that
  * reaches the server before it started the queued statement is ignored
- * there, so it is repeated every PG_CANCEL_REPEAT_MS. */
+ * there, so it is repeated every PG_CANCEL_REPEAT_MS until an answer comes
+ * (an interrupt that arrived while the queue was still on its way would
+ * otherwise leave the wait on a lock unbounded). */
 #define PG_CANCEL_REPEAT_MS 100
-static void pg_cancel_until_answered(struct rpb_session *s)
+static void pg_wait_result(struct rpb_session *s, bool cancel)
 {
-	for (int wait = 0; PQisBusy(s->conn); wait = PG_CANCEL_REPEAT_MS) {
+	for (int wait = cancel ? 0 : PG_CANCEL_REPEAT_MS; PQisBusy(s->conn);
+	     wait = PG_CANCEL_REPEAT_MS) {
 		struct pollfd p = {.fd = PQsocket(s->conn), .events = POLLIN};
 		if (p.fd < 0)
 			return;
 		int n = poll(&p, 1, wait);
-		if (n == 0) {
+		if (n == 0 && (cancel || atomic_load(&s->interrupted))) {
 			char errbuf[256];
 			(void)PQcancel(s->cancel, errbuf, sizeof errbuf);
 		} else if (n > 0 && !PQconsumeInput(s->conn)) {
@@ -595,8 +599,7 @@ static enum rpb_status pg_pipe_drain(struct rpb_session *s, bool cancel, struct 
 		/* Each statement yields one result, then NULL; the sync its own.
 		 * A lost connection ends the stream early: two NULLs in a row. */
 		for (;;) {
-			if (cancel)
-				pg_cancel_until_answered(s);
+			pg_wait_result(s, cancel);
 			PGresult *res = PQgetResult(c);
 			if (!res) {
 				if (!seen || PQstatus(c) == CONNECTION_BAD)

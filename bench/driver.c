@@ -305,7 +305,9 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 	};
 	/* Before the first operation: what verify needs if the run dies. */
 	rn.wall_start_ms = rpb_wall_ms();
-	if (rpb_live_ledger_open(&live, out, (unsigned)job.run.threads, msg, sizeof msg) != 0 ||
+	unsigned nworkers = (unsigned)job.run.threads +
+			    (rn.pattern->extra_workers ? rn.pattern->extra_workers(&job) : 0);
+	if (rpb_live_ledger_open(&live, out, nworkers, msg, sizeof msg) != 0 ||
 	    rpb_results_begin(&rn, &where, msg, sizeof msg) != 0)
 		goto fail;
 	rn.live = &live;

@@ -15,6 +15,7 @@ cases=(
 	"metadata ci-metadata.ini 0 threads=3 clients=2 ops=401 interval=0.2"
 	"harvest ci-harvest.ini 0 threads=3 clients=2 ops=150 interval=0.2 records=5000"
 	"snapshot ci-harvest.ini 0 threads=2 ops=100 records=3000 token=snapshot"
+	"writers ci-harvest.ini 0 threads=2 ops=100 records=3000 writers=2 writer_rate=300"
 	"reaper ci-ingest.ini 3 threads=3 clients=2 ops=400 txn_timeout=100 inject=stall:300@150"
 )
 for b in null leveldb sqlite postgres; do

@@ -25,7 +25,10 @@
 #include "hostinfo.h"
 #include "runner.h"
 
-static const char *const hv_labels[HV_NLABELS] = {"request", "snapshot-build", "snapshot-drop"};
+static const char *const hv_labels[HV_NLABELS] = {"request", "snapshot-build", "snapshot-drop",
+						   "write-create", "write-update"};
+
+#define HV_MODIFIED "modified-by-writers"
 
 static bool blind(const struct rpb_runner *rn)
 {
@@ -73,6 +76,14 @@ static enum rpb_status corpus_present(struct hv_shared *sh, const struct rpb_bac
 	*present = st == RPB_OK;
 	if (st == RPB_NOT_FOUND)
 		st = RPB_OK;
+	/* A corpus writers changed is no longer what the seed says: neither a
+	 * harvest's expected set nor verify could stand behind it. */
+	if (!st && *present && v.len >= sizeof HV_MODIFIED - 1 &&
+	    memmem(v.data, v.len, HV_MODIFIED, sizeof HV_MODIFIED - 1))
+		st = rpb_err_set(err, RPB_INVALID, 0, NULL,
+				 "corpus %s was changed by an earlier run's writers; reuse = on needs "
+				 "a corpus as loaded: run with reuse = off on a fresh store (--fresh)",
+				 sh->corpus.prefix);
 	if (!st)
 		st = b->commit(s, err);
 	if (st)
@@ -85,7 +96,8 @@ static enum rpb_status mark_loaded(struct hv_shared *sh, const struct rpb_backen
 				   struct rpb_session *s, struct rpb_err *err)
 {
 	char key[HV_META_KEY_MAX], val[64];
-	int vlen = snprintf(val, sizeof val, "records=%" PRIu64, sh->corpus.o->records);
+	int vlen = snprintf(val, sizeof val, "records=%" PRIu64 "%s", sh->corpus.o->records,
+			    sh->corpus.o->writers ? " " HV_MODIFIED : "");
 	enum rpb_status st = b->begin(s, RPB_TXN_WRITE, err);
 	if (!st)
 		st = b->put(s, RPB_T_META, rpb_slice_make(key, hv_key_meta(&sh->corpus, key)),
@@ -125,7 +137,8 @@ static enum rpb_status load(struct rpb_runner *rn, struct hv_shared *sh, struct 
 			next_line = now + (uint64_t)(rn->job->run.interval * 1e9);
 		}
 	}
-	if (!st && !present)
+	/* Writers change the corpus: marked before they start. */
+	if (!st && (!present || o->writers))
 		st = mark_loaded(sh, b, s, err);
 	sh->load_s = (double)(rpb_now_ns() - t0) / 1e9;
 	b->session_close(s);
@@ -152,8 +165,11 @@ static void count_expected(struct hv_shared *sh, const struct rpb_harvest_opts *
 	struct hv_rec r;
 	for (uint64_t n = 0; n < o->records; n++) {
 		hv_rec_attrs(&sh->corpus, n, &r, &rng);
-		if (hv_rec_matches(&r, o->from_s, o->until_s, (unsigned)o->set))
-			sh->expected++;
+		if (!hv_rec_matches(&r, o->from_s, hv_harvest_until(o), (unsigned)o->set))
+			continue;
+		sh->expected++;
+		if (sh->expected_map)
+			sh->expected_map[n >> 3] |= (unsigned char)(1u << (n & 7));
 	}
 	sh->expected_pages = sh->expected ? (sh->expected + o->page_size - 1) / o->page_size : 1;
 }
@@ -184,6 +200,10 @@ static enum rpb_status hv_prepare(struct rpb_runner *rn, struct rpb_err *err)
 				   "the %s record template lacks its <!--note--> part; rebuild from an "
 				   "intact data/records/", o->format == RPB_HV_OAI_DC ? "oai_dc" : "marc21");
 	sh->key = hv_token_key(rn->run_tag);
+	/* Writers: which expected records a harvest did not return is checked
+	 * one by one (moved or missing), against this map. */
+	if (o->writers && !(sh->expected_map = calloc(o->records / 8 + 1, 1)))
+		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for the expected records");
 	count_expected(sh, o);
 	return load(rn, sh, err);
 }
@@ -194,6 +214,7 @@ static void hv_fini(struct rpb_runner *rn)
 	if (!sh)
 		return;
 	free(sh->res);
+	free(sh->expected_map);
 	free(sh);
 	rn->pattern_state = NULL;
 }
@@ -210,6 +231,14 @@ static enum rpb_status hv_worker_init(struct rpb_worker *w, struct rpb_err *err)
 	if (!hv_corpus_init(&hw->corpus, o, w->rn->job->run.seed))
 		return rpb_err_set(err, RPB_INVALID, 0, NULL, "broken record template");
 	hw->rn = w->rn;
+	if (w->id >= w->rn->nthreads) {
+		/* A writer: a record to read and one to write, nothing else. */
+		hw->writer = true;
+		hw->wk = w->id - w->rn->nthreads;
+		size_t rec = HV_HDR + hv_payload_max(&hw->corpus);
+		enum rpb_status st = rpb_buf_reserve(&hw->rec, rec, err);
+		return st ? st : rpb_buf_reserve(&hw->resp, rec, err);
+	}
 	/* The page arrays also carry the snapshot copy's chunks. */
 	size_t entries = o->page_size + 1;
 	if (o->token == RPB_HV_SNAPSHOT && entries < HV_SNAP_CHUNK)
@@ -250,10 +279,14 @@ static void hv_worker_fini(struct rpb_worker *w)
 
 static enum rpb_status hv_op(struct rpb_worker *w, uint64_t i, struct rpb_err *err)
 {
+	if (((struct hv_worker *)w->state)->writer)
+		return hv_write(w, i, err);
 	uint64_t start = rpb_now_ns();
 	struct hv_page pg = {0};
 	enum rpb_status st = hv_request(w, i, &pg, err);
 	uint64_t end = rpb_now_ns();
+	if (!st && pg.check)
+		st = hv_check_moved(w, err);
 	rpb_sample(w, HV_L_REQUEST, start, end, st, 0, st ? err : NULL);
 	uint64_t lat = end - (w->intended ? w->intended : start);
 	if (!st && w->warm) {
@@ -266,6 +299,11 @@ static enum rpb_status hv_op(struct rpb_worker *w, uint64_t i, struct rpb_err *e
 	}
 	hv_account(w, &pg, st, lat);
 	return st;
+}
+
+static unsigned hv_writers(const struct rpb_job *job)
+{
+	return (unsigned)job->harvest.writers;
 }
 
 /* ---- result.json ---- */
@@ -284,6 +322,7 @@ const struct rpb_pattern rpb_pattern_harvest = {
 	.labels = hv_labels,
 	.nlabels = HV_NLABELS,
 	.prepare = hv_prepare,
+	.extra_workers = hv_writers,
 	.worker_init = hv_worker_init,
 	.worker_fini = hv_worker_fini,
 	.op = hv_op,

@@ -74,6 +74,8 @@ size_t hv_payload_max(const struct hv_corpus *c);
 /* The record value: header + payload; returns its length. */
 size_t hv_record(const struct hv_corpus *c, uint64_t n, struct hv_rec *r, unsigned char *buf,
 		 size_t cap);
+/* Writes r's HV_HDR header bytes. */
+void hv_put_header(unsigned char *buf, const struct hv_rec *r);
 /* Parses a record value's header; false if it is too short. */
 bool hv_record_header(const unsigned char *v, size_t len, struct hv_rec *r);
 
@@ -87,6 +89,31 @@ void hv_put_be(unsigned char *p, uint64_t v, unsigned bytes);
 uint64_t hv_get_be(const unsigned char *p, unsigned bytes);
 /* "YYYY-MM-DDThh:mm:ssZ" (OAI-PMH seconds granularity); 21 bytes with NUL. */
 void hv_iso(char *buf, size_t n, int64_t s);
+
+/* ---- writers (harvest_write.c) ----
+ * Writer k's operation i follows from (seed, k, i) alone, so verify can
+ * replay every acknowledged one. Its datestamp is a logical clock past the
+ * corpus period: hv_write_base(o) + i * writers + k, distinct per operation
+ * and later than any corpus datestamp, so a harvest's until (at most the
+ * corpus's last second) excludes every written record. A create writes
+ * record records + i * writers + k; an update rewrites a corpus record n
+ * with n % writers == k (one writer per record, so replaying each writer's
+ * operations in order gives the final state), same sets, new datestamp and
+ * new content. */
+#define HV_CREATE_PCT 25 /* of writer operations; the rest update */
+struct hv_write {
+	bool create;
+	uint64_t n;            /* the record written */
+	int64_t ds;            /* its new datestamp */
+};
+int64_t hv_write_base(const struct rpb_harvest_opts *o);
+/* The until a harvest fixes at its start: the configured one, capped at
+ * the corpus's last second when writers write. */
+int64_t hv_harvest_until(const struct rpb_harvest_opts *o);
+void hv_write_op(const struct hv_corpus *c, unsigned k, uint64_t i, struct hv_write *op);
+/* The value op writes (header + payload); returns its length. */
+size_t hv_write_record(const struct hv_corpus *c, const struct hv_write *op, struct hv_rec *r,
+		       unsigned char *buf, size_t cap);
 
 /* ---- resumption tokens (harvest_token.c) ----
  * Opaque base64url (no padding) of HV_TOKEN_BYTES: the harvest's state and

@@ -239,16 +239,21 @@ size_t hv_payload(const struct hv_corpus *c, const struct hv_rec *r, struct rpb_
 	return fill(buf, len, cap, t->tail, t->taillen, &f);
 }
 
-size_t hv_record(const struct hv_corpus *c, uint64_t n, struct hv_rec *r, unsigned char *buf,
-		 size_t cap)
+void hv_put_header(unsigned char *buf, const struct hv_rec *r)
 {
-	struct rpb_rng rng;
-	hv_rec_attrs(c, n, r, &rng);
 	hv_put_be(buf, (uint64_t)r->ds, 8);
 	buf[8] = r->deleted;
 	buf[9] = (unsigned char)r->nsets;
 	for (unsigned i = 0; i < HV_MAX_SETS; i++)
 		hv_put_be(buf + 10 + 2 * i, i < r->nsets ? r->set[i] : 0, 2);
+}
+
+size_t hv_record(const struct hv_corpus *c, uint64_t n, struct hv_rec *r, unsigned char *buf,
+		 size_t cap)
+{
+	struct rpb_rng rng;
+	hv_rec_attrs(c, n, r, &rng);
+	hv_put_header(buf, r);
 	return HV_HDR + hv_payload(c, r, &rng, buf + HV_HDR, cap - HV_HDR);
 }
 

@@ -91,6 +91,8 @@ void hv_result_json(struct rpb_runner *rn, const struct hv_shared *sh, json_t *o
 					  "deleted", (json_int_t)h->deleted, "bytes", (json_int_t)h->bytes,
 					  "missing", (json_int_t)h->missing, "duplicates",
 					  (json_int_t)h->duplicates, "unexpected", (json_int_t)h->unexpected));
+			json_object_set_new(json_array_get(rows, json_array_size(rows) - 1), "moved",
+					    json_integer((json_int_t)h->moved));
 			requests += h->requests;
 		}
 		tot.dropped += r->dropped;
@@ -102,6 +104,9 @@ void hv_result_json(struct rpb_runner *rn, const struct hv_shared *sh, json_t *o
 		tot.duplicates += r->duplicates;
 		tot.unexpected += r->unexpected;
 		tot.bad_tokens += r->bad_tokens;
+		tot.moved += r->moved;
+		tot.creates += r->creates;
+		tot.updates += r->updates;
 	}
 	json_object_set_new(obj, "harvests", rows);
 	json_object_set_new(
@@ -115,6 +120,15 @@ void hv_result_json(struct rpb_runner *rn, const struct hv_shared *sh, json_t *o
 			  !(rn->backend->flags & RPB_BF_STORES_NOTHING)));
 	json_object_set_new(json_object_get(obj, "totals"), "unexpected",
 			    json_integer((json_int_t)tot.unexpected));
+	json_object_set_new(json_object_get(obj, "totals"), "moved",
+			    json_integer((json_int_t)tot.moved));
+	char harvest_until[32];
+	hv_iso(harvest_until, sizeof harvest_until, hv_harvest_until(o));
+	json_object_set_new(obj, "writers",
+			    json_pack("{s:I, s:f, s:I, s:I, s:s}", "writers", (json_int_t)o->writers,
+				      "writer_rate", o->writer_rate, "creates", (json_int_t)tot.creates,
+				      "updates", (json_int_t)tot.updates, "harvest_until",
+				      harvest_until));
 	json_object_set_new(obj, "request_latency", latency(rn, sh, -1));
 	json_object_set_new(obj, "depth",
 			    json_pack("{s:o, s:o}", "first_10pct", latency(rn, sh, 0), "last_10pct",
@@ -209,14 +223,22 @@ static void write_body(FILE *f, const json_t *result)
 		   JSON_INTEGER_FORMAT "\n"
 		   "Records harvested\t%" JSON_INTEGER_FORMAT "\nBytes harvested\t%" JSON_INTEGER_FORMAT "\n"
 		   "Missing\t%" JSON_INTEGER_FORMAT "\nDuplicates\t%" JSON_INTEGER_FORMAT
-		   "\nUnexpected\t%" JSON_INTEGER_FORMAT "\nBad resumption tokens\t%" JSON_INTEGER_FORMAT
+		   "\nUnexpected\t%" JSON_INTEGER_FORMAT "\nMoved (updated during the harvest)\t%"
+		   JSON_INTEGER_FORMAT "\nBad resumption tokens\t%" JSON_INTEGER_FORMAT
 		   "\nIntegrity checked\t%s\n"
 		   "Peak RSS (bytes)\t%" JSON_INTEGER_FORMAT "\n",
 		jint(lat, "requests"), jint(tot, "harvests_completed"), jint(tot, "harvests_incomplete"),
 		jint(tot, "records"), jint(tot, "bytes"), jint(tot, "missing"), jint(tot, "duplicates"),
-		jint(tot, "unexpected"), jint(tot, "bad_tokens"),
+		jint(tot, "unexpected"), jint(tot, "moved"), jint(tot, "bad_tokens"),
 		json_is_true(json_object_get(tot, "integrity_checked")) ? "yes" : "no (the store keeps nothing)",
 		jint(pat, "peak_rss_bytes"));
+	const json_t *wr = json_object_get(pat, "writers");
+	if (jint(wr, "writers"))
+		fprintf(f, "Writers\t%" JSON_INTEGER_FORMAT " at %g ops/s each (0 = unpaced): %"
+			   JSON_INTEGER_FORMAT " creates, %" JSON_INTEGER_FORMAT " updates; harvests "
+			   "until %s\n",
+			jint(wr, "writers"), jreal(wr, "writer_rate"), jint(wr, "creates"),
+			jint(wr, "updates"), jstr(wr, "harvest_until"));
 	fputs("\nLatency(s)\tRequests\tMean\tp50\tp95\tp99\tMax\n", f);
 	const json_t *rowsv[3] = {lat, first, last};
 	const char *names[3] = {"every page", "first 10% of pages", "last 10% of pages"};
@@ -227,9 +249,11 @@ static void write_body(FILE *f, const json_t *result)
 	/* token = snapshot: the copy at harvest start and the drop at its end,
 	 * each inside the first or last request above. */
 	const json_t *labels = json_object_get(result, "labels");
-	static const char *const snap[2][2] = {{"snapshot-build", "snapshot build"},
-					       {"snapshot-drop", "snapshot drop"}};
-	for (int k = 0; k < 2; k++) {
+	static const char *const snap[4][2] = {{"snapshot-build", "snapshot build"},
+					       {"snapshot-drop", "snapshot drop"},
+					       {"write-create", "writer create"},
+					       {"write-update", "writer update"}};
+	for (int k = 0; k < 4; k++) {
 		const json_t *l = json_object_get(labels, snap[k][0]);
 		if (!jint(l, "measured"))
 			continue;

@@ -173,6 +173,8 @@ static enum rpb_status response_tail(struct rpb_buf *b, const char *token, uint6
 static void check_returned(struct hv_worker *hw, const struct hv_token *t, int64_t ds, uint64_t n)
 {
 	const struct rpb_harvest_opts *o = hw->corpus.o;
+	if (ds < 0)
+		return; /* moved past until between the index scan and its fetch: not served */
 	if (n >= o->records) {
 		hw->row.unexpected++;
 		return;
@@ -239,7 +241,7 @@ static void first_token(const struct rpb_worker *w, const struct hv_worker *hw, 
 	t->strategy = o->token;
 	t->set = (unsigned)o->set;
 	t->from_s = o->from_s;
-	t->until_s = o->until_s;
+	t->until_s = hv_harvest_until(o);
 	t->harvest = (uint64_t)w->id << 40 | hw->seq;
 }
 
@@ -311,6 +313,9 @@ enum rpb_status hv_request(struct rpb_worker *w, uint64_t i, struct hv_page *pg,
 	if (!st)
 		st = response_head(&hw->resp, o, sent, err);
 	unsigned served = hw->page_len < limit ? hw->page_len : limit - 1;
+	/* The token resumes after the last entry, even one not served. */
+	int64_t tail_ds = served ? hw->page_ds[served - 1] : 0;
+	uint64_t tail_n = served ? hw->page_n[served - 1] : 0;
 	unsigned char key[HV_REC_KEY];
 	for (unsigned k = 0; !st && k < served; k++) {
 		uint64_t n = hw->page_n[k];
@@ -321,8 +326,19 @@ enum rpb_status hv_request(struct rpb_worker *w, uint64_t i, struct hv_page *pg,
 			st = rpb_err_set(err, RPB_CORRUPT, 0, NULL,
 					 "oai:rpbench:%" PRIu64 " is in the index but its record is "
 					 "missing; reload the corpus (reuse = off)", n);
-		else if (!st && (!hv_record_header(hw->rec.data, hw->rec.len, &r) ||
-				 r.ds != hw->page_ds[k]))
+		else if (!st && !hv_record_header(hw->rec.data, hw->rec.len, &r))
+			st = rpb_err_set(err, RPB_CORRUPT, 0, NULL,
+					 "oai:rpbench:%" PRIu64 ": its record's header is malformed; "
+					 "reload the corpus (reuse = off)", n);
+		else if (!st && r.ds != hw->page_ds[k] && o->writers && r.ds > t.until_s) {
+			/* A writer updated it after the scan (a read transaction that
+			 * sees each statement's commits): keyset leaves it to the
+			 * next harvest; a snapshot lists it with its current content. */
+			if (t.strategy == RPB_HV_KEYSET) {
+				hw->page_ds[k] = -1;
+				continue;
+			}
+		} else if (!st && r.ds != hw->page_ds[k])
 			st = rpb_err_set(err, RPB_CORRUPT, 0, NULL,
 					 "oai:rpbench:%" PRIu64 ": its record's header disagrees with "
 					 "the index; reload the corpus (reuse = off)", n);
@@ -345,8 +361,8 @@ enum rpb_status hv_request(struct rpb_worker *w, uint64_t i, struct hv_page *pg,
 	char out[HV_TOKEN_CHARS + 1];
 	if (more) {
 		next.page++;
-		next.last_ds = hw->page_ds[served - 1];
-		next.last_n = t.strategy == RPB_HV_SNAPSHOT ? t.last_n + served : hw->page_n[served - 1];
+		next.last_ds = tail_ds;
+		next.last_n = t.strategy == RPB_HV_SNAPSHOT ? t.last_n + served : tail_n;
 		hv_token_encode(&next, sh->key, out);
 	}
 	uint64_t cursor = (uint64_t)t.page * o->page_size;
@@ -368,7 +384,10 @@ enum rpb_status hv_request(struct rpb_worker *w, uint64_t i, struct hv_page *pg,
 		if (st)
 			return st;
 	}
-	if (!more && !(b->flags & RPB_BF_STORES_NOTHING)) {
+	/* With writers, which expected records are absent is checked record by
+	 * record after the request (hv_check_moved), outside its latency. */
+	pg->check = !more && o->writers && !(b->flags & RPB_BF_STORES_NOTHING);
+	if (!more && !pg->check && !(b->flags & RPB_BF_STORES_NOTHING)) {
 		hw->row.missing = sh->expected > hw->distinct ? sh->expected - hw->distinct : 0;
 		if (hw->row.missing || hw->row.duplicates || hw->row.unexpected)
 			return rpb_err_set(err, RPB_CORRUPT, 0, NULL,
@@ -378,6 +397,54 @@ enum rpb_status hv_request(struct rpb_worker *w, uint64_t i, struct hv_page *pg,
 					   hw->seq + 1, w->id + 1, hw->row.missing, hw->row.duplicates,
 					   hw->row.unexpected, sh->expected);
 	}
+	return RPB_OK;
+}
+
+/* Each expected record the harvest did not return: moved if its stored
+ * datestamp is now past the harvest's until (a writer updated it: it
+ * belongs to the next harvest), else missing. */
+enum rpb_status hv_check_moved(struct rpb_worker *w, struct rpb_err *err)
+{
+	struct hv_worker *hw = w->state;
+	struct hv_shared *sh = w->rn->pattern_state;
+	const struct rpb_backend *b = w->rn->backend;
+	const struct rpb_harvest_opts *o = hw->corpus.o;
+	int64_t until = hv_harvest_until(o);
+	struct rpb_session *s = rpb_next_session(w);
+	unsigned char key[HV_REC_KEY];
+	enum rpb_status st = rpb_txn_begin(w, s, RPB_TXN_READ, err);
+	for (uint64_t byte = 0; !st && byte <= o->records / 8; byte++) {
+		unsigned absent = sh->expected_map[byte] & (unsigned)~hw->seen[byte];
+		for (unsigned bit = 0; !st && absent; bit++, absent >>= 1) {
+			if (!(absent & 1))
+				continue;
+			uint64_t n = byte * 8 + bit;
+			struct hv_rec r;
+			st = b->get(s, RPB_T_DESCRIPTIONS,
+				    rpb_slice_make(key, hv_key_rec(&hw->corpus, key, n)), &hw->rec, err);
+			if (st == RPB_NOT_FOUND) {
+				st = RPB_OK;
+				hw->row.missing++;
+			} else if (!st) {
+				bool moved = hv_record_header(hw->rec.data, hw->rec.len, &r) && r.ds > until;
+				hw->row.moved += moved;
+				hw->row.missing += !moved;
+			}
+		}
+	}
+	if (!st)
+		st = rpb_txn_commit(w, s, err);
+	else
+		rpb_txn_rollback(w, s);
+	if (st)
+		return st;
+	if (hw->row.missing || hw->row.duplicates || hw->row.unexpected)
+		return rpb_err_set(err, RPB_CORRUPT, 0, NULL,
+				   "harvest %" PRIu64 " of thread %u is wrong: %" PRIu64
+				   " missing, %" PRIu64 " duplicates, %" PRIu64 " unexpected of %" PRIu64
+				   " expected records (%" PRIu64 " moved by writers)",
+				   hw->seq + 1, w->id + 1, hw->row.missing, hw->row.duplicates,
+				   hw->row.unexpected, sh->expected, hw->row.moved);
 	return RPB_OK;
 }
 
@@ -404,6 +471,7 @@ void hv_close_harvest(struct rpb_worker *w, bool completed)
 	res->missing += hw->row.missing;
 	res->duplicates += hw->row.duplicates;
 	res->unexpected += hw->row.unexpected;
+	res->moved += hw->row.moved;
 }
 
 void hv_account(struct rpb_worker *w, const struct hv_page *pg, enum rpb_status st, uint64_t lat)

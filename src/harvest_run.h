@@ -11,7 +11,7 @@
 #include "runner.h"
 
 /* The pattern's sample labels; label 0 is one request. */
-enum { HV_L_REQUEST = 0, HV_L_BUILD, HV_L_DROP, HV_NLABELS };
+enum { HV_L_REQUEST = 0, HV_L_BUILD, HV_L_DROP, HV_L_CREATE, HV_L_UPDATE, HV_NLABELS };
 
 /* Harvest rows kept per harvester for the report (FOLIO's one row per test);
  * later harvests are counted in the totals only. */
@@ -26,6 +26,7 @@ struct hv_row {
 	uint64_t lat_ns;           /* summed request latencies */
 	uint64_t records, deleted, bytes;
 	uint64_t missing, duplicates, unexpected;
+	uint64_t moved;            /* expected, not returned: updated past until meanwhile */
 	bool completed;
 };
 
@@ -35,7 +36,8 @@ struct hv_wres {
 	unsigned nrows;
 	uint64_t dropped;            /* harvests beyond HV_ROWS_MAX */
 	uint64_t completed, incomplete;
-	uint64_t records, bytes, missing, duplicates, unexpected, bad_tokens;
+	uint64_t records, bytes, missing, duplicates, unexpected, bad_tokens, moved;
+	uint64_t creates, updates;   /* a writer's acknowledged operations */
 	/* Latency of the first and the last 10% of a harvest's pages (after
 	 * the warm-up): kept apart from the runner's labels so every request
 	 * is one sample there. */
@@ -49,6 +51,7 @@ struct hv_shared {
 	uint64_t key;                /* the run's token checksum key */
 	uint64_t expected;           /* records the configured harvest must return */
 	uint64_t expected_pages;
+	unsigned char *expected_map; /* writers: the records the harvest must return */
 	bool load_skipped;
 	uint64_t load_records, load_bytes, load_txns;
 	double load_s;
@@ -58,6 +61,8 @@ struct hv_shared {
 struct hv_worker {
 	struct rpb_runner *rn;
 	struct hv_corpus corpus;
+	bool writer;                 /* a writer, not a harvester */
+	unsigned wk;                 /* writer: its index (w->id - threads) */
 	bool active;                 /* a harvest is under way */
 	char token[HV_TOKEN_CHARS + 1]; /* the token of its next request */
 	uint64_t seq;                /* harvests started */
@@ -81,6 +86,7 @@ struct hv_page {
 	uint64_t records, deleted, bytes;
 	bool last;                   /* the harvest ended with it */
 	bool abandon;                /* a refused token ended the harvest */
+	bool check;                  /* writers: hv_check_moved is due after it */
 };
 
 extern const struct rpb_pattern rpb_pattern_harvest;
@@ -103,6 +109,11 @@ enum rpb_status hv_snapshot_page(struct hv_worker *hw, const struct rpb_backend 
 				 unsigned limit, struct rpb_err *err);
 enum rpb_status hv_snapshot_drop(struct rpb_worker *w, struct hv_worker *hw, struct rpb_session *s,
 				 struct rpb_err *err);
+/* A writer's operation i (harvest_write.c). */
+enum rpb_status hv_write(struct rpb_worker *w, uint64_t i, struct rpb_err *err);
+/* Writers: after a harvest's last page, sorts the expected records it did
+ * not return into moved and missing; RPB_CORRUPT if it is wrong. */
+enum rpb_status hv_check_moved(struct rpb_worker *w, struct rpb_err *err);
 /* Books a request's outcome and latency into the harvest under way. */
 void hv_account(struct rpb_worker *w, const struct hv_page *pg, enum rpb_status st, uint64_t lat);
 /* Ends the harvest under way as completed or not. */

@@ -1,9 +1,12 @@
 /* Verify for the harvest pattern: the corpus in the store is exactly what
- * the seed implies. The datestamp index is scanned in full, CHUNK entries
- * per read transaction; each entry must be a record of the corpus with
- * that datestamp, seen once, and its record must equal the regenerated
- * one byte for byte. The set index must hold exactly each record's sets.
- * A bitmap of records/8 bytes finds the missing records. */
+ * the seed implies, with every acknowledged writer operation replayed from
+ * the seed on top (writers = N). The datestamp index is scanned in full,
+ * CHUNK entries per read transaction; each entry must be a record of the
+ * corpus (or one a writer created) at its expected datestamp, seen once,
+ * and its record must equal the regenerated one byte for byte. The set
+ * index must hold exactly each record's sets at that datestamp, so an
+ * update that left an entry at the old datestamp is found. Bitmaps find
+ * the missing records. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,6 +17,18 @@
 #include "verify.h"
 
 #define CHUNK 1000
+
+/* The writers' acknowledged operations replayed from the ledger: what each
+ * record must be after the run. An operation in doubt (failed inside
+ * commit, or running when the run died) leaves its record lenient: its
+ * index and header must agree, either content is accepted. */
+struct replay {
+	uint64_t writers;
+	uint64_t *upd;          /* per corpus record: 1 + j of its last update, 0 = none */
+	unsigned char *created; /* per j: a create was acknowledged */
+	unsigned char *doubt_rec, *doubt_new, *cseen;
+	uint64_t jmax;          /* j = i * writers + k < jmax */
+};
 
 struct vctx {
 	const struct rpb_backend *b;
@@ -33,7 +48,121 @@ struct vctx {
 	size_t keylen;
 	bool bad_key;
 	unsigned char last[HV_SET_KEY];
+	struct replay rp;
 };
+
+static bool bit(const unsigned char *map, uint64_t n)
+{
+	return map && (map[n >> 3] >> (n & 7) & 1);
+}
+
+static void set_bit(unsigned char *map, uint64_t n, bool on)
+{
+	if (on)
+		map[n >> 3] |= (unsigned char)(1u << (n & 7));
+	else
+		map[n >> 3] &= (unsigned char)~(1u << (n & 7));
+}
+
+/* The operation j of the writers. */
+static void op_of(const struct vctx *v, uint64_t j, struct hv_write *op)
+{
+	hv_write_op(&v->c, (unsigned)(j % v->rp.writers), j / v->rp.writers, op);
+}
+
+/* What the store must hold for record n: false if nothing. Sets *ds, *j
+ * (1 + the writer operation that wrote it, 0 for the corpus record) and
+ * *lenient (an operation in doubt touched it). */
+static bool expect(const struct vctx *v, uint64_t n, int64_t *ds, uint64_t *j, bool *lenient)
+{
+	const struct rpb_harvest_opts *o = v->c.o;
+	*lenient = false;
+	*j = 0;
+	if (n < o->records) {
+		struct hv_rec r;
+		struct rpb_rng rng;
+		*j = v->rp.upd ? v->rp.upd[n] : 0;
+		*lenient = bit(v->rp.doubt_rec, n);
+		if (*j) {
+			struct hv_write op;
+			op_of(v, *j - 1, &op);
+			*ds = op.ds;
+		} else {
+			hv_rec_attrs(&v->c, n, &r, &rng);
+			*ds = r.ds;
+		}
+		return true;
+	}
+	uint64_t c = n - o->records;
+	if (c >= v->rp.jmax || !(bit(v->rp.created, c) || bit(v->rp.doubt_new, c)))
+		return false;
+	*j = c + 1;
+	*lenient = bit(v->rp.doubt_new, c);
+	*ds = hv_write_base(o) + (int64_t)c;
+	return true;
+}
+
+/* Replays the writers' acknowledged operations (harvest.h, "writers"). */
+static enum rpb_status replay(struct vctx *v, const struct rpb_job *job,
+			      const struct rpb_ledger *ledger, struct rpb_err *err)
+{
+	const struct rpb_harvest_opts *o = &job->harvest;
+	struct replay *rp = &v->rp;
+	unsigned threads = (unsigned)job->run.threads;
+	rp->writers = o->writers;
+	if (!rp->writers)
+		return RPB_OK;
+	if (ledger->nworkers < threads + rp->writers)
+		return rpb_err_set(err, RPB_INVALID, 0, NULL,
+				   "the ledger has %u workers, the run had %u harvesters and %" PRIu64
+				   " writers: the writers' operations are unknown (a run that died "
+				   "keeps only the harvesters' ledger); verify a run that ended",
+				   ledger->nworkers, threads, rp->writers);
+	for (uint64_t k = 0; k < rp->writers; k++) {
+		uint64_t to = ledger->workers[threads + k].issued * rp->writers;
+		if (to > rp->jmax)
+			rp->jmax = to;
+	}
+	rp->upd = calloc(o->records, sizeof *rp->upd);
+	rp->doubt_rec = calloc(o->records / 8 + 1, 1);
+	rp->created = calloc(rp->jmax / 8 + 1, 1);
+	rp->doubt_new = calloc(rp->jmax / 8 + 1, 1);
+	rp->cseen = calloc(rp->jmax / 8 + 1, 1);
+	if (!rp->upd || !rp->doubt_rec || !rp->created || !rp->doubt_new || !rp->cseen)
+		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory replaying the writers");
+	for (uint64_t k = 0; k < rp->writers; k++) {
+		const struct rpb_ledger_worker *lw = &ledger->workers[threads + k];
+		size_t f = 0;
+		for (uint64_t i = 0; i < lw->issued; i++) {
+			bool failed = false, doubt = false;
+			while (f < lw->nfailures && lw->failures[f].op < i)
+				f++;
+			/* A failure may be listed for each retry; any in doubt counts. */
+			for (size_t g = f; g < lw->nfailures && lw->failures[g].op == i; g++) {
+				failed = true;
+				doubt |= lw->failures[g].in_doubt;
+			}
+			if (lw->in_flight && i + 1 == lw->issued)
+				failed = doubt = true;
+			if (failed && !doubt)
+				continue;
+			struct hv_write op;
+			uint64_t j = i * rp->writers + k;
+			hv_write_op(&v->c, (unsigned)k, i, &op);
+			if (doubt)
+				v->res->in_doubt++;
+			if (op.create) {
+				set_bit(doubt ? rp->doubt_new : rp->created, j, true);
+			} else if (doubt) {
+				set_bit(rp->doubt_rec, op.n, true);
+			} else {
+				rp->upd[op.n] = j + 1;
+				set_bit(rp->doubt_rec, op.n, false);
+			}
+		}
+	}
+	return RPB_OK;
+}
 
 __attribute__((format(printf, 2, 3)))
 static void problem(struct vctx *v, const char *fmt, ...)
@@ -79,44 +208,80 @@ static enum rpb_status next_chunk(struct vctx *v, enum rpb_table t, bool first, 
 	return st;
 }
 
+/* The value record n must hold (j as expect() gave it) into v->want. */
+static size_t want_value(struct vctx *v, uint64_t n, uint64_t j)
+{
+	struct hv_rec r;
+	if (!j)
+		return hv_record(&v->c, n, &r, v->want, v->wantcap);
+	struct hv_write op;
+	op_of(v, j - 1, &op);
+	return hv_write_record(&v->c, &op, &r, v->want, v->wantcap);
+}
+
+static void mark_seen(struct vctx *v, uint64_t n)
+{
+	if (n < v->c.o->records)
+		set_bit(v->seen, n, true);
+	else
+		set_bit(v->rp.cseen, n - v->c.o->records, true);
+}
+
+static bool was_seen(const struct vctx *v, uint64_t n)
+{
+	return n < v->c.o->records ? bit(v->seen, n) : bit(v->rp.cseen, n - v->c.o->records);
+}
+
 static enum rpb_status check_records(struct vctx *v, struct rpb_err *err)
 {
-	const struct rpb_harvest_opts *o = v->c.o;
 	enum rpb_status st = RPB_OK;
 	unsigned char key[HV_REC_KEY];
 	for (unsigned k = 0; !st && k < v->len; k++) {
-		uint64_t n = v->n[k];
-		struct hv_rec r;
-		if (n >= o->records) {
+		uint64_t n = v->n[k], j;
+		int64_t ds;
+		bool lenient;
+		if (!expect(v, n, &ds, &j, &lenient)) {
 			v->res->unexpected++;
-			problem(v, "the datestamp index holds oai:rpbench:%" PRIu64 ", beyond the corpus's "
-				   "%" PRIu64 " records", n, o->records);
+			problem(v, "the datestamp index holds oai:rpbench:%" PRIu64 ", neither in the "
+				   "corpus's %" PRIu64 " records nor created by a writer", n,
+				v->c.o->records);
 			continue;
 		}
-		size_t wlen = hv_record(&v->c, n, &r, v->want, v->wantcap);
-		if (r.ds != v->ds[k]) {
+		/* In doubt: the datestamp before or after the operation. */
+		bool ds_ok = ds == v->ds[k] || (lenient && v->ds[k] >= hv_write_base(v->c.o));
+		if (!ds_ok) {
 			v->res->corrupt++;
 			problem(v, "oai:rpbench:%" PRIu64 " is indexed at datestamp %" PRId64
-				   ", the seed says %" PRId64, n, v->ds[k], r.ds);
+				   ", expected %" PRId64 "%s", n, v->ds[k], ds,
+				j ? " (written by a writer)" : " (the seed's)");
 			continue;
 		}
-		if (v->seen[n >> 3] & (1u << (n & 7))) {
+		if (was_seen(v, n)) {
 			v->res->corrupt++;
 			problem(v, "oai:rpbench:%" PRIu64 " is in the datestamp index twice", n);
 			continue;
 		}
-		v->seen[n >> 3] |= (unsigned char)(1u << (n & 7));
+		mark_seen(v, n);
 		v->res->checked++;
+		size_t wlen = want_value(v, n, j);
 		st = v->b->get(v->s, RPB_T_DESCRIPTIONS, rpb_slice_make(key, hv_key_rec(&v->c, key, n)),
 			       &v->got, err);
+		struct hv_rec got;
 		if (st == RPB_NOT_FOUND) {
 			st = RPB_OK;
 			v->res->missing++;
 			problem(v, "oai:rpbench:%" PRIu64 " is indexed but its record is missing", n);
+		} else if (!st && lenient) {
+			if (!hv_record_header(v->got.data, v->got.len, &got) || got.ds != v->ds[k]) {
+				v->res->corrupt++;
+				problem(v, "oai:rpbench:%" PRIu64 ": its header disagrees with the index",
+					n);
+			}
 		} else if (!st && (v->got.len != wlen || memcmp(v->got.data, v->want, wlen) != 0)) {
 			v->res->corrupt++;
-			problem(v, "oai:rpbench:%" PRIu64 ": the record differs from what the seed makes "
-				   "(%zu bytes stored, %zu expected)", n, v->got.len, wlen);
+			problem(v, "oai:rpbench:%" PRIu64 ": the record differs from what the seed%s "
+				   "makes (%zu bytes stored, %zu expected)", n,
+				j ? " and the writers' operations" : "", v->got.len, wlen);
 		}
 	}
 	return st;
@@ -124,21 +289,24 @@ static enum rpb_status check_records(struct vctx *v, struct rpb_err *err)
 
 static void check_sets(struct vctx *v, uint64_t *entries)
 {
-	const struct rpb_harvest_opts *o = v->c.o;
 	for (unsigned k = 0; k < v->len; k++) {
 		struct hv_rec r;
 		struct rpb_rng rng;
-		if (v->n[k] < o->records) {
+		uint64_t j;
+		int64_t ds;
+		bool lenient;
+		if (expect(v, v->n[k], &ds, &j, &lenient)) {
 			hv_rec_attrs(&v->c, v->n[k], &r, &rng);
-			if (r.ds == v->ds[k] && hv_rec_matches(&r, r.ds, r.ds, v->set[k])) {
+			bool ds_ok = ds == v->ds[k] || (lenient && v->ds[k] >= hv_write_base(v->c.o));
+			if (ds_ok && hv_rec_matches(&r, r.ds, r.ds, v->set[k])) {
 				(*entries)++;
 				continue;
 			}
 		}
 		v->res->unexpected++;
 		problem(v, "the set index holds set%04u for oai:rpbench:%" PRIu64
-			   " at datestamp %" PRId64 ", which the seed does not", v->set[k], v->n[k],
-			v->ds[k]);
+			   " at datestamp %" PRId64 ", which the seed and the writers do not", v->set[k],
+			v->n[k], v->ds[k]);
 	}
 }
 
@@ -171,7 +339,6 @@ enum rpb_status harvest_verify(const struct rpb_backend *b, struct rpb_store *st
 			       const struct rpb_job *job, const struct rpb_ledger *ledger,
 			       struct rpb_verify_result *res, struct rpb_err *err)
 {
-	(void)ledger;
 	memset(res, 0, sizeof *res);
 	if (b->flags & RPB_BF_STORES_NOTHING)
 		return rpb_err_set(err, RPB_INVALID, 0, NULL,
@@ -191,6 +358,8 @@ enum rpb_status harvest_verify(const struct rpb_backend *b, struct rpb_store *st
 	if (!st && (!v->want || !v->seen))
 		st = rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for verify");
 	if (!st)
+		st = replay(v, job, ledger, err);
+	if (!st)
 		st = b->session_open(store, &v->s, err);
 	uint64_t set_entries = 0, want_entries = 0;
 	if (!st)
@@ -207,6 +376,19 @@ enum rpb_status harvest_verify(const struct rpb_backend *b, struct rpb_store *st
 			problem(v, "oai:rpbench:%" PRIu64 " is not in the datestamp index", n);
 		}
 	}
+	for (uint64_t c = 0; !st && c < v->rp.jmax; c++) {
+		if (!bit(v->rp.created, c))
+			continue;
+		struct hv_rec r;
+		struct rpb_rng rng;
+		hv_rec_attrs(&v->c, o->records + c, &r, &rng);
+		want_entries += r.nsets;
+		if (!bit(v->rp.cseen, c)) {
+			res->missing++;
+			problem(v, "oai:rpbench:%" PRIu64 ", created by a writer, is not in the "
+				   "datestamp index", o->records + c);
+		}
+	}
 	if (!st && set_entries < want_entries) {
 		res->missing += want_entries - set_entries;
 		problem(v, "the set index lacks %" PRIu64 " of its %" PRIu64 " entries",
@@ -216,6 +398,11 @@ enum rpb_status harvest_verify(const struct rpb_backend *b, struct rpb_store *st
 	rpb_buf_free(&v->got);
 	free(v->want);
 	free(v->seen);
+	free(v->rp.upd);
+	free(v->rp.created);
+	free(v->rp.doubt_rec);
+	free(v->rp.doubt_new);
+	free(v->rp.cseen);
 	free(v);
 	return st;
 }

@@ -159,7 +159,7 @@ static bool do_op(struct rpb_worker *w, uint64_t i)
 			continue;
 		}
 		record_failure(w, i, st);
-		if (rn->live)
+		if (rn->live && w->slot)
 			rpb_live_ledger_failure(rn->live, w->id, i, st, w->in_doubt);
 		if (pol->action == RPB_ACT_CONTINUE)
 			return true;
@@ -189,8 +189,9 @@ static void *worker_main(void *arg)
 	uint64_t deadline = run->duration > 0 ? t0 + (uint64_t)(run->duration * 1e9) : UINT64_MAX;
 	uint64_t warm_at = t0 + (uint64_t)(run->warmup.seconds * 1e9);
 	/* Open model: each thread paces rate/threads, phases spread evenly. */
-	double gap = run->rate > 0 ? 1e9 * (double)rn->nworkers / run->rate : 0;
-	uint64_t phase = (uint64_t)(gap * w->id / rn->nworkers);
+	bool extra = w->id >= rn->nthreads;
+	double gap = run->rate > 0 && !extra ? 1e9 * (double)rn->nthreads / run->rate : 0;
+	uint64_t phase = extra ? 0 : (uint64_t)(gap * w->id / rn->nthreads);
 
 	w->t_start = rpb_now_ns();
 	if (run->warmup.ops == 0 && run->warmup.seconds <= 0)
@@ -198,7 +199,9 @@ static void *worker_main(void *arg)
 	for (uint64_t i = 0;; i++) {
 		if (atomic_load_explicit(&rn->stop, memory_order_relaxed))
 			break;
-		if (run->ops && i >= run->ops)
+		if (!extra && run->ops && i >= run->ops)
+			break;
+		if (extra && atomic_load_explicit(&rn->threads_active, memory_order_acquire) == 0)
 			break;
 		uint64_t now = rpb_now_ns();
 		if (now >= deadline) {
@@ -227,6 +230,8 @@ static void *worker_main(void *arg)
 	w->t_end = rpb_now_ns();
 	if (!w->warm)
 		end_warmup(w); /* nothing measured: the baseline is the whole run */
+	if (!extra)
+		atomic_fetch_sub(&rn->threads_active, 1);
 	atomic_fetch_sub(&rn->active, 1);
 	return NULL;
 }
@@ -262,7 +267,10 @@ static void close_sessions(struct rpb_runner *rn)
 
 static enum rpb_status init_workers(struct rpb_runner *rn, struct rpb_err *err)
 {
-	rn->nworkers = (unsigned)rn->job->run.threads;
+	rn->nthreads = (unsigned)rn->job->run.threads;
+	rn->nworkers = rn->nthreads;
+	if (rn->pattern->extra_workers)
+		rn->nworkers += rn->pattern->extra_workers(rn->job);
 	rn->workers = rpb_calloc_lines(rn->nworkers, sizeof *rn->workers);
 	if (!rn->workers)
 		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for %u workers", rn->nworkers);
@@ -270,7 +278,8 @@ static enum rpb_status init_workers(struct rpb_runner *rn, struct rpb_err *err)
 		struct rpb_worker *w = &rn->workers[t];
 		w->rn = rn;
 		w->id = t;
-		w->slot = rn->live ? &rn->live->slots[t] : NULL;
+		/* A live ledger made for fewer workers has no slot for the rest. */
+		w->slot = rn->live && t < rn->live->nworkers ? &rn->live->slots[t] : NULL;
 		for (unsigned l = 0; l < RPB_MAX_LABELS; l++)
 			rpb_hist_init(&w->labels[l].hist);
 		rpb_hist_init(&w->lag);
@@ -384,6 +393,7 @@ enum rpb_status rpb_run(struct rpb_runner *rn, struct rpb_err *err)
 	rn->wall_start_ms = rpb_wall_ms();
 	rn->t_start = rpb_now_ns();
 	atomic_store(&rn->active, rn->nworkers);
+	atomic_store(&rn->threads_active, rn->nthreads);
 	unsigned started = 0;
 	for (; started < rn->nworkers; started++) {
 		int rc = pthread_create(&th[started], NULL, worker_main, &rn->workers[started]);
@@ -392,6 +402,8 @@ enum rpb_status rpb_run(struct rpb_runner *rn, struct rpb_err *err)
 			if (rpb_request_stop(rn, RPB_STOP_ERROR))
 				rn->stop_err = *err;
 			atomic_fetch_sub(&rn->active, rn->nworkers - started);
+			if (started < rn->nthreads)
+				atomic_fetch_sub(&rn->threads_active, rn->nthreads - started);
 			break;
 		}
 	}

@@ -60,6 +60,11 @@ struct rpb_pattern {
 	/* Per worker, before its loop: allocate everything the loop needs. */
 	enum rpb_status (*worker_init)(struct rpb_worker *w, struct rpb_err *err);
 	void (*worker_fini)(struct rpb_worker *w);
+	/* Workers beside the run's threads, with ids threads.. (NULL = none): a
+	 * pattern's second role, such as the harvest's writers. They are not
+	 * bounded by ops or paced by rate; each ends when every one of the
+	 * threads has ended (or on a stop). */
+	unsigned (*extra_workers)(const struct rpb_job *job);
 	/* Required. Performs main operation i of worker w (and any side
 	 * operations due at i, such as probes), records every sample with
 	 * rpb_sample(), sets w->op_bytes to the payload bytes written, and sets
@@ -175,7 +180,9 @@ struct rpb_runner {
 	bool quiet;                    /* no progress lines on stdout */
 
 	struct rpb_worker *workers;
-	unsigned nworkers;
+	unsigned nworkers;             /* nthreads, then the pattern's extra workers */
+	unsigned nthreads;             /* job->run.threads */
+	_Atomic unsigned threads_active; /* of the nthreads: extra workers end at 0 */
 
 	_Atomic int stop;              /* enum rpb_stop; first reason wins */
 	_Atomic uint64_t bytes_total;

@@ -209,6 +209,13 @@ static const struct optdef opts[] = {
 	{ .section = "harvest", .key = "bad_token", .type = T_ENUM, .dflt = "off",
 	  .choices = hv_bad_names, .off = HV(bad_token),
 	  .help = "test aid: thread 0's second request sends a spoiled resumption token" },
+	{ .section = "harvest", .key = "writers", .type = T_COUNT, .dflt = "0",
+	  .umin = 0, .umax = 64, .off = HV(writers),
+	  .help = "workers beside the harvesters that create and update records while they "
+		  "harvest, one record per transaction; they stop when the harvesters are done" },
+	{ .section = "harvest", .key = "writer_rate", .type = T_DOUBLE, .dflt = "0",
+	  .dmin = 0, .dmax = 1e6, .off = HV(writer_rate),
+	  .help = "operations per second of each writer; 0 = as fast as it can" },
 
 	{ .section = "raw", .key = "benchmarks", .type = T_STRING,
 	  .dflt = "all", .umax = RPB_RAW_LIST_MAX, .off = RAW(benchmarks),

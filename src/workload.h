@@ -110,6 +110,8 @@ struct rpb_harvest_opts {
 	bool reuse;            /* keep a corpus already in the store */
 	uint64_t load_batch;   /* records per load transaction */
 	enum rpb_hv_bad bad_token; /* test aid: thread 0 sends a spoiled token */
+	uint64_t writers;      /* workers that create and update records meanwhile */
+	double writer_rate;    /* ops/s per writer; 0 = unpaced */
 	/* Resolved by rpb_job_finish. */
 	int64_t from_s, until_s;
 };

@@ -319,12 +319,12 @@ static void lock_wait_interrupted(const char *pipeline)
 	B->close(st);
 }
 
-Test(postgres_native, lock_wait_interrupted_is_txn_timeout)
+Test(postgres_native, lock_wait_interrupted_is_txn_timeout, .timeout = 60)
 {
 	lock_wait_interrupted("off");
 }
 
-Test(postgres_native, lock_wait_interrupted_pipelined_is_txn_timeout)
+Test(postgres_native, lock_wait_interrupted_pipelined_is_txn_timeout, .timeout = 60)
 {
 	lock_wait_interrupted("on");
 }

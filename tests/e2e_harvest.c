@@ -3,8 +3,8 @@
  * verify on every real backend with 0 missing and 0 duplicates, harvests
  * restricted by from/until/set against a count made here from the seed,
  * every kind of bad token refused with badResumptionToken through a store,
- * reuse of a loaded corpus, report.txt in the FOLIO layout, and verify of
- * a damaged corpus. */
+ * reuse of a loaded corpus, report.txt in the FOLIO layout, verify of
+ * a damaged corpus, and writers changing records during the harvests. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,10 +62,17 @@ static json_int_t pint(json_t *r, const char *path)
 	return json_integer_value(pattern_get(r, path));
 }
 
-/* Every completed harvest returned exactly the expected records. */
-static void assert_integrity(json_t *r, json_int_t harvests)
+/* Every completed harvest returned each expected record exactly once, or
+ * (with writers) lost it to an update that moved it past the harvest's
+ * until; nothing else. harvests: how many completed, at least when
+ * at_least (writers slow the harvests down unevenly). */
+static void assert_integrity_n(json_t *r, json_int_t harvests, bool at_least)
 {
-	cr_assert_eq(pint(r, "totals.harvests_completed"), harvests);
+	json_int_t done = pint(r, "totals.harvests_completed");
+	if (at_least)
+		cr_assert_geq(done, harvests);
+	else
+		cr_assert_eq(done, harvests);
 	cr_assert_eq(pint(r, "totals.missing"), 0);
 	cr_assert_eq(pint(r, "totals.duplicates"), 0);
 	cr_assert_eq(pint(r, "totals.unexpected"), 0);
@@ -75,11 +82,20 @@ static void assert_integrity(json_t *r, json_int_t harvests)
 	json_array_foreach(pattern_get(r, "harvests"), i, row) {
 		if (!json_is_true(json_object_get(row, "completed")))
 			continue;
-		cr_assert_eq(json_integer_value(json_object_get(row, "records")), want,
-			     "harvest %zu returned a wrong number of records", i + 1);
+		json_int_t got = json_integer_value(json_object_get(row, "records"));
+		json_int_t moved = json_integer_value(json_object_get(row, "moved"));
+		cr_assert_eq(got + moved, want, "harvest %zu: %lld returned + %lld moved of %lld", i + 1,
+			     (long long)got, (long long)moved, (long long)want);
 		cr_assert_eq(json_integer_value(json_object_get(row, "missing")), 0);
 		cr_assert_eq(json_integer_value(json_object_get(row, "duplicates")), 0);
 	}
+}
+
+/* Without writers nothing moves. */
+static void assert_integrity(json_t *r, json_int_t harvests)
+{
+	assert_integrity_n(r, harvests, false);
+	cr_assert_eq(pint(r, "totals.moved"), 0);
 }
 
 static void assert_report_layout(const char *out, json_t *r)
@@ -186,6 +202,153 @@ T(sqlite, harvest_run_verify)
 #endif
 #ifdef RPB_HAVE_POSTGRES
 T(postgres, harvest_run_verify)
+#endif
+
+/* writers = 2: every completed harvest returned each expected record once
+ * or lost it to an update (moved), nothing else; verify replays the
+ * writers' acknowledged operations. */
+static void assert_integrity_moved(json_t *r)
+{
+	/* Each harvest is at most records/100 pages; ops is twice that, so two
+	 * complete per harvester. */
+	assert_integrity_n(r, CI_HARVESTS, true);
+	cr_assert_gt(pint(r, "writers.creates"), 0);
+	cr_assert_gt(pint(r, "writers.updates"), 0);
+	cr_assert_gt(e2e_jint(r, "labels.write-create.measured"), 0);
+	cr_assert_gt(e2e_jint(r, "labels.write-update.measured"), 0);
+}
+
+static void verify_writers(const struct e2e_env *e, const char *out, json_t *r)
+{
+	char want[128];
+	snprintf(want, sizeof want, "verified %lld objects: 0 missing, 0 corrupt, 0 unexpected\n",
+		 (long long)(pint(r, "load.records") + pint(r, "writers.creates")));
+	char *got = e2e_verify(e, out, 0);
+	cr_assert_str_eq(got, want);
+	free(got);
+}
+
+#define WRITERS_SETS \
+	"--set", "writers=2", "--set", "writer_rate=300", "--set", "records=8000", "--set", "ops=160"
+
+/* The last update of writer 0 moved its record's index entries from the
+ * old datestamp to the new one, in both indexes. */
+static void assert_update_moved(const struct e2e_env *e, json_t *r, const char *seed)
+{
+	struct rpb_job job;
+	char msg[512];
+	rpb_job_defaults(&job);
+	cr_assert_eq(rpb_job_load(&job, CI_HARVEST, msg, sizeof msg), 0, "%s", msg);
+	cr_assert_eq(rpb_job_set(&job, "writers=2", msg, sizeof msg), 0, "%s", msg);
+	cr_assert_eq(rpb_job_set(&job, "records=8000", msg, sizeof msg), 0, "%s", msg); /* WRITERS_SETS */
+	cr_assert_eq(rpb_job_set(&job, seed, msg, sizeof msg), 0, "%s", msg);
+	cr_assert_eq(rpb_job_finish(&job, msg, sizeof msg), 0, "%s", msg);
+	struct hv_corpus c;
+	cr_assert(hv_corpus_init(&c, &job.harvest, job.run.seed));
+	json_int_t issued = json_integer_value(
+		json_object_get(json_array_get(json_object_get(json_object_get(r, "ledger"), "workers"),
+					       2), "issued"));
+	struct hv_write op = {0};
+	json_int_t i = issued - 1;
+	for (; i >= 0; i--) {
+		hv_write_op(&c, 0, (uint64_t)i, &op);
+		if (!op.create)
+			break;
+	}
+	cr_assert_geq(i, 0, "writer 0 updated nothing");
+	struct hv_rec rec;
+	struct rpb_rng rng;
+	hv_rec_attrs(&c, op.n, &rec, &rng);
+	cr_assert_lt(rec.ds, op.ds);
+	struct e2e_store s;
+	e2e_store_open(&s, e->backend, e->store);
+	struct rpb_err err = {0};
+	struct rpb_buf v = {0};
+	unsigned char key[HV_SET_KEY];
+	cr_assert_eq(s.b->begin(s.s, RPB_TXN_READ, &err), RPB_OK, "%s", err.msg);
+	cr_assert_eq(s.b->get(s.s, RPB_T_DATESTAMPS, rpb_slice_make(key, hv_key_ds(&c, key, op.ds, op.n)),
+			      &v, &err), RPB_OK, "no entry at the new datestamp: %s", err.msg);
+	cr_assert_eq(s.b->get(s.s, RPB_T_DATESTAMPS, rpb_slice_make(key, hv_key_ds(&c, key, rec.ds, op.n)),
+			      &v, &err), RPB_NOT_FOUND, "the old datestamp entry is still there");
+	cr_assert_eq(s.b->get(s.s, RPB_T_SETS,
+			      rpb_slice_make(key, hv_key_set(&c, key, rec.set[0], op.ds, op.n)), &v,
+			      &err), RPB_OK, "no set entry at the new datestamp: %s", err.msg);
+	cr_assert_eq(s.b->get(s.s, RPB_T_SETS,
+			      rpb_slice_make(key, hv_key_set(&c, key, rec.set[0], rec.ds, op.n)), &v,
+			      &err), RPB_NOT_FOUND, "the old set entry is still there");
+	cr_assert_eq(s.b->get(s.s, RPB_T_DESCRIPTIONS, rpb_slice_make(key, hv_key_rec(&c, key, op.n)),
+			      &v, &err), RPB_OK, "%s", err.msg);
+	struct hv_rec got;
+	cr_assert(hv_record_header(v.data, v.len, &got));
+	cr_assert_eq(got.ds, op.ds, "the record's header keeps its old datestamp");
+	s.b->commit(s.s, &err);
+	rpb_buf_free(&v);
+	e2e_store_close(&s);
+}
+
+static void t_harvest_writers(const char *backend)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, backend);
+	/* Paced, so a sanitizer build's slower harvests meet no more writes; a
+	 * smaller corpus, so two runs with writers stay well inside the child
+	 * time limit on a loaded 2-core machine. */
+	run_ci(&e, e.out, 0, WRITERS_SETS, NULL);
+	json_t *r = e2e_result(e.out);
+	cr_assert_str_eq(e2e_jstr(r, "stop.reason"), "completed");
+	assert_integrity_moved(r);
+	cr_assert_gt(pint(r, "totals.moved"), 0, "no update moved a record out of a harvest");
+	verify_writers(&e, e.out, r);
+	if (!e.server)
+		assert_update_moved(&e, r, "seed=42");
+	json_decref(r);
+
+	/* token = snapshot on a corpus of its own (another seed) in the same store. */
+	char out[E2E_PATH];
+	snprintf(out, sizeof out, "%s/snapshot", e.tmp);
+	if (e.server)
+		run_ci(&e, out, 0, WRITERS_SETS, "--set", "seed=43", "--set", "token=snapshot", NULL);
+	else
+		run_ci(&e, out, 0, "--dir", e.store, WRITERS_SETS, "--set", "seed=43", "--set",
+		       "token=snapshot", NULL);
+	r = e2e_result(out);
+	assert_integrity_moved(r);
+	verify_writers(&e, out, r);
+	if (!e.server)
+		assert_update_moved(&e, r, "seed=43");
+	json_decref(r);
+	assert_no_snapshots(&e);
+	e2e_env_fini(&e);
+}
+
+#ifdef RPB_HAVE_LEVELDB
+T(leveldb, harvest_writers)
+#endif
+#ifdef RPB_HAVE_SQLITE
+T(sqlite, harvest_writers)
+#endif
+#ifdef RPB_HAVE_POSTGRES
+T(postgres, harvest_writers)
+#endif
+
+#ifdef RPB_HAVE_SQLITE
+/* A corpus writers changed is refused by reuse = on. */
+Test(e2e_sqlite, harvest_writers_corpus_not_reused, .timeout = 120, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "sqlite");
+	run_ci(&e, e.out, 0, "--set", "writers=1", "--set", "ops=10", "--set", "records=2000", NULL);
+	char out[E2E_PATH];
+	snprintf(out, sizeof out, "%s/again", e.tmp);
+	struct e2e_args a;
+	e2e_run_args(&a, &e, CI_HARVEST, out);
+	e2e_args_add(&a, "--dir", e.store, "--set", "reuse=on", "--set", "records=2000", NULL);
+	struct e2e_proc p;
+	e2e_exec(&p, e.cap, &a);
+	e2e_assert_refusal(&p, 2, "was changed by an earlier run's writers", NULL);
+	e2e_proc_free(&p);
+	e2e_env_fini(&e);
+}
 #endif
 
 Test(e2e_null, harvest_completes, .timeout = 60, .fini = e2e_cleanup)

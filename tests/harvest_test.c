@@ -3,6 +3,7 @@
  * the memcmp order of the index keys, and the corpus generator (records
  * deterministic, sets distinct, payload sizes, no unfilled placeholder). */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harvest.h"
@@ -265,4 +266,70 @@ Test(harvest_options, from_until_and_set_are_checked)
 	cr_assert_eq(rpb_job_set(&job, "harvest.set=11", msg, sizeof msg), 0, "%s", msg);
 	cr_assert_neq(rpb_job_finish(&job, msg, sizeof msg), 0);
 	cr_assert(strstr(msg, "set = 11 is beyond sets = 10"), "%s", msg);
+}
+
+/* Writer operations: deterministic, each writer updating only the records it
+ * owns, creates beyond the corpus with distinct ids, every datestamp past
+ * the corpus and distinct. */
+Test(harvest_write, ops_are_deterministic_and_partitioned)
+{
+	struct rpb_harvest_opts o = {.records = 1000, .sets = 10, .deleted = 0.05, .period = 365,
+				     .size_median = 512, .size_sigma = 0.5, .page_size = 100,
+				     .writers = 3, .until_s = RPB_HV_EPOCH + 40000 * INT64_C(86400)};
+	struct hv_corpus c;
+	cr_assert(hv_corpus_init(&c, &o, 42));
+	cr_assert_eq(hv_harvest_until(&o), hv_write_base(&o) - 1, "until capped at the corpus end");
+	unsigned creates = 0, updates = 0;
+	int64_t last_ds = 0;
+	for (uint64_t i = 0; i < 200; i++)
+		for (unsigned k = 0; k < 3; k++) {
+			struct hv_write a, b;
+			hv_write_op(&c, k, i, &a);
+			hv_write_op(&c, k, i, &b);
+			cr_assert(a.create == b.create && a.n == b.n && a.ds == b.ds);
+			cr_assert_gt(a.ds, last_ds, "datestamps must increase with i * writers + k");
+			cr_assert_geq(a.ds, hv_write_base(&o));
+			last_ds = a.ds;
+			if (a.create) {
+				creates++;
+				cr_assert_eq(a.n, o.records + i * 3 + k);
+			} else {
+				updates++;
+				cr_assert_lt(a.n, o.records);
+				cr_assert_eq(a.n % 3, k, "writer %u updated a record it does not own", k);
+			}
+		}
+	cr_assert(creates > 60 && updates > 300, "%u creates, %u updates", creates, updates);
+}
+
+Test(harvest_write, update_keeps_sets_and_changes_content)
+{
+	struct rpb_harvest_opts o = {.records = 1000, .sets = 10, .deleted = 0.5, .period = 365,
+				     .size_median = 512, .size_sigma = 0.5, .page_size = 100,
+				     .writers = 2};
+	struct hv_corpus c;
+	cr_assert(hv_corpus_init(&c, &o, 42));
+	size_t cap = HV_HDR + hv_payload_max(&c);
+	unsigned char *before = malloc(cap), *after = malloc(cap);
+	cr_assert(before && after);
+	for (uint64_t i = 0; i < 50; i++) {
+		struct hv_write op;
+		hv_write_op(&c, 1, i, &op);
+		if (op.create)
+			continue;
+		struct hv_rec r0, r1, h;
+		size_t l0 = hv_record(&c, op.n, &r0, before, cap);
+		size_t l1 = hv_write_record(&c, &op, &r1, after, cap);
+		cr_assert(hv_record_header(after, l1, &h));
+		cr_assert_eq(h.ds, op.ds);
+		cr_assert(!h.deleted, "an update makes a live record");
+		cr_assert_eq(h.nsets, r0.nsets);
+		cr_assert(memcmp(h.set, r0.set, sizeof h.set) == 0, "an update keeps the sets");
+		cr_assert(l1 > HV_HDR);
+		cr_assert(l0 != l1 || memcmp(before + HV_HDR, after + HV_HDR, l0 - HV_HDR) != 0,
+			  "oai:rpbench:%llu: the update did not change the content",
+			  (unsigned long long)op.n);
+	}
+	free(before);
+	free(after);
 }
