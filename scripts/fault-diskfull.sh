@@ -37,6 +37,16 @@ verify_counts() {
 	sed -En '1s|^verified ([0-9]+) objects: ([0-9]+) missing, ([0-9]+) corrupt, ([0-9]+) unexpected.*|\1/\2/\3/\4|p' "$1"
 }
 
+# The problems of a case: run 1 must end disk full (exit 3), run 2 on the
+# grown store must complete; both verify clean. Args: dir and the four exit
+# codes (run 1, verify 1, run 2, verify 2).
+check_both() {
+	check_run "$1/run1" 3 "$2"
+	check_verify "$1/run1" "$1/verify1.txt" "$3"
+	check_run "$1/run2" 0 "$4"
+	check_verify "$1/run2" "$1/verify2.txt" "$5"
+}
+
 elapsed() { # seconds since $1 ($EPOCHREALTIME)
 	awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1fs", b - a }'
 }
@@ -103,12 +113,7 @@ run_case() {
 	if [ "${#st[@]}" -ne 5 ]; then
 		problems="quota-run exited $qrc after ${#st[@]} of 5 commands: $(grep '^quota-run:' "$d/quota-run.log" | tail -n 1)"
 	else
-		problems=$(
-			check_run "$d/run1" 3 "${st[0]}"
-			check_verify "$d/run1" "$d/verify1.txt" "${st[2]}"
-			check_run "$d/run2" 0 "${st[3]}"
-			check_verify "$d/run2" "$d/verify2.txt" "${st[4]}"
-		)
+		problems=$(check_both "$d" "${st[0]}" "${st[2]}" "${st[3]}" "${st[4]}")
 	fi
 	local secs
 	secs=$(elapsed "$t0")
@@ -140,12 +145,7 @@ run_max_pages() {
 	("$bin" run "$workload" "${again[@]}" --set sqlite.max_pages=16384 --dir "$d/store" --out "$d/run2" >"$d/run2.log" 2>&1) || r2=$?
 	("$bin" verify "$d/run2" >"$d/verify2.txt" 2>&1) || v2=$?
 	local problems
-	problems=$(
-		check_run "$d/run1" 3 "$r1"
-		check_verify "$d/run1" "$d/verify1.txt" "$v1"
-		check_run "$d/run2" 0 "$r2"
-		check_verify "$d/run2" "$d/verify2.txt" "$v2"
-	)
+	problems=$(check_both "$d" "$r1" "$v1" "$r2" "$v2")
 	local secs
 	secs=$(elapsed "$t0")
 	if [ -n "$problems" ]; then

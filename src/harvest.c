@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "clock.h"
 #include "harvest.h"
@@ -177,12 +176,6 @@ static void count_expected(struct hv_shared *sh, const struct rpb_harvest_opts *
 static enum rpb_status hv_prepare(struct rpb_runner *rn, struct rpb_err *err)
 {
 	const struct rpb_harvest_opts *o = &rn->job->harvest;
-	char path[4200];
-	snprintf(path, sizeof path, "%s/%s", rn->out_dir, HV_REPORT_FILE);
-	if (access(path, F_OK) == 0)
-		return rpb_err_set(err, RPB_INVALID, 0, NULL,
-				   "results directory %s already holds %s; choose a new --out",
-				   rn->out_dir, HV_REPORT_FILE);
 	struct hv_shared *sh = calloc(1, sizeof *sh);
 	if (sh)
 		sh->res = calloc(rn->nworkers, sizeof *sh->res);

@@ -33,7 +33,6 @@
 #define HV_DS_KEY (HV_PREFIX_LEN + 16)
 #define HV_SET_KEY (HV_PREFIX_LEN + 18)
 #define HV_META_KEY_MAX 64
-#define HV_REPORT_FILE "report.txt"
 
 /* What the seed says about record n. */
 struct hv_rec {
@@ -146,7 +145,6 @@ struct rpb_verify_result;
 enum rpb_status harvest_verify(const struct rpb_backend *b, struct rpb_store *st,
 			       const struct rpb_job *job, const struct rpb_ledger *ledger,
 			       struct rpb_verify_result *res, struct rpb_err *err);
-int harvest_write_report(struct rpb_runner *rn, const json_t *result, const char *dir, char *msg,
-			 size_t n);
+void harvest_write_report(struct rpb_runner *rn, const json_t *result, FILE *f);
 
 #endif

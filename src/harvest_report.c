@@ -3,13 +3,10 @@
  * harvest: Duration, Total Requests, Requests/sec, Average, Completed),
  * followed by what that report lacks. report.txt is written from the
  * result JSON just built, so the two always agree. */
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "harvest_run.h"
 #include "hostinfo.h"
@@ -263,28 +260,8 @@ static void write_body(FILE *f, const json_t *result)
 	}
 }
 
-int harvest_write_report(struct rpb_runner *rn, const json_t *result, const char *dir, char *msg,
-			 size_t n)
+void harvest_write_report(struct rpb_runner *rn, const json_t *result, FILE *f)
 {
 	(void)rn;
-	char path[4200];
-	snprintf(path, sizeof path, "%s/%s", dir, HV_REPORT_FILE);
-	/* O_EXCL: never overwrite a file rpbench did not create. */
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!f) {
-		snprintf(msg, n, "cannot create %s: %s; check the results directory (--out)", path,
-			 strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
 	write_body(f, result);
-	bool ok = !ferror(f);
-	if (fclose(f) != 0 || !ok) {
-		snprintf(msg, n, "cannot write %s: %s; check the results directory (--out)", path,
-			 strerror(errno));
-		return -1;
-	}
-	return 0;
 }

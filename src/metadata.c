@@ -166,12 +166,6 @@ static enum rpb_status md_prepare(struct rpb_runner *rn, struct rpb_err *err)
 	if (!sh)
 		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for the metadata pattern");
 	rn->pattern_state = sh;
-	char path[4200];
-	snprintf(path, sizeof path, "%s/%s", rn->out_dir, MD_REPORT_FILE);
-	if (access(path, F_OK) == 0)
-		return rpb_err_set(err, RPB_INVALID, 0, NULL,
-				   "results directory %s already holds %s; choose a new --out",
-				   rn->out_dir, MD_REPORT_FILE);
 	if (rn->job->metadata.trace) {
 		if (!(sh->trace = create_new(rn->out_dir, MD_TRACE_FILE, err)))
 			return err->status;

@@ -129,9 +129,7 @@ enum rpb_status metadata_verify(const struct rpb_backend *b, struct rpb_store *s
 				const struct rpb_job *job, const struct rpb_ledger *ledger,
 				struct rpb_verify_result *res, struct rpb_err *err);
 /* report.txt in tachyon-perf's total-report layout, from result.json. */
-int metadata_write_report(struct rpb_runner *rn, const json_t *result, const char *dir,
-			  char *msg, size_t n);
-#define MD_REPORT_FILE "report.txt"
+void metadata_write_report(struct rpb_runner *rn, const json_t *result, FILE *f);
 #define MD_TRACE_FILE "trace.csv"
 
 #endif

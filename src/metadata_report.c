@@ -3,12 +3,9 @@
  * included, so whatever reads those reports reads this one. Every figure
  * comes from the result JSON just built, so the two always agree. After the
  * original's sections come the additions it lacks, under their own header. */
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "metadata.h"
 #include "runner.h"
@@ -116,27 +113,7 @@ static void write_body(FILE *f, struct rpb_runner *rn, const json_t *result)
 	latency_table(f, json_object_get(result, "labels"));
 }
 
-int metadata_write_report(struct rpb_runner *rn, const json_t *result, const char *dir,
-			  char *msg, size_t n)
+void metadata_write_report(struct rpb_runner *rn, const json_t *result, FILE *f)
 {
-	char path[4200];
-	snprintf(path, sizeof path, "%s/%s", dir, MD_REPORT_FILE);
-	/* O_EXCL: never overwrite a file rpbench did not create. */
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!f) {
-		snprintf(msg, n, "cannot create %s: %s; check the results directory (--out)", path,
-			 strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
 	write_body(f, rn, result);
-	bool ok = !ferror(f);
-	if (fclose(f) != 0 || !ok) {
-		snprintf(msg, n, "cannot write %s: %s; check the results directory (--out)", path,
-			 strerror(errno));
-		return -1;
-	}
-	return 0;
 }

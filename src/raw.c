@@ -356,18 +356,10 @@ static void raw_report_json(struct rpb_runner *rn, json_t *obj)
 
 /* report.txt: db_bench's header and one line per benchmark that ran, also
  * printed at the end of the run. */
-int raw_write_report(struct rpb_runner *rn, const json_t *result, const char *dir, char *msg,
-		     size_t n)
+void raw_write_report(struct rpb_runner *rn, const json_t *result, FILE *f)
 {
 	const json_t *pat = json_object_get(result, "pattern");
 	const struct rpb_raw_opts *o = &rn->job->raw;
-	char path[4200];
-	snprintf(path, sizeof path, "%s/%s", dir, RAW_REPORT_FILE);
-	FILE *f = fopen(path, "wx");
-	if (!f) {
-		snprintf(msg, n, "cannot create %s (it must not exist); choose a new --out", path);
-		return -1;
-	}
 	fprintf(f, "Keys:       %" PRIu64 " bytes each\n", o->key_size);
 	fprintf(f, "Values:     %" PRIu64 " bytes each (%" PRIu64 " bytes after compression)\n",
 		o->value_size, (uint64_t)((double)o->value_size * o->compression_ratio + 0.5));
@@ -387,12 +379,7 @@ int raw_write_report(struct rpb_runner *rn, const json_t *result, const char *di
 		if (!rn->quiet)
 			printf("%s\n", line);
 	}
-	if (fclose(f) != 0) {
-		snprintf(msg, n, "cannot write %s; free disk space", path);
-		return -1;
-	}
 	fflush(stdout);
-	return 0;
 }
 
 const struct rpb_pattern rpb_pattern_raw = {

@@ -43,7 +43,6 @@ static inline uint64_t raw_seq_chunk(const struct rpb_raw_opts *o)
 }
 #define RAW_STREAM UINT64_C(0x7261770000000000)  /* "raw": key streams */
 #define RAW_STREAM_VALUES (RAW_STREAM - 1)
-#define RAW_REPORT_FILE "report.txt"
 /* benchmarks = all: every benchmark that runs at any sync. */
 #define RAW_ALL "fillseq,fillrandom,overwrite,readrandom,readseq,readreverse,deleterandom"
 
@@ -114,8 +113,7 @@ struct rpb_runner;
 enum rpb_status raw_verify(const struct rpb_backend *b, struct rpb_store *st,
 			   const struct rpb_job *job, const struct rpb_ledger *ledger,
 			   struct rpb_verify_result *res, struct rpb_err *err);
-int raw_write_report(struct rpb_runner *rn, const json_t *result, const char *dir, char *msg,
-		     size_t n);
+void raw_write_report(struct rpb_runner *rn, const json_t *result, FILE *f);
 /* One db_bench result line ("fillrandom   :       3.226 micros/op;   34.3 MB/s")
  * from a benchmark object of result.json; returns its length. */
 size_t raw_format_line(char *buf, size_t n, const json_t *bench);

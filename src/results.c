@@ -1,6 +1,7 @@
 /* summary.txt and result.json: everything measured, computed only from what
  * the workers recorded, and read back by verify. */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -307,6 +308,31 @@ static int write_file(const char *dir, const char *name, const char *text, char 
 	return 0;
 }
 
+/* report.txt, the pattern's own text report. Created with O_EXCL: the
+ * driver refused a results directory holding one, so an existing file is
+ * not ours and is never overwritten. */
+static int write_report(struct rpb_runner *rn, const json_t *root, char *msg, size_t n)
+{
+	char path[4200];
+	snprintf(path, sizeof path, "%s/report.txt", rn->out_dir);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		snprintf(msg, n, "cannot create %s: %s; choose a new --out", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	rn->pattern->write_report(rn, root, f);
+	bool ok = !ferror(f);
+	if (fclose(f) != 0 || !ok) {
+		snprintf(msg, n, "cannot write %s: %s; check the results directory (--out)", path,
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int rpb_results_begin(struct rpb_runner *rn, const struct rpb_store_where *where, char *msg,
 		      size_t n)
 {
@@ -445,7 +471,7 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 		if (!rc)
 			rc = write_file(rn->out_dir, "summary.txt", summary, msg, n);
 		if (!rc && rn->pattern->write_report)
-			rc = rn->pattern->write_report(rn, root, rn->out_dir, msg, n);
+			rc = write_report(rn, root, msg, n);
 	}
 	if (!rn->quiet) {
 		fputs(summary, stdout);

@@ -77,10 +77,9 @@ struct rpb_pattern {
 	unsigned (*op_label)(uint64_t i);
 	/* Adds pattern figures to result.json's "pattern" object. */
 	void (*report_json)(struct rpb_runner *rn, json_t *obj);
-	/* Writes the pattern's own text report into dir from the result JSON
-	 * just built (so both agree); non-zero with a one-line msg on failure. */
-	int (*write_report)(struct rpb_runner *rn, const json_t *result, const char *dir,
-			    char *msg, size_t n);
+	/* Writes the pattern's own text report, report.txt (opened by the
+	 * results writer), from the result JSON just built, so both agree. */
+	void (*write_report)(struct rpb_runner *rn, const json_t *result, FILE *f);
 	/* Once, after the results are written: frees what prepare made. */
 	void (*fini)(struct rpb_runner *rn);
 	/* When a failure's policy is stop, end only the failing thread; the

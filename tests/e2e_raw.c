@@ -50,7 +50,7 @@ static json_t *bench(json_t *r, size_t i)
 static void assert_report(const char *out, json_t *r)
 {
 	char path[E2E_PATH];
-	snprintf(path, sizeof path, "%s/%s", out, RAW_REPORT_FILE);
+	snprintf(path, sizeof path, "%s/report.txt", out);
 	char *text = e2e_slurp(path, NULL);
 	cr_assert_not_null(text, "no %s", path);
 	regex_t re;
