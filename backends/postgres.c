@@ -1,6 +1,14 @@
 /* The PostgreSQL backend: one schema per store, one bytea table per
  * enum rpb_table, one libpq connection per session, prepared statements with
- * binary parameters and results. This is the only file that knows libpq. */
+ * binary parameters and results. This is the only file that knows libpq.
+ *
+ * With read_dsn, a session holds a second connection, to a hot standby of
+ * the server, and runs its READ transactions there (a read/write split).
+ * Reads stay causal: before a read the session waits until the standby has
+ * replayed the WAL up to its floor, the server's WAL position when the store
+ * was opened, when a session that wrote was closed, or after this session's
+ * own last write; other sessions' concurrent commits may not be seen yet,
+ * which is the replica's lag the gauges report. */
 #include <libpq-fe.h>
 #include <poll.h>
 #include <pthread.h>
@@ -9,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
+#include <time.h>
 
 /* The registry gets this from CMake; this file needs the declarations too. */
 #include "backends.h"
@@ -24,6 +33,10 @@ static const struct rpb_optspec pg_options[] = {
 	{"fetch_rows", "1000", "rows fetched per scan round trip, 1..1M; bounds scan memory"},
 	{"pipeline", "on",
 	 "on = a write transaction's later puts and its COMMIT go in one round trip (libpq pipeline mode); off = one round trip per statement"},
+	{"read_dsn", "",
+	 "connection string of a hot standby of the server: READ transactions run there, causally (each waits until the standby has replayed what it must see); empty = every transaction on --dsn"},
+	{"replica_wait_ms", "60000",
+	 "with read_dsn: longest wait for the standby to replay a read's floor before the read fails, 1..3600000"},
 	{NULL, NULL, NULL},
 };
 
@@ -45,6 +58,7 @@ struct pg_queued {
 
 struct rpb_store {
 	char *conninfo;   /* NULL: libpq's PG* environment variables */
+	char *read_conninfo; /* read_dsn, NULL without a read replica */
 	char *schema;     /* plain name, for catalog lookups */
 	char *schema_sql; /* quoted identifier, for statements */
 	enum rpb_sync sync;
@@ -57,15 +71,35 @@ struct rpb_store {
 	 * stopped on a full disk from any other lost connection. */
 	char *datadir;
 	uint64_t wal_segment;
+	/* read_dsn: the replica's own monitoring connection (under admin_lock),
+	 * the WAL page size for comparing positions, the longest catch-up wait
+	 * and the floor of every read (see the top of this file). */
+	PGconn *replica_admin;
+	uint64_t wal_block;
+	uint64_t replica_wait_ms;
+	_Atomic uint64_t floor;
+};
+
+/* One connection of a session: to the server, or to its read replica. */
+enum { PG_PRIMARY = 0, PG_REPLICA, PG_LINKS };
+struct pg_link {
+	PGconn *conn;
+	PGcancel *cancel;
+	bool prepared[RPB_TABLE_COUNT][PG_OP_COUNT];
 };
 
 struct rpb_session {
 	struct rpb_store *st;
+	struct pg_link link[PG_LINKS]; /* PG_REPLICA only with read_dsn */
+	/* The link of the current (or last) transaction. */
 	PGconn *conn;
-	PGcancel *cancel;        /* read-only after open: safe from other threads */
+	bool (*prepared)[PG_OP_COUNT];
+	PGcancel *_Atomic cancel; /* read by interrupt() on another thread */
 	atomic_bool in_txn;      /* read by interrupt() on another thread */
 	atomic_bool interrupted;
-	bool prepared[RPB_TABLE_COUNT][PG_OP_COUNT];
+	uint64_t floor;          /* read_dsn: WAL position a read must see */
+	uint64_t replayed;       /* the replica has replayed at least this */
+	bool dirty;              /* writes committed since floor was taken */
 	bool write_txn;     /* begun as RPB_TXN_WRITE: puts may be queued */
 	bool wrote;         /* the transaction's first put has been answered */
 	unsigned nqueued;   /* entries of queued; > 0 only in pipeline mode */
@@ -177,7 +211,7 @@ static void pg_mask(char *msg, const char *secret)
  * the DSN: libpq echoes parts of malformed connection strings. Connection
  * failures are rare, so the masking copy may allocate. */
 static enum rpb_status pg_connect_error(const char *conninfo, const char *libpq_msg,
-					struct rpb_err *err)
+					const char *fix, struct rpb_err *err)
 {
 	int len = pg_line_len(libpq_msg);
 	char *detail = malloc((size_t)len + 1);
@@ -202,8 +236,7 @@ static enum rpb_status pg_connect_error(const char *conninfo, const char *libpq_
 		PQfreemem(perr);
 	}
 	enum rpb_status st = rpb_err_set(err, RPB_CONN_LOST, 0, NULL,
-					 "cannot connect to PostgreSQL (%s); check --dsn or PGHOST/PGPORT",
-					 shown);
+					 "cannot connect to PostgreSQL (%s); %s", shown, fix);
 	free(detail);
 	return st;
 }
@@ -214,7 +247,12 @@ static void pg_notice_ignore(void *arg, const char *message)
 	(void)arg, (void)message;
 }
 
-static enum rpb_status pg_connect(const char *conninfo, PGconn **out, struct rpb_err *err)
+#define PG_FIX_DSN "check --dsn or PGHOST/PGPORT"
+#define PG_FIX_READ_DSN "check postgres.read_dsn"
+
+/* fix: what to check when the server cannot be reached. */
+static enum rpb_status pg_connect(const char *conninfo, const char *fix, PGconn **out,
+				  struct rpb_err *err)
 {
 	const char *const keys[] = {"dbname", "fallback_application_name", NULL};
 	const char *const vals[] = {conninfo, "rpbench", NULL};
@@ -223,7 +261,7 @@ static enum rpb_status pg_connect(const char *conninfo, PGconn **out, struct rpb
 	if (!c)
 		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory connecting to PostgreSQL");
 	if (PQstatus(c) != CONNECTION_OK) {
-		enum rpb_status st = pg_connect_error(conninfo, PQerrorMessage(c), err);
+		enum rpb_status st = pg_connect_error(conninfo, PQerrorMessage(c), fix, err);
 		PQfinish(c);
 		return st;
 	}
@@ -357,8 +395,10 @@ static void pg_close(struct rpb_store *st)
 	if (!st)
 		return;
 	PQfinish(st->admin);
+	PQfinish(st->replica_admin);
 	pthread_mutex_destroy(&st->admin_lock);
 	free(st->conninfo);
+	free(st->read_conninfo);
 	free(st->schema);
 	free(st->schema_sql);
 	free(st->datadir);
@@ -393,8 +433,16 @@ static enum rpb_status pg_open_config(const struct rpb_store_cfg *cfg, struct rp
 		rc = rpb_cfg_u64(cfg, "fetch_rows", 1000, 1, 1000000, &st->fetch_rows, err);
 	if (!rc)
 		rc = pg_cfg_onoff(cfg, "pipeline", true, &st->pipeline, err);
+	if (!rc)
+		rc = rpb_cfg_u64(cfg, "replica_wait_ms", 60000, 1, 3600000, &st->replica_wait_ms, err);
 	if (rc)
 		return rc;
+	for (size_t i = 0; i < cfg->nopts && !cfg->primary_only; i++)
+		if (strcmp(cfg->opts[i].key, "read_dsn") == 0 && *cfg->opts[i].value) {
+			free(st->read_conninfo);
+			if (!(st->read_conninfo = strdup(cfg->opts[i].value)))
+				return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory");
+		}
 	const char *name = cfg->name ? cfg->name : PG_DEFAULT_SCHEMA;
 	if (!*name || strlen(name) > PG_NAMEDATALEN)
 		return rpb_err_set(err, RPB_INVALID, 0, NULL,
@@ -440,6 +488,170 @@ static void pg_locate_data(struct rpb_store *st)
 	PQclear(res);
 }
 
+/* ---- read replica (read_dsn) ------------------------------------------- */
+
+/* A WAL position as PostgreSQL prints it, "16/B374D848". */
+static bool pg_lsn_parse(const char *text, uint64_t *lsn)
+{
+	unsigned long hi, lo;
+	char tail;
+	if (!text || sscanf(text, "%lx/%lx%c", &hi, &lo, &tail) != 2 || hi > UINT32_MAX ||
+	    lo > UINT32_MAX)
+		return false;
+	*lsn = (uint64_t)hi << 32 | lo;
+	return true;
+}
+
+/* Runs sql, whose first column is one WAL position (NULL sets *lsn = 0). */
+static enum rpb_status pg_query_lsn(const struct rpb_store *st, PGconn *c, const char *sql,
+				    uint64_t *lsn, const char *what, struct rpb_err *err)
+{
+	PGresult *res = PQexec(c, sql);
+	if (!res || PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1)
+		return pg_result_error(st, c, res, what, err);
+	bool ok = PQgetisnull(res, 0, 0) ? (*lsn = 0, true) : pg_lsn_parse(PQgetvalue(res, 0, 0), lsn);
+	PQclear(res);
+	return ok ? RPB_OK
+		  : rpb_err_set(err, RPB_IO, 0, NULL, "PostgreSQL %s returned no WAL position", what);
+}
+
+/* The server's WAL insert position: past the end of every record already
+ * inserted, committed asynchronously or not (the write position may not
+ * be). */
+static enum rpb_status pg_primary_lsn(const struct rpb_store *st, PGconn *c, uint64_t *lsn,
+				      struct rpb_err *err)
+{
+	return pg_query_lsn(st, c, "SELECT pg_catalog.pg_current_wal_insert_lsn()", lsn,
+			    "reading the WAL position", err);
+}
+
+static enum rpb_status pg_replayed_lsn(PGconn *c, uint64_t *lsn, struct rpb_err *err)
+{
+	return pg_query_lsn(NULL, c, "SELECT pg_catalog.pg_last_wal_replay_lsn()", lsn,
+			    "reading the read replica's replay position", err);
+}
+
+/* Whether a replica that replayed up to replayed has everything before
+ * floor. An insert position at the start of a WAL page points past the
+ * page header (at most 40 bytes), where no record ends: replay stops at
+ * the page boundary until a later record comes. */
+#define PG_PAGE_HEADER_MAX 40
+static bool pg_lsn_reached(const struct rpb_store *st, uint64_t replayed, uint64_t floor)
+{
+	uint64_t in_page = floor % st->wal_block;
+	return replayed >= floor || (in_page <= PG_PAGE_HEADER_MAX && replayed >= floor - in_page);
+}
+
+static void pg_floor_raise(struct rpb_store *st, uint64_t lsn)
+{
+	uint64_t cur = atomic_load(&st->floor);
+	while (cur < lsn && !atomic_compare_exchange_weak(&st->floor, &cur, lsn))
+		;
+}
+
+/* One text value of a one-row result, or NULL (res freed by the caller). */
+static const char *pg_single(PGresult *res)
+{
+	if (!res || PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1 ||
+	    PQgetisnull(res, 0, 0))
+		return NULL;
+	return PQgetvalue(res, 0, 0);
+}
+
+/* read_dsn must name a hot standby of this very server: another server
+ * would answer reads from other data. */
+static enum rpb_status pg_replica_check(struct rpb_store *st, struct rpb_err *err)
+{
+	PGresult *res = PQexec(st->replica_admin, "SELECT pg_catalog.pg_is_in_recovery()");
+	const char *v = pg_single(res);
+	if (!v)
+		return pg_result_error(NULL, st->replica_admin, res,
+				       "checking the read replica (postgres.read_dsn)", err);
+	bool standby = strcmp(v, "t") == 0;
+	PQclear(res);
+	if (!standby)
+		return rpb_err_set(err, RPB_INVALID, 0, NULL,
+				   "postgres.read_dsn names a server that is not in recovery: give a hot standby of the --dsn server (scripts/pg-throwaway standby makes one)");
+	/* The cluster's identity survives pg_basebackup; reading it needs a
+	 * superuser or pg_read_server_files, else only recovery is checked. */
+	static const char sysid[] = "SELECT system_identifier::text FROM pg_catalog.pg_control_system()";
+	PGresult *a = PQexec(st->admin, sysid), *b = PQexec(st->replica_admin, sysid);
+	const char *ia = pg_single(a), *ib = pg_single(b);
+	bool other = ia && ib && strcmp(ia, ib) != 0;
+	char mine[32] = "", theirs[32] = "";
+	if (other)
+		snprintf(mine, sizeof mine, "%s", ia), snprintf(theirs, sizeof theirs, "%s", ib);
+	PQclear(a);
+	PQclear(b);
+	if (other)
+		return rpb_err_set(err, RPB_INVALID, 0, NULL,
+				   "postgres.read_dsn names a standby of another cluster (system identifier %s, the --dsn server's is %s): give a standby of the --dsn server",
+				   theirs, mine);
+	return RPB_OK;
+}
+
+/* Opens the replica's monitoring connection, checks it, and sets the floor
+ * every read of this store waits for: the server's WAL as it is now. */
+static enum rpb_status pg_replica_open(struct rpb_store *st, struct rpb_err *err)
+{
+	enum rpb_status rc = pg_connect(st->read_conninfo, PG_FIX_READ_DSN, &st->replica_admin, err);
+	if (!rc)
+		rc = pg_replica_check(st, err);
+	if (!rc)
+		rc = pg_exec(NULL, st->replica_admin, "SET statement_timeout = '10s'",
+			     "setting up the read replica's monitor", err);
+	if (rc)
+		return rc;
+	st->wal_block = 8192;
+	PGresult *res = PQexec(st->admin, "SELECT pg_catalog.current_setting('wal_block_size')");
+	const char *v = pg_single(res);
+	if (v && strtoull(v, NULL, 10) > 0)
+		st->wal_block = strtoull(v, NULL, 10);
+	PQclear(res);
+	uint64_t lsn;
+	rc = pg_primary_lsn(st, st->admin, &lsn, err);
+	if (!rc)
+		atomic_store(&st->floor, lsn);
+	return rc;
+}
+
+/* replica_lag_bytes: WAL the server wrote that the replica has not yet
+ * replayed; replica_lag_s: while behind, the age of the last transaction
+ * it replayed (how stale its reads are; both hosts' clocks must agree). */
+static enum rpb_status pg_gauges(struct rpb_store *st, struct rpb_gauge *out, size_t *n,
+				 struct rpb_err *err)
+{
+	*n = 0;
+	if (!st->replica_admin)
+		return RPB_OK;
+	pthread_mutex_lock(&st->admin_lock);
+	uint64_t written = 0, replayed = 0;
+	double age = 0;
+	enum rpb_status rc = pg_primary_lsn(st, st->admin, &written, err);
+	if (!rc) {
+		PGresult *res = PQexec(st->replica_admin,
+				       "SELECT pg_catalog.pg_last_wal_replay_lsn(),"
+				       " extract(epoch FROM pg_catalog.clock_timestamp() -"
+				       " pg_catalog.pg_last_xact_replay_timestamp())");
+		if (!res || PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1 ||
+		    PQgetisnull(res, 0, 0) || !pg_lsn_parse(PQgetvalue(res, 0, 0), &replayed)) {
+			rc = pg_result_error(NULL, st->replica_admin, res,
+					     "reading the read replica's lag", err);
+		} else {
+			age = PQgetisnull(res, 0, 1) ? 0 : strtod(PQgetvalue(res, 0, 1), NULL);
+			PQclear(res);
+		}
+	}
+	pthread_mutex_unlock(&st->admin_lock);
+	if (rc)
+		return rc;
+	bool behind = !pg_lsn_reached(st, replayed, written);
+	out[0] = (struct rpb_gauge){"replica_lag_bytes", behind ? (double)(written - replayed) : 0};
+	out[1] = (struct rpb_gauge){"replica_lag_s", behind && age > 0 ? age : 0};
+	*n = 2;
+	return RPB_OK;
+}
+
 static enum rpb_status pg_open(const struct rpb_store_cfg *cfg, struct rpb_store **out,
 			       struct rpb_err *err)
 {
@@ -450,7 +662,7 @@ static enum rpb_status pg_open(const struct rpb_store_cfg *cfg, struct rpb_store
 	pthread_mutex_init(&st->admin_lock, NULL);
 	enum rpb_status rc = pg_open_config(cfg, st, err);
 	if (!rc)
-		rc = pg_connect(st->conninfo, &st->admin, err);
+		rc = pg_connect(st->conninfo, PG_FIX_DSN, &st->admin, err);
 	if (!rc) {
 		char *q = PQescapeIdentifier(st->admin, st->schema, strlen(st->schema));
 		st->schema_sql = q ? strdup(q) : NULL;
@@ -462,6 +674,8 @@ static enum rpb_status pg_open(const struct rpb_store_cfg *cfg, struct rpb_store
 		pg_locate_data(st);
 		rc = cfg->create ? pg_create(st, err) : pg_check_exists(st, err);
 	}
+	if (!rc && st->read_conninfo)
+		rc = pg_replica_open(st, err);
 	if (rc) {
 		pg_close(st);
 		return rc;
@@ -497,18 +711,41 @@ static enum rpb_status pg_usage(struct rpb_store *st, uint64_t *bytes, struct rp
 
 static void pg_session_close(struct rpb_session *s);
 
-static enum rpb_status pg_session_setup(struct rpb_session *s, struct rpb_err *err)
+/* Connects one link of a session and sets it up. */
+static enum rpb_status pg_link_open(struct rpb_session *s, unsigned which, struct rpb_err *err)
 {
-	char sql[256];
-	snprintf(sql, sizeof sql, "SET search_path TO %s; SET synchronous_commit TO %s",
-		 s->st->schema_sql, s->st->sync == RPB_SYNC_NONE ? "off" : "on");
-	enum rpb_status rc = pg_exec(s->st, s->conn, sql, "session setup", err);
+	const struct rpb_store *st = s->st;
+	struct pg_link *l = &s->link[which];
+	enum rpb_status rc = which == PG_PRIMARY
+				     ? pg_connect(st->conninfo, PG_FIX_DSN, &l->conn, err)
+				     : pg_connect(st->read_conninfo, PG_FIX_READ_DSN, &l->conn, err);
 	if (rc)
 		return rc;
-	s->cancel = PQgetCancel(s->conn);
-	if (!s->cancel)
+	char sql[256];
+	snprintf(sql, sizeof sql, "SET search_path TO %s; SET synchronous_commit TO %s",
+		 st->schema_sql, st->sync == RPB_SYNC_NONE ? "off" : "on");
+	rc = pg_exec(which == PG_PRIMARY ? st : NULL, l->conn, sql, "session setup", err);
+	if (rc)
+		return rc;
+	l->cancel = PQgetCancel(l->conn);
+	if (!l->cancel)
 		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory creating a cancel handle");
 	return RPB_OK;
+}
+
+/* Makes link which the current one; only between transactions. */
+static void pg_use_link(struct rpb_session *s, unsigned which)
+{
+	s->conn = s->link[which].conn;
+	s->prepared = s->link[which].prepared;
+	atomic_store(&s->cancel, s->link[which].cancel);
+}
+
+/* The store to check for a full disk when the current link fails: only the
+ * server's own data directory is known. */
+static const struct rpb_store *pg_disk_of(const struct rpb_session *s)
+{
+	return s->conn == s->link[PG_PRIMARY].conn ? s->st : NULL;
 }
 
 static enum rpb_status pg_session_open(struct rpb_store *st, struct rpb_session **out,
@@ -522,9 +759,11 @@ static enum rpb_status pg_session_open(struct rpb_store *st, struct rpb_session 
 	memset(s->hi_open, 0xff, sizeof s->hi_open);
 	atomic_init(&s->in_txn, false);
 	atomic_init(&s->interrupted, false);
-	enum rpb_status rc = pg_connect(st->conninfo, &s->conn, err);
-	if (!rc)
-		rc = pg_session_setup(s, err);
+	enum rpb_status rc = pg_link_open(s, PG_PRIMARY, err);
+	if (!rc && st->read_conninfo)
+		rc = pg_link_open(s, PG_REPLICA, err);
+	pg_use_link(s, PG_PRIMARY);
+	s->floor = atomic_load(&st->floor);
 	if (rc) {
 		pg_session_close(s);
 		return rc;
@@ -538,7 +777,7 @@ static enum rpb_status pg_session_open(struct rpb_store *st, struct rpb_session 
 static enum rpb_status pg_failed(struct rpb_session *s, PGresult *res, const char *what,
 				 struct rpb_err *err)
 {
-	enum rpb_status rc = pg_result_error(s->st, s->conn, res, what, err);
+	enum rpb_status rc = pg_result_error(pg_disk_of(s), s->conn, res, what, err);
 	if (rc == RPB_TXN_TIMEOUT && err)
 		snprintf(err->msg, sizeof err->msg,
 			 "transaction interrupted during %s and rolled back (SQLSTATE %s)", what,
@@ -577,7 +816,7 @@ static void pg_wait_result(struct rpb_session *s, bool cancel)
 		int n = poll(&p, 1, wait);
 		if (n == 0 && (cancel || atomic_load(&s->interrupted))) {
 			char errbuf[256];
-			(void)PQcancel(s->cancel, errbuf, sizeof errbuf);
+			(void)PQcancel(atomic_load(&s->cancel), errbuf, sizeof errbuf);
 		} else if (n > 0 && !PQconsumeInput(s->conn)) {
 			return; /* the connection is gone; PQgetResult says so */
 		}
@@ -637,7 +876,7 @@ static enum rpb_status pg_pipe_drain(struct rpb_session *s, bool cancel, struct 
 		}
 	}
 	if (!synced && !rc)
-		rc = pg_result_error(s->st, c, NULL, "pipeline sync", err);
+		rc = pg_result_error(pg_disk_of(s), c, NULL, "pipeline sync", err);
 	for (unsigned j = i; !synced && j < s->nqueued; j++) /* never answered */
 		if (s->queued[j].kind == PGQ_PREPARE)
 			s->prepared[s->queued[j].table][PG_PUT] = false;
@@ -691,7 +930,7 @@ static void pg_pipe_add(struct rpb_session *s, enum pg_qkind kind, enum rpb_tabl
 static enum rpb_status pg_send_failed(struct rpb_session *s, const char *what,
 				      struct rpb_err *err)
 {
-	enum rpb_status rc = pg_result_error(s->st, s->conn, NULL, what, err);
+	enum rpb_status rc = pg_result_error(pg_disk_of(s), s->conn, NULL, what, err);
 	pg_abort(s);
 	return rc;
 }
@@ -708,9 +947,72 @@ static void pg_session_close(struct rpb_session *s)
 		return;
 	if (s->conn)
 		pg_rollback(s);
-	PQfreeCancel(s->cancel);
-	PQfinish(s->conn);
+	/* Its writes become the floor of every later session's reads. */
+	uint64_t lsn;
+	if (s->dirty && s->st->read_conninfo && PQstatus(s->link[PG_PRIMARY].conn) == CONNECTION_OK &&
+	    pg_primary_lsn(s->st, s->link[PG_PRIMARY].conn, &lsn, NULL) == RPB_OK)
+		pg_floor_raise(s->st, lsn);
+	for (unsigned i = 0; i < PG_LINKS; i++) {
+		PQfreeCancel(s->link[i].cancel);
+		PQfinish(s->link[i].conn);
+	}
 	free(s);
+}
+
+/* A stale cancel may have left an aborted transaction behind. */
+static void pg_settle(PGconn *c)
+{
+	if (PQstatus(c) == CONNECTION_OK && PQtransactionStatus(c) != PQTRANS_IDLE)
+		PQclear(PQexec(c, "ROLLBACK"));
+}
+
+/* read_dsn: waits until the replica has replayed the session's floor, or
+ * fails after replica_wait_ms (or when interrupted). */
+static enum rpb_status pg_catch_up(struct rpb_session *s, struct rpb_err *err)
+{
+	struct rpb_store *st = s->st;
+	PGconn *primary = s->link[PG_PRIMARY].conn;
+	if (s->dirty) { /* its own writes: the WAL up to now holds them */
+		pg_settle(primary);
+		uint64_t lsn;
+		enum rpb_status rc = pg_primary_lsn(st, primary, &lsn, err);
+		if (rc)
+			return rc;
+		s->floor = lsn;
+		s->dirty = false;
+	}
+	uint64_t floor = atomic_load(&st->floor);
+	if (floor < s->floor)
+		floor = s->floor;
+	struct timespec t0, now;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	long pause_us = 200;
+	while (!pg_lsn_reached(st, s->replayed, floor)) {
+		if (atomic_load(&s->interrupted))
+			return rpb_err_set(err, RPB_TXN_TIMEOUT, 0, NULL,
+					   "transaction interrupted while waiting for the read replica to replay");
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		uint64_t waited_ms = (uint64_t)(now.tv_sec - t0.tv_sec) * 1000u +
+				     (uint64_t)((now.tv_nsec - t0.tv_nsec) / 1000000);
+		if (waited_ms > st->replica_wait_ms)
+			return rpb_err_set(err, RPB_IO, 0, NULL,
+					   "the read replica (postgres.read_dsn) did not replay what this read must see within %llu ms (%.1f MiB behind); check its replication (pg_stat_replication on the server) or raise postgres.replica_wait_ms",
+					   (unsigned long long)st->replica_wait_ms,
+					   (double)(floor - s->replayed) / 1048576.0);
+		uint64_t replayed;
+		enum rpb_status rc = pg_replayed_lsn(s->conn, &replayed, err);
+		if (rc)
+			return rc;
+		if (replayed > s->replayed)
+			s->replayed = replayed;
+		if (!pg_lsn_reached(st, s->replayed, floor)) {
+			struct timespec pause = {0, pause_us * 1000};
+			nanosleep(&pause, NULL);
+			if (pause_us < 10000)
+				pause_us *= 2;
+		}
+	}
+	return RPB_OK;
 }
 
 static enum rpb_status pg_begin(struct rpb_session *s, enum rpb_txn_mode mode,
@@ -718,20 +1020,27 @@ static enum rpb_status pg_begin(struct rpb_session *s, enum rpb_txn_mode mode,
 {
 	if (atomic_load(&s->in_txn))
 		return rpb_err_set(err, RPB_INVALID, 0, NULL, "a transaction is already open");
-	/* A stale cancel may have left an aborted transaction behind. */
-	if (PQstatus(s->conn) == CONNECTION_OK && PQtransactionStatus(s->conn) != PQTRANS_IDLE)
-		PQclear(PQexec(s->conn, "ROLLBACK"));
+	bool replica = mode == RPB_TXN_READ && s->link[PG_REPLICA].conn;
+	pg_use_link(s, replica ? PG_REPLICA : PG_PRIMARY);
+	pg_settle(s->conn);
 	atomic_store(&s->interrupted, false);
 	atomic_store(&s->in_txn, true);
 	s->write_txn = mode == RPB_TXN_WRITE;
 	s->wrote = false;
+	if (replica) {
+		enum rpb_status rc = pg_catch_up(s, err);
+		if (rc) {
+			pg_abort(s);
+			return rc;
+		}
+	}
 	if (s->write_txn && s->st->pipeline) { /* BEGIN goes with the first put */
 		if (!pg_pipe_enter(s) || !PQsendQueryParams(s->conn, "BEGIN", 0, NULL, NULL, NULL, NULL, 0))
 			return pg_send_failed(s, "begin", err);
 		pg_pipe_add(s, PGQ_BEGIN, RPB_T_OBJECTS);
 		return RPB_OK;
 	}
-	enum rpb_status rc = pg_exec(s->st, s->conn,
+	enum rpb_status rc = pg_exec(pg_disk_of(s), s->conn,
 				     mode == RPB_TXN_READ ? "BEGIN READ ONLY" : "BEGIN", "begin", err);
 	if (rc)
 		pg_abort(s);
@@ -1010,11 +1319,12 @@ static enum rpb_status pg_commit(struct rpb_session *s, struct rpb_err *err)
 			return rc;
 		}
 		atomic_store(&s->in_txn, false);
+		s->dirty = true;
 		return RPB_OK;
 	}
 	PGresult *res = PQexec(s->conn, "COMMIT");
 	if (!res || PQresultStatus(res) != PGRES_COMMAND_OK) {
-		rc = pg_result_error(s->st, s->conn, res, "commit", err);
+		rc = pg_result_error(pg_disk_of(s), s->conn, res, "commit", err);
 		pg_abort(s);
 		return rc;
 	}
@@ -1022,6 +1332,7 @@ static enum rpb_status pg_commit(struct rpb_session *s, struct rpb_err *err)
 	bool rolled_back = strcmp(PQcmdStatus(res), "ROLLBACK") == 0;
 	PQclear(res);
 	atomic_store(&s->in_txn, false);
+	s->dirty |= s->write_txn && !rolled_back;
 	if (rolled_back)
 		return rpb_err_set(err, RPB_IO, 0, NULL,
 				   "PostgreSQL commit rolled back: the transaction had already failed");
@@ -1036,7 +1347,7 @@ static void pg_interrupt(struct rpb_session *s)
 	atomic_store(&s->interrupted, true);
 	if (atomic_load(&s->in_txn)) {
 		char errbuf[256];
-		(void)PQcancel(s->cancel, errbuf, sizeof errbuf);
+		(void)PQcancel(atomic_load(&s->cancel), errbuf, sizeof errbuf);
 	}
 }
 
@@ -1059,4 +1370,5 @@ const struct rpb_backend rpb_backend_postgres = {
 	.rollback = pg_rollback,
 	.interrupt = pg_interrupt,
 	.usage = pg_usage,
+	.gauges = pg_gauges,
 };

@@ -369,6 +369,7 @@ static int cmd_verify(const struct rpb_backend *b, const struct cli *c, const ch
 	}
 	struct rpb_store_cfg cfg;
 	store_cfg(&cfg, b, &rf.job, rf.dir, dsn && *dsn ? dsn : NULL, rf.name);
+	cfg.primary_only = true; /* the store of record, not a replica's copy */
 	if (b->open(&cfg, &st, &err) != RPB_OK) {
 		fprintf(stderr, "%s: cannot reopen the store of %s: %s\n", prog, c->target, err.msg);
 		goto out;

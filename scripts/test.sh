@@ -49,6 +49,7 @@ for dir in build build-asan; do
 	echo "== test suite: $dir"
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		LSAN_OPTIONS="suppressions=$top/tests/lsan.supp:print_suppressions=0" \
-		with_pg timeout --kill-after=30 1500 "$top/$dir/tests/rpbench-tests" --jobs "$jobs" || status=1
+		scripts/pg-throwaway run "$(mktemp -d /tmp/rpbpg.XXXXXX)" --standby -- \
+			timeout --kill-after=30 1500 "$top/$dir/tests/rpbench-tests" --jobs "$jobs" || status=1
 done
 exit $status

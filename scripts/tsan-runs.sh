@@ -2,12 +2,20 @@
 # Runs the CI workloads of every pattern with several threads and clients on
 # each backend binary of a ThreadSanitizer build (argument: the build
 # directory), then verifies the store. A reaper run (txn_timeout with a
-# stall) covers the reaper thread. Expects RPB_TEST_PG_DSN for PostgreSQL.
+# stall) covers the reaper thread, a harvest from a hot standby of the
+# PostgreSQL server (postgres.read_dsn) the split sessions and the gauge
+# sampler. Expects RPB_TEST_PG_DSN and PGHOST (pg-throwaway run) for
+# PostgreSQL.
 set -euo pipefail
 dir=$1
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$(mktemp -d /tmp/rpbtsan.XXXXXX)
-trap 'rm -rf "$out"' EXIT
+standby_dir=
+cleanup() {
+	[ -z "$standby_dir" ] || "$top/scripts/pg-throwaway" stop "$standby_dir" >/dev/null 2>&1 || true
+	rm -rf "$out"
+}
+trap cleanup EXIT
 
 # name workload expected-exit extra --set arguments...
 cases=(
@@ -41,3 +49,14 @@ for b in null leveldb sqlite postgres; do
 		echo "tsan $b $name: clean ($(sed -n 3p "$out/$b-$name/summary.txt" | cut -c1-110))"
 	done
 done
+
+if [ -x "$dir/bin/rpbench-postgres" ]; then
+	standby_dir=$(mktemp -d /tmp/rpbsb.XXXXXX)
+	standby=$("$top/scripts/pg-throwaway" standby "$PGHOST" "$standby_dir")
+	"$dir/bin/rpbench-postgres" run "$top/data/workloads/ci-harvest.ini" --quiet \
+		--out "$out/postgres-replica" --dsn "$RPB_TEST_PG_DSN" --schema "tsan_replica_$$" \
+		--set threads=2 --set ops=100 --set records=3000 --set writers=2 --set token=snapshot \
+		--set "postgres.read_dsn=$standby"
+	"$dir/bin/rpbench-postgres" verify "$out/postgres-replica" >/dev/null
+	echo "tsan postgres replica: clean ($(sed -n 3p "$out/postgres-replica/summary.txt" | cut -c1-110))"
+fi

@@ -84,14 +84,26 @@ void rpb_dsn_redact(const char *dsn, char *out, size_t n)
 	}
 }
 
+bool rpb_key_is_dsn(const char *key, size_t len)
+{
+	return len >= 3 && memcmp(key + len - 3, "dsn", 3) == 0;
+}
+
 void rpb_command_redact(char *buf, size_t n, int argc, char **argv)
 {
 	size_t len = 0;
 	buf[0] = '\0';
 	for (int i = 0; i < argc && len + 1 < n; i++) {
 		char part[1024];
+		const char *eq = strchr(argv[i], '=');
 		if (i > 0 && strcmp(argv[i - 1], "--dsn") == 0)
 			rpb_dsn_redact(argv[i], part, sizeof part);
+		else if (i > 0 && strcmp(argv[i - 1], "--set") == 0 && eq && rpb_key_is_dsn(argv[i], (size_t)(eq - argv[i]))) {
+			/* A backend option holding a connection string (postgres.read_dsn). */
+			int k = snprintf(part, sizeof part, "%.*s", (int)(eq - argv[i] + 1), argv[i]);
+			if (k > 0 && (size_t)k < sizeof part)
+				rpb_dsn_redact(eq + 1, part + k, sizeof part - (size_t)k);
+		}
 		else if (strncmp(argv[i], "--dsn=", 6) == 0) {
 			memcpy(part, "--dsn=", 7);
 			rpb_dsn_redact(argv[i] + 6, part + 6, sizeof part - 6);

@@ -236,6 +236,12 @@ static void write_body(FILE *f, const json_t *result)
 			   "until %s\n",
 			jint(wr, "writers"), jreal(wr, "writer_rate"), jint(wr, "creates"),
 			jint(wr, "updates"), jstr(wr, "harvest_until"));
+	/* postgres.read_dsn: the pages came from a hot standby. */
+	const json_t *lag = json_object_get(json_object_get(result, "backend_gauges"), "replica_lag_s");
+	if (lag)
+		fprintf(f, "Read replica	pages read from a hot standby (postgres.read_dsn); lag max %.3f s, "
+			   "mean %.3f s over %" JSON_INTEGER_FORMAT " readings\n",
+			jreal(lag, "max"), jreal(lag, "mean"), jint(lag, "samples"));
 	fputs("\nLatency(s)\tRequests\tMean\tp50\tp95\tp99\tMax\n", f);
 	const json_t *rowsv[3] = {lat, first, last};
 	const char *names[3] = {"every page", "first 10% of pages", "last 10% of pages"};

@@ -117,6 +117,11 @@ void rpb_progress_tick(struct rpb_progress *pg, struct rpb_runner *rn, bool fina
 		if (!final) {
 			rpb_summary_line(line, sizeof line, '=', pg->cur, errors, total_t, -1, 0, 0);
 			printf("%s\n", line);
+			/* The backend's latest gauge readings (taken by the supervisor). */
+			char gauges[512];
+			rpb_gauges_latest(&rn->gauges, gauges, sizeof gauges);
+			if (*gauges)
+				printf("gauges: %s\n", gauges);
 		}
 		fflush(stdout);
 	}

@@ -17,8 +17,10 @@ struct rpb_progress {
 };
 
 void rpb_progress_init(struct rpb_progress *pg, struct rpb_runner *rn);
-/* Prints "summary +" (the interval) and "summary =" (so far) and writes an
- * intervals.csv row; final marks the last call, at the end of the run. */
+/* Prints "summary +" (the interval), "summary =" (so far) and, when the
+ * backend has gauge readings, "gauges: NAME VALUE, ..." (the latest), and
+ * writes an intervals.csv row; final marks the last call, at the end of the
+ * run (only its "summary +" line). */
 void rpb_progress_tick(struct rpb_progress *pg, struct rpb_runner *rn, bool final);
 void rpb_progress_fini(struct rpb_progress *pg);
 

@@ -448,6 +448,9 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 				    json_pack("{s:f, s:f, s:f}", "target_per_s", rn->job->run.rate,
 					      "lag_mean_us", lag_n ? lag_sum / (double)lag_n / 1e3 : 0.0,
 					      "lag_max_us", (double)lag_max / 1e3));
+	json_t *gauges = rpb_gauges_json(&rn->gauges);
+	if (gauges)
+		json_object_set_new(root, "backend_gauges", gauges);
 	if (where->command)
 		json_object_set_new(json_object_get(root, "manifest"), "command",
 				    json_string(where->command));
@@ -463,6 +466,12 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 		 line, seedline, status, rn->backend->name, rn->backend->version(),
 		 rn->job->run.sync == RPB_SYNC_COMMIT ? "commit" : "none", rn->pattern->name,
 		 rn->job->run.seed);
+	if (rpb_gauges_any(&rn->gauges)) {
+		char gline[1024];
+		size_t used = strlen(summary);
+		rpb_gauges_summary(&rn->gauges, gline, sizeof gline);
+		snprintf(summary + used, sizeof summary - used, "Gauges: %s\n", gline);
+	}
 	if (!text) {
 		snprintf(msg, n, "cannot encode result.json");
 		rc = -1;

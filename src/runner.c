@@ -304,19 +304,34 @@ void rpb_runner_free(struct rpb_runner *rn)
 	rn->workers = NULL;
 }
 
-/* The main thread: wait for the workers, print progress every interval,
- * turn SIGINT/SIGTERM into a graceful stop. */
+/* The main thread: wait for the workers, read the backend's gauges every
+ * RPB_GAUGE_PERIOD_MS (here, so a slow reading never delays a worker), print
+ * progress every interval, turn SIGINT/SIGTERM into a graceful stop. */
 static void supervise(struct rpb_runner *rn, struct rpb_progress *pg)
 {
+	const uint64_t gauge_step = RPB_GAUGE_PERIOD_MS * 1000000ull;
 	uint64_t step = (uint64_t)(rn->job->run.interval * 1e9);
 	uint64_t next = rn->t_start + step;
+	uint64_t next_gauge = rn->backend->gauges ? rn->t_start + gauge_step : UINT64_MAX;
 	while (atomic_load(&rn->active) > 0) {
 		uint64_t now = rpb_now_ns();
 		uint64_t wake = now + 50000000u; /* 50 ms: signal and end latency */
-		rpb_sleep_until(wake < next ? wake : next);
+		if (next < wake)
+			wake = next;
+		if (next_gauge < wake)
+			wake = next_gauge;
+		rpb_sleep_until(wake);
 		if (got_signal && rpb_request_stop(rn, RPB_STOP_SIGNAL))
 			rpb_err_set(&rn->stop_err, RPB_OK, got_signal, NULL, "stopped by %s",
 				    got_signal == SIGINT ? "SIGINT" : "SIGTERM");
+		if (rpb_now_ns() >= next_gauge) {
+			rpb_gauges_sample(rn);
+			/* A reading slower than the period skips slots, never piles up. */
+			next_gauge += gauge_step;
+			now = rpb_now_ns();
+			if (next_gauge <= now)
+				next_gauge = now + gauge_step;
+		}
 		if (rpb_now_ns() >= next) {
 			rpb_progress_tick(pg, rn, false);
 			next += step;
@@ -348,6 +363,7 @@ static void stop_on_thread_errors(struct rpb_runner *rn)
 enum rpb_status rpb_run(struct rpb_runner *rn, struct rpb_err *err)
 {
 	const struct rpb_pattern *pat = rn->pattern;
+	rpb_gauges_init(&rn->gauges);
 	enum rpb_status st = init_workers(rn, err);
 	if (!st)
 		st = open_sessions(rn, err);
@@ -416,6 +432,9 @@ enum rpb_status rpb_run(struct rpb_runner *rn, struct rpb_err *err)
 	rpb_injector_stop(rn);
 	rn->t_end = rpb_now_ns();
 	rn->wall_end_ms = rpb_wall_ms();
+	/* The lag the writes left behind when they stopped (after t_end, so a
+	 * slow reading does not lengthen the measured run). */
+	rpb_gauges_sample(rn);
 	if (got_signal && rpb_request_stop(rn, RPB_STOP_SIGNAL))
 		rpb_err_set(&rn->stop_err, RPB_OK, got_signal, NULL, "stopped by %s",
 			    got_signal == SIGINT ? "SIGINT" : "SIGTERM");

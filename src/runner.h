@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "gauges.h"
 #include "hist.h"
 #include "store.h"
 #include "workload.h"
@@ -200,6 +201,7 @@ struct rpb_runner {
 	struct rpb_live_ledger *live;  /* acknowledgements on disk while running, or NULL */
 	struct rpb_injector *injector; /* inject = lock: the session that holds locks */
 	bool stop_reaped;              /* the stopping error came from the reaper */
+	struct rpb_gauge_stats gauges; /* the backend's gauges (main thread only) */
 };
 
 /* Records one sample of label l on worker w, timed from start to end (ns,

@@ -138,6 +138,8 @@ struct rpb_store_cfg {
 	const char *name;   /* server backends: the store's namespace (schema) */
 	enum rpb_sync sync;
 	bool create;        /* create the store if missing */
+	bool primary_only;  /* server backends: ignore a configured read replica
+			     * (verify checks the store of record) */
 	const struct rpb_kv *opts; /* backend tuning options */
 	size_t nopts;
 };
@@ -151,6 +153,14 @@ enum rpb_status rpb_cfg_u64(const struct rpb_store_cfg *cfg, const char *name,
 /* Checks that every option in cfg is one of specs; else RPB_INVALID. */
 enum rpb_status rpb_cfg_check(const struct rpb_store_cfg *cfg, const char *backend,
 			      const struct rpb_optspec *specs, struct rpb_err *err);
+
+/* A reading taken off a store's servers at one moment, such as how far a
+ * read replica lags behind the server that takes the writes. */
+#define RPB_GAUGES_MAX 4
+struct rpb_gauge {
+	const char *name;   /* static, snake_case, ends in its unit: "replica_lag_s" */
+	double value;
+};
 
 struct rpb_store;   /* opaque, one per opened store */
 struct rpb_session; /* opaque, one per worker client; used by one thread */
@@ -193,7 +203,11 @@ struct rpb_backend {
 	void (*session_close)(struct rpb_session *s);
 
 	/* Required. Opens a transaction; one at a time per session. Clears any
-	 * interrupt that arrived while no transaction was open. */
+	 * interrupt that arrived while no transaction was open. A transaction
+	 * sees what its session committed, what sessions closed before it began
+	 * committed, and what was committed before the store was opened; other
+	 * sessions' recent commits too, except on a read replica (PostgreSQL's
+	 * read_dsn), whose lag may hide them from a READ transaction. */
 	enum rpb_status (*begin)(struct rpb_session *s, enum rpb_txn_mode mode,
 				 struct rpb_err *err);
 	/* Required. Inserts or replaces. */
@@ -226,6 +240,12 @@ struct rpb_backend {
 	/* Optional. Bytes the store occupies on disk. */
 	enum rpb_status (*usage)(struct rpb_store *st, uint64_t *bytes,
 				 struct rpb_err *err);
+	/* Optional. Reads the store's gauges into out (at most RPB_GAUGES_MAX,
+	 * the same names in the same order on every call) and sets *n; *n = 0
+	 * when this store has none. Thread-safe: the runner samples them while
+	 * the workers run. */
+	enum rpb_status (*gauges)(struct rpb_store *st, struct rpb_gauge *out, size_t *n,
+				  struct rpb_err *err);
 };
 
 /* Checks a backend table at start-up: abi and required hooks. */

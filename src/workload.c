@@ -11,6 +11,7 @@
 
 #include <ini.h>
 
+#include "dsn.h"
 #include "raw.h"
 #include "workload.h"
 
@@ -1296,10 +1297,16 @@ json_t *rpb_job_to_json(const struct rpb_job *job)
 			goto fail;
 	}
 	for (size_t i = 0; i < job->nbackends; i++)
-		for (size_t j = 0; j < job->backends[i].n; j++)
-			if (set_str(obj, job->backends[i].name, job->backends[i].kv[j].key,
-				    job->backends[i].kv[j].value))
+		for (size_t j = 0; j < job->backends[i].n; j++) {
+			const struct rpb_kv *kv = &job->backends[i].kv[j];
+			char shown[1024];
+			if (rpb_key_is_dsn(kv->key, strlen(kv->key)))
+				rpb_dsn_redact(kv->value, shown, sizeof shown);
+			else
+				snprintf(shown, sizeof shown, "%s", kv->value);
+			if (set_str(obj, job->backends[i].name, kv->key, shown))
 				goto fail;
+		}
 	return obj;
 fail:
 	json_decref(obj);

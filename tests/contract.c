@@ -611,4 +611,21 @@ DATA_TESTS(sqlite)
 #ifdef RPB_HAVE_POSTGRES
 LIFECYCLE_TESTS(postgres)
 DATA_TESTS(postgres)
+/* Reads from a hot standby (postgres.read_dsn): every single-session rule
+ * holds, read-your-writes included, since a read waits for the standby to
+ * replay the session's own writes. Left out: visibility_and_rollback and
+ * two_threads, which expect one session to see another's commit at once,
+ * a replica's lag by design (docs/backends.md, "Read replica"). */
+LIFECYCLE_TESTS(postgres_replica)
+T(postgres_replica, put_get_del)
+T(postgres_replica, overwrite_and_empty)
+T(postgres_replica, large_value)
+T(postgres_replica, binary_keys)
+T(postgres_replica, scan_bounds)
+T(postgres_replica, many_keys_scan)
+T(postgres_replica, read_your_writes)
+T(postgres_replica, survives_reopen)
+T(postgres_replica, tables_separate)
+T(postgres_replica, usage_grows)
+T(postgres_replica, interrupt_aborts)
 #endif

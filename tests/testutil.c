@@ -15,6 +15,15 @@ const char *rpbt_pg_dsn(void)
 	return dsn;
 }
 
+const char *rpbt_pg_standby_dsn(void)
+{
+	const char *dsn = getenv("RPB_TEST_PG_STANDBY_DSN");
+	if (!dsn || !*dsn)
+		cr_assert_fail("RPB_TEST_PG_STANDBY_DSN is not set: run the suite through "
+			       "scripts/test.sh (pg-throwaway run DIR --standby -- ...)");
+	return dsn;
+}
+
 void rpbt_tmpdir(char *buf, size_t n, const char *tag)
 {
 	snprintf(buf, n, "/tmp/rpbt-%s-XXXXXX", tag);
@@ -44,6 +53,13 @@ void rpbt_open(struct rpbt_store *s, const char *backend)
 {
 	static unsigned counter;
 	memset(s, 0, sizeof *s);
+	bool replica = strcmp(backend, "postgres_replica") == 0;
+	if (replica) {
+		backend = "postgres";
+		s->read_dsn = (struct rpb_kv){"read_dsn", rpbt_pg_standby_dsn()};
+		s->cfg.opts = &s->read_dsn;
+		s->cfg.nopts = 1;
+	}
 	s->b = rpb_backend_find(backend);
 	cr_assert_not_null(s->b, "backend %s is not built in", backend);
 	struct rpb_err err = {0};

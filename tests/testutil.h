@@ -12,13 +12,20 @@ struct rpbt_store {
 	struct rpb_store_cfg cfg;
 	char dir[256];  /* embedded backends: a fresh directory under /tmp */
 	char name[64];  /* server backends: a fresh schema */
+	struct rpb_kv read_dsn; /* postgres_replica: the test server's standby */
 };
 
 /* The DSN of the test server (RPB_TEST_PG_DSN); fails the test when unset,
  * because the suite never skips PostgreSQL. */
 const char *rpbt_pg_dsn(void);
 
-/* Opens a fresh, empty store of the named backend; asserts success. */
+/* The DSN of the test server's hot standby (RPB_TEST_PG_STANDBY_DSN, set
+ * by pg-throwaway run --standby); fails the test when unset. */
+const char *rpbt_pg_standby_dsn(void);
+
+/* Opens a fresh, empty store of the named backend; asserts success.
+ * "postgres_replica" is the postgres backend reading from the test
+ * server's standby (postgres.read_dsn). */
 void rpbt_open(struct rpbt_store *s, const char *backend);
 /* Closes and opens the same store again. */
 void rpbt_reopen(struct rpbt_store *s);
