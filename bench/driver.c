@@ -75,7 +75,7 @@ static void print_help(const struct rpb_backend *b, const char *prog)
 		printf("\n[%s] tuning options (workload section [%s] or --set %s.KEY=VALUE):\n", b->name,
 		       b->name, b->name);
 		for (const struct rpb_optspec *o = b->options; o->name; o++)
-			printf("  %-18s default %-8s %s\n", o->name, o->dflt, o->help);
+			printf("  %-18s default %-8s %s\n", o->name, *o->dflt ? o->dflt : "(none)", o->help);
 	}
 }
 
