@@ -44,6 +44,9 @@ bash bench/calibrate.sh --build build --num 2000 --pg-num 500 --pairs 3 --ingest
 tail -n 3 "$cal/log"
 rm -rf "$cal"
 
+echo "== harvest memory: small against larger corpus (smoke sizes)"
+bash bench/harvest-memory.sh --build build --small 10000 --large 30000 --ops 100 || status=1
+
 # A suite that hangs fails after 25 minutes instead of holding CI to its limit.
 for dir in build build-asan; do
 	echo "== test suite: $dir"
