@@ -65,7 +65,7 @@ while [ $# -gt 0 ]; do
 	--set) sets+=(--set "${2:?--set needs KEY=VALUE}"); shift 2 ;;
 	--keep) keep=1; shift ;;
 	--help | -h) usage; exit 0 ;;
-	*) usage >&2; die 1 "unknown option '$1'; see --help" ;;
+	*) die 1 "unknown option '$1'; see --help" ;;
 	esac
 done
 for n in "$small" "$large" "$ops"; do
