@@ -1121,6 +1121,24 @@ static enum rpb_status pg_prepare(struct rpb_session *s, enum rpb_table t, enum 
 	return RPB_OK;
 }
 
+/* The one result of a statement just sent (NULL when the connection is
+ * lost). Waiting through pg_wait_result repeats an interrupted session's
+ * cancel until the server answers: the interrupt's single cancel is lost
+ * when it reaches the server before the statement starts, and a statement
+ * then blocked on a lock would wait unbounded. */
+static PGresult *pg_await(struct rpb_session *s)
+{
+	pg_wait_result(s, false);
+	PGresult *res = PQgetResult(s->conn), *more;
+	while (res) {
+		pg_wait_result(s, false);
+		if (!(more = PQgetResult(s->conn)))
+			break;
+		PQclear(more); /* one statement has no second result */
+	}
+	return res;
+}
+
 /* Runs one prepared statement with binary parameters and binary results.
  * On success *out holds the result; on failure the transaction is gone. */
 static enum rpb_status pg_run(struct rpb_session *s, enum rpb_table t, enum pg_op op,
@@ -1137,7 +1155,9 @@ static enum rpb_status pg_run(struct rpb_session *s, enum rpb_table t, enum pg_o
 		if (rc)
 			return rc;
 	}
-	PGresult *res = PQexecPrepared(s->conn, stmt, pg_nparams[op], vals, lens, pg_formats, 1);
+	PGresult *res = PQsendQueryPrepared(s->conn, stmt, pg_nparams[op], vals, lens, pg_formats, 1)
+				? pg_await(s)
+				: NULL;
 	ExecStatusType want = op == PG_PUT || op == PG_DEL ? PGRES_COMMAND_OK : PGRES_TUPLES_OK;
 	if (!res || PQresultStatus(res) != want)
 		return pg_op_failed(s, res, op, t, err);
