@@ -299,7 +299,8 @@ static bool pg_server_disk_full(const struct rpb_store *st, char *note, size_t n
 }
 
 /* Fills err from a failed result (NULL = lost or out of memory) and frees
- * it. st (NULL while opening) lets a lost connection be told apart. */
+ * it. st lets a lost connection to the server be told apart from a full
+ * disk; NULL means the connection is to the read replica. */
 static enum rpb_status pg_result_error(const struct rpb_store *st, PGconn *c, PGresult *res,
 				       const char *what, struct rpb_err *err)
 {
@@ -317,8 +318,10 @@ static enum rpb_status pg_result_error(const struct rpb_store *st, PGconn *c, PG
 	char note[320] = "";
 	if (cls == RPB_CONN_LOST && pg_server_disk_full(st, note, sizeof note))
 		cls = RPB_DISK_FULL;
+	const char *hint = !st && cls == RPB_CONN_LOST ? "; check the read replica (postgres.read_dsn) and its log"
+						      : pg_hint(cls);
 	rpb_err_set(err, cls, 0, state, "PostgreSQL %s failed: %.*s%s", what, pg_line_len(msg),
-		    msg, note[0] ? note : pg_hint(cls));
+		    msg, note[0] ? note : hint);
 	PQclear(res);
 	return cls;
 }
