@@ -995,9 +995,9 @@ static enum rpb_status pg_catch_up(struct rpb_session *s, struct rpb_err *err)
 			return rpb_err_set(err, RPB_TXN_TIMEOUT, 0, NULL,
 					   "transaction interrupted while waiting for the read replica to replay");
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		uint64_t waited_ms = (uint64_t)(now.tv_sec - t0.tv_sec) * 1000u +
-				     (uint64_t)((now.tv_nsec - t0.tv_nsec) / 1000000);
-		if (waited_ms > st->replica_wait_ms)
+		int64_t waited_ms = (int64_t)(now.tv_sec - t0.tv_sec) * 1000 +
+				    (now.tv_nsec - t0.tv_nsec) / 1000000;
+		if (waited_ms > (int64_t)st->replica_wait_ms)
 			return rpb_err_set(err, RPB_IO, 0, NULL,
 					   "the read replica (postgres.read_dsn) did not replay what this read must see within %llu ms (%.1f MiB behind); check its replication (pg_stat_replication on the server) or raise postgres.replica_wait_ms",
 					   (unsigned long long)st->replica_wait_ms,
@@ -1011,8 +1011,7 @@ static enum rpb_status pg_catch_up(struct rpb_session *s, struct rpb_err *err)
 		if (!pg_lsn_reached(st, s->replayed, floor)) {
 			struct timespec pause = {0, pause_us * 1000};
 			nanosleep(&pause, NULL);
-			if (pause_us < 10000)
-				pause_us *= 2;
+			pause_us = pause_us * 2 < 10000 ? pause_us * 2 : 10000;
 		}
 	}
 	return RPB_OK;

@@ -268,6 +268,7 @@ static int cmd_compare_results(const struct cli *cl, const char *command)
 static int check_plan(const struct cli *cl, struct rpb_cmp_plan *p, struct rpb_job *job)
 {
 	char msg[8192];
+	rpb_job_defaults(job); /* first: every return leaves a job to free */
 	if (cl->npos != 1)
 		return usage_error(cl->npos ? "compare takes one workload file, not '%s' as well (or --results DIR...)"
 					    : "compare needs a workload file%s; see data/workloads/",
@@ -281,7 +282,6 @@ static int check_plan(const struct cli *cl, struct rpb_cmp_plan *p, struct rpb_j
 		pg |= rpb_exec_is_server(cl->backends[i]);
 	if (pg && !cl->dsn && !cl->start_pg)
 		return usage_error("the postgres backend needs a server: add --dsn DSN or --start-postgres%s", "");
-	rpb_job_defaults(job);
 	if (rpb_job_load(job, cl->pos[0], msg, sizeof msg) != 0)
 		goto bad;
 	for (size_t i = 0; i < cl->nsets; i++)

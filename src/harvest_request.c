@@ -349,10 +349,7 @@ enum rpb_status hv_request(struct rpb_worker *w, uint64_t i, struct hv_page *pg,
 		pg->records++;
 		pg->deleted += r.deleted;
 	}
-	if (!st)
-		st = rpb_txn_commit(w, s, err);
-	else
-		rpb_txn_rollback(w, s);
+	st = rpb_txn_finish(w, s, st, err);
 	if (st)
 		return st; /* the token stays: the next request asks for this page again */
 
@@ -432,10 +429,7 @@ enum rpb_status hv_check_moved(struct rpb_worker *w, struct rpb_err *err)
 			}
 		}
 	}
-	if (!st)
-		st = rpb_txn_commit(w, s, err);
-	else
-		rpb_txn_rollback(w, s);
+	st = rpb_txn_finish(w, s, st, err);
 	if (st)
 		return st;
 	if (hw->row.missing || hw->row.duplicates || hw->row.unexpected)

@@ -47,10 +47,7 @@ enum rpb_status hv_snapshot_drop(struct rpb_worker *w, struct hv_worker *hw, str
 			if (st == RPB_NOT_FOUND)
 				st = RPB_OK;
 		}
-		if (!st)
-			st = rpb_txn_commit(w, s, err);
-		else
-			rpb_txn_rollback(w, s);
+		st = rpb_txn_finish(w, s, st, err);
 		if (!st)
 			hw->snap_count = to;
 	}
@@ -84,10 +81,7 @@ enum rpb_status hv_snapshot_build(struct rpb_worker *w, struct hv_worker *hw,
 			st = b->put(s, RPB_T_SNAPSHOTS, rpb_slice_make(key, kl), rpb_slice_make(val, 16),
 				    err);
 		}
-		if (!st)
-			st = rpb_txn_commit(w, s, err);
-		else
-			rpb_txn_rollback(w, s);
+		st = rpb_txn_finish(w, s, st, err);
 		if (st)
 			return st;
 		hw->snap_count += hw->page_len;

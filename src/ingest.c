@@ -447,10 +447,7 @@ static void probe_cleanup(const struct probe_ctx *pc)
 	if (!st && (st = b->del(s, RPB_T_MEMBERS, rpb_slice_make(iw->member, iw->memberlen),
 				&err)) == RPB_NOT_FOUND)
 		st = RPB_OK;
-	if (!st)
-		st = rpb_txn_commit(pc->w, s, &err);
-	if (st)
-		rpb_txn_rollback(pc->w, s);
+	rpb_txn_finish(pc->w, s, st, &err);
 }
 
 /* The test plan's "performance requests": PUT, OPTIONS, GET, PATCH, DELETE

@@ -228,6 +228,10 @@ enum rpb_status rpb_txn_begin(struct rpb_worker *w, struct rpb_session *s,
 			      enum rpb_txn_mode mode, struct rpb_err *err);
 enum rpb_status rpb_txn_commit(struct rpb_worker *w, struct rpb_session *s, struct rpb_err *err);
 void rpb_txn_rollback(struct rpb_worker *w, struct rpb_session *s);
+/* Ends the transaction as st says: commits after RPB_OK, else rolls back;
+ * returns st or the commit's outcome. */
+enum rpb_status rpb_txn_finish(struct rpb_worker *w, struct rpb_session *s, enum rpb_status st,
+			       struct rpb_err *err);
 
 /* The inject option's fault point, called by a pattern for main operation i.
  * Before its transaction (before_begin = true) a lock fault makes another

@@ -77,6 +77,15 @@ void rpb_txn_rollback(struct rpb_worker *w, struct rpb_session *s)
 		w->was_reaped |= rpb_txn_disarm(w);
 }
 
+enum rpb_status rpb_txn_finish(struct rpb_worker *w, struct rpb_session *s, enum rpb_status st,
+			       struct rpb_err *err)
+{
+	if (st == RPB_OK)
+		return rpb_txn_commit(w, s, err);
+	rpb_txn_rollback(w, s);
+	return st;
+}
+
 /* ---- the reaper ---- */
 
 static void reap_due(struct rpb_runner *rn, uint64_t now)

@@ -52,15 +52,6 @@ static char *first_line(const char *path)
 	return text;
 }
 
-static void verify_clean(const struct e2e_env *e, const char *out, json_int_t acked)
-{
-	char *got = e2e_verify(e, out, 0), want[128];
-	snprintf(want, sizeof want, "verified %lld objects: 0 missing, 0 corrupt, 0 unexpected\n",
-		 (long long)acked);
-	cr_assert_str_eq(got, want, "verify %s printed \"%s\", expected \"%s\"", out, got, want);
-	free(got);
-}
-
 /* ---- 1. run, then verify: every acknowledged create is in the store ---- */
 
 static void t_run_verify(const char *backend)
@@ -73,7 +64,7 @@ static void t_run_verify(const char *backend)
 	cr_assert_eq(acked, 3000, "ci-ingest is 2 threads x 1500 ops, acked %lld", (long long)acked);
 	cr_assert_str_eq(e2e_jstr(r, "manifest.backend"), backend);
 	cr_assert_str_eq(e2e_jstr(r, "stop.reason"), "completed");
-	verify_clean(&e, e.out, acked);
+	e2e_verify_clean(&e, e.out, acked);
 
 	char path[E2E_PATH + 32];
 	snprintf(path, sizeof path, "%s/summary.txt", e.out);
@@ -503,7 +494,7 @@ Test(e2e_sqlite, sigint, .timeout = 60, .fini = e2e_cleanup)
 	cr_assert_str_eq(e2e_jstr(r, "stop.reason"), "signal");
 	json_int_t acked = e2e_jint(r, "totals.acked");
 	cr_assert_gt(acked, 0, "nothing was acknowledged in 1.5 s");
-	verify_clean(&e, e.out, acked);
+	e2e_verify_clean(&e, e.out, acked);
 	json_decref(r);
 	e2e_env_fini(&e);
 }

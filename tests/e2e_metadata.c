@@ -42,16 +42,6 @@ static void run_ci(const struct e2e_env *e, const char *out, int want, ...)
 	e2e_proc_free(&p);
 }
 
-static void verify_clean(const struct e2e_env *e, const char *out, int entries)
-{
-	char want[128];
-	snprintf(want, sizeof want, "verified %d objects: 0 missing, 0 corrupt, 0 unexpected\n",
-		 entries);
-	char *got = e2e_verify(e, out, 0);
-	cr_assert_str_eq(got, want, "verify %s", out);
-	free(got);
-}
-
 static char *read_text(const char *dir, const char *name)
 {
 	char path[E2E_PATH + 64];
@@ -106,7 +96,7 @@ static void t_metadata_run_verify(const char *backend)
 	cr_assert_str_eq(e2e_jstr(r, "manifest.pattern"), "metadata");
 	cr_assert_str_eq(e2e_jstr(r, "stop.reason"), "completed");
 	cr_assert_eq(e2e_jint(r, "totals.acked"), 2 * CI_OPS);
-	verify_clean(&e, e.out, CI_ENTRIES);
+	e2e_verify_clean(&e, e.out, CI_ENTRIES);
 
 	tamper(&e, e2e_jstr(r, "manifest.run_tag"));
 	char *got = e2e_verify(&e, e.out, EXIT_VERIFY);
@@ -372,7 +362,7 @@ Test(e2e_leveldb, metadata_failure_ends_thread, .timeout = 60, .fini = e2e_clean
 	free(text);
 
 	/* Thread 0 stopped after its rename: <target>- is there, <target> not. */
-	verify_clean(&e, e.out, CI_ENTRIES);
+	e2e_verify_clean(&e, e.out, CI_ENTRIES);
 	json_decref(r);
 	e2e_env_fini(&e);
 }
@@ -395,7 +385,7 @@ Test(e2e_leveldb, metadata_failure_continue, .timeout = 60, .fini = e2e_cleanup)
 	char *text = read_text(e.out, "report.txt");
 	cr_assert(strstr(text, "\nFinished Successfully\n"), "%s", text);
 	free(text);
-	verify_clean(&e, e.out, CI_ENTRIES + 1);
+	e2e_verify_clean(&e, e.out, CI_ENTRIES + 1);
 	json_decref(r);
 	e2e_env_fini(&e);
 }

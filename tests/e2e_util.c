@@ -255,6 +255,15 @@ char *e2e_verify(const struct e2e_env *e, const char *out, int want)
 	return text;
 }
 
+void e2e_verify_clean(const struct e2e_env *e, const char *out, long long n)
+{
+	char want[128];
+	snprintf(want, sizeof want, "verified %lld objects: 0 missing, 0 corrupt, 0 unexpected\n", n);
+	char *got = e2e_verify(e, out, 0);
+	cr_assert_str_eq(got, want, "verify %s printed \"%s\", expected \"%s\"", out, got, want);
+	free(got);
+}
+
 void e2e_run_ci(const struct e2e_env *e, ...)
 {
 	struct e2e_args a;

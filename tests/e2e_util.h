@@ -78,6 +78,9 @@ void e2e_run_ci(const struct e2e_env *e, ...) __attribute__((sentinel));
 /* Runs "BIN verify OUT" (with --dsn for a server), asserts exit code want
  * and an empty stderr; returns its stdout (malloc'd). */
 char *e2e_verify(const struct e2e_env *e, const char *out, int want);
+/* Runs verify on out and asserts it found exactly n objects and nothing
+ * missing, corrupt or unexpected. */
+void e2e_verify_clean(const struct e2e_env *e, const char *out, long long n);
 
 /* Asserts the exit code, with the command and its stderr in the message. */
 void e2e_assert_code(const struct e2e_proc *p, int want);
