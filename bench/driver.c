@@ -15,6 +15,7 @@
 #include "dsn.h"
 #include "fsutil.h"
 #include "ledger.h"
+#include "pattern.h"
 #include "progress.h"
 #include "results.h"
 #include "runner.h"
@@ -135,7 +136,22 @@ static int parse_cli(struct cli *c, const char *prog, int argc, char **argv)
 	return 0;
 }
 
-/* Creates the results directory; refuses one that holds anything. */
+/* Refuses a results directory that holds one of names (NULL-terminated). */
+static int refuse_held(const char *out, const char *const *names, char *msg, size_t mn)
+{
+	char path[8192];
+	for (size_t i = 0; names && names[i]; i++) {
+		snprintf(path, sizeof path, "%s/%s", out, names[i]);
+		if (access(path, F_OK) == 0) {
+			snprintf(msg, mn, "results directory %s already holds %s; choose a new --out", out,
+				 names[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Creates the results directory; refuses one that holds a result file. */
 static int prepare_out(char *out, size_t n, const struct cli *c, const struct rpb_job *job,
 		       const struct rpb_backend *b, char *msg, size_t mn)
 {
@@ -147,7 +163,7 @@ static int prepare_out(char *out, size_t n, const struct cli *c, const struct rp
 		struct tm tm;
 		gmtime_r(&now, &tm);
 		strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
-		snprintf(out, n, "results/%s-%s-%s", rpb_pattern_name(job->pattern), b->name, stamp);
+		snprintf(out, n, "results/%s-%s-%s", rpb_job_pattern_name(job), b->name, stamp);
 	}
 	struct rpb_err err;
 	if (rpb_dir_prepare(out, true, &err) != RPB_OK) {
@@ -155,18 +171,16 @@ static int prepare_out(char *out, size_t n, const struct cli *c, const struct rp
 			 out, err.native ? strerror(err.native) : "not a directory");
 		return -1;
 	}
-	static const char *const ours[] = {"result.json",    "summary.txt",     "intervals.csv",
-					   "samples.jtl",    "probe.csv",       "report.txt",      "trace.csv",
-					   RPB_LEDGER_FILE,  RPB_FAILURES_FILE};
-	char path[8192];
-	for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++) {
-		snprintf(path, sizeof path, "%s/%s", out, ours[i]);
-		if (access(path, F_OK) == 0) {
-			snprintf(msg, mn, "results directory %s already holds %s; choose a new --out", out,
-				 ours[i]);
+	/* The core's files, then every pattern's own: a directory of any run
+	 * is refused, whichever pattern made it. */
+	static const char *const ours[] = {"result.json", "summary.txt",   "intervals.csv",
+					   "samples.jtl", "report.txt",    RPB_LEDGER_FILE,
+					   RPB_FAILURES_FILE, NULL};
+	if (refuse_held(out, ours, msg, mn))
+		return -1;
+	for (size_t i = 0; i < rpb_pattern_count(); i++)
+		if (refuse_held(out, rpb_pattern_at(i)->files, msg, mn))
 			return -1;
-		}
-	}
 	return 0;
 }
 
@@ -268,19 +282,13 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 
 	rn.backend = b;
 	rn.job = &job;
-	rn.pattern = rpb_pattern_for(job.pattern);
+	rn.pattern = job.pattern;
 	rn.out_dir = out;
 	rn.quiet = c->quiet;
 	snprintf(rn.run_tag, sizeof rn.run_tag, "%08" PRIx32,
 		 (uint32_t)((rpb_now_ns() ^ rpb_wall_ms() * 2654435761u) ^ ((uint64_t)getpid() << 16)));
 	if (job.run.jtl && !(rn.jtl = open_output(out, "samples.jtl", rpb_jtl_header))) {
 		snprintf(msg, sizeof msg, "cannot write %s/samples.jtl: %s", out, strerror(errno));
-		goto fail;
-	}
-	if (job.pattern == RPB_PAT_INGEST && job.ingest.probe_every &&
-	    !(rn.probe = open_output(out, "probe.csv",
-				     "elapsed_ms,thread,probe,label,latency_us,status,objects_acked_by_thread"))) {
-		snprintf(msg, sizeof msg, "cannot write %s/probe.csv: %s", out, strerror(errno));
 		goto fail;
 	}
 	rpb_dsn_redact(c->dsn ? c->dsn : "", dsn_shown, sizeof dsn_shown);
@@ -324,8 +332,6 @@ fail:
 done:
 	if (rn.jtl)
 		fclose(rn.jtl);
-	if (rn.probe)
-		fclose(rn.probe);
 	rpb_runner_free(&rn);
 	rpb_live_ledger_close(&live);
 	b->close(rn.store);
@@ -349,7 +355,7 @@ static int cmd_verify(const struct rpb_backend *b, const struct cli *c, const ch
 	int rc = RPB_EXIT_ENV;
 	struct rpb_store *st = NULL;
 	struct rpb_err err = {0};
-	const struct rpb_pattern *pat = rpb_pattern_for(rf.job.pattern);
+	const struct rpb_pattern *pat = rf.job.pattern;
 	if (strcmp(rf.backend, b->name) != 0) {
 		fprintf(stderr, "%s: %s is a result of a %s run; use rpbench-%s verify\n", prog, c->target,
 			rf.backend, rf.backend);
@@ -376,7 +382,7 @@ static int cmd_verify(const struct rpb_backend *b, const struct cli *c, const ch
 	}
 	struct rpb_verify_result res = {0};
 	if (!pat || !pat->verify) {
-		fprintf(stderr, "%s: the %s pattern has no verify\n", prog, rpb_pattern_name(rf.job.pattern));
+		fprintf(stderr, "%s: the %s pattern has no verify\n", prog, rpb_job_pattern_name(&rf.job));
 		goto out;
 	}
 	if (pat->verify(b, st, &rf.job, &rf.ledger, &res, &err) != RPB_OK) {

@@ -330,7 +330,7 @@ static int cmd_compare_run(const struct cli *cl, const char *command)
 		snprintf(out, sizeof out, "%s", cl->out);
 	else {
 		char what[64];
-		snprintf(what, sizeof what, "compare-%s", rpb_pattern_name(job.pattern));
+		snprintf(what, sizeof what, "compare-%s", rpb_job_pattern_name(&job));
 		default_out(out, sizeof out, what);
 	}
 	rpb_job_free(&job);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets everything up on a fresh Debian 12 machine and runs the whole suite:
-#  1. a build with every backend switched off but null (a switched-off
-#     backend must simply not be built);
+#  1. the layering of docs/architecture.md (scripts/check-layout.sh), and a
+#     build with every backend switched off but null (a switched-off backend
+#     must simply not be built);
 #  2. a ThreadSanitizer build of the binaries, running threaded workloads of
 #     every pattern and the reaper on every backend (Criterion itself cannot
 #     start under TSan);
@@ -22,6 +23,9 @@ bash scripts/build.sh build-minimal -DRPB_WITH_LEVELDB=OFF -DRPB_WITH_SQLITE=OFF
 jobs=$(nproc)
 status=0
 with_pg() { scripts/pg-throwaway run "$(mktemp -d /tmp/rpbpg.XXXXXX)" -- "$@"; }
+
+echo "== layout: one-way dependencies between files, includes by layer"
+bash scripts/check-layout.sh build || status=1
 
 echo "== minimal build: only the null backend"
 ls build-minimal/bin

@@ -237,7 +237,7 @@ static void assert_update_moved(const struct e2e_env *e, json_t *r, const char *
 	cr_assert_eq(rpb_job_set(&job, seed, msg, sizeof msg), 0, "%s", msg);
 	cr_assert_eq(rpb_job_finish(&job, msg, sizeof msg), 0, "%s", msg);
 	struct hv_corpus c;
-	cr_assert(hv_corpus_init(&c, &job.harvest, job.run.seed));
+	cr_assert(hv_corpus_init(&c, hv_opts(&job), job.run.seed));
 	json_int_t issued = json_integer_value(
 		json_object_get(json_array_get(json_object_get(json_object_get(r, "ledger"), "workers"),
 					       2), "issued"));
@@ -371,14 +371,14 @@ static json_int_t count_expected(const char *const *sets, size_t n)
 		cr_assert_eq(rpb_job_set(&job, sets[i], msg, sizeof msg), 0, "%s", msg);
 	cr_assert_eq(rpb_job_finish(&job, msg, sizeof msg), 0, "%s", msg);
 	struct hv_corpus c;
-	cr_assert(hv_corpus_init(&c, &job.harvest, job.run.seed));
+	cr_assert(hv_corpus_init(&c, hv_opts(&job), job.run.seed));
 	json_int_t count = 0;
-	for (uint64_t k = 0; k < job.harvest.records; k++) {
+	for (uint64_t k = 0; k < hv_opts(&job)->records; k++) {
 		struct hv_rec rec;
 		struct rpb_rng rng;
 		hv_rec_attrs(&c, k, &rec, &rng);
-		count += hv_rec_matches(&rec, job.harvest.from_s, job.harvest.until_s,
-					(unsigned)job.harvest.set);
+		count += hv_rec_matches(&rec, hv_opts(&job)->from_s, hv_opts(&job)->until_s,
+					(unsigned)hv_opts(&job)->set);
 	}
 	return count;
 }
@@ -492,7 +492,7 @@ Test(e2e_leveldb, harvest_verify_finds_damage, .timeout = 180, .fini = e2e_clean
 	cr_assert_eq(rpb_job_load(&job, CI_HARVEST, msg, sizeof msg), 0, "%s", msg);
 	cr_assert_eq(rpb_job_finish(&job, msg, sizeof msg), 0, "%s", msg);
 	struct hv_corpus c;
-	cr_assert(hv_corpus_init(&c, &job.harvest, job.run.seed));
+	cr_assert(hv_corpus_init(&c, hv_opts(&job), job.run.seed));
 	cr_assert_str_eq(c.prefix, prefix);
 	struct hv_rec rec;
 	struct rpb_rng rng;

@@ -219,6 +219,7 @@ Test(golden, masks_keep_counts_and_hide_timings)
 	json_decref(j);
 }
 
+#ifdef RPB_HAVE_SQLITE
 Test(golden, ingest, .timeout = 120, .fini = e2e_cleanup)
 {
 	golden_run("ingest", E2E_CI_INGEST, "ops=300", "probe_every=100", NULL);
@@ -240,3 +241,4 @@ Test(golden, raw, .timeout = 120, .fini = e2e_cleanup)
 {
 	golden_run("raw", E2E_WORKLOAD("raw-ci.ini"), "num=200", NULL);
 }
+#endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pattern.h"
 #include "harvest.h"
 
 static const struct hv_token sample = {
@@ -111,10 +112,12 @@ static struct rpb_harvest_opts opts(void)
 {
 	struct rpb_job job;
 	rpb_job_defaults(&job);
-	job.pattern = RPB_PAT_HARVEST;
 	char msg[256];
+	cr_assert_eq(rpb_job_choose(&job, rpb_pattern_find("harvest"), msg, sizeof msg), 0, "%s", msg);
 	cr_assert_eq(rpb_job_finish(&job, msg, sizeof msg), 0, "%s", msg);
-	return job.harvest;
+	struct rpb_harvest_opts o = *hv_opts(&job);
+	rpb_job_free(&job);
+	return o;
 }
 
 static int cmp3(uint64_t a0, uint64_t a1, uint64_t a2, uint64_t b0, uint64_t b1, uint64_t b2)
@@ -249,12 +252,12 @@ Test(harvest_options, from_until_and_set_are_checked)
 	struct rpb_job job;
 	char msg[512];
 	rpb_job_defaults(&job);
-	job.pattern = RPB_PAT_HARVEST;
+	cr_assert_eq(rpb_job_choose(&job, rpb_pattern_find("harvest"), msg, sizeof msg), 0, "%s", msg);
 	cr_assert_eq(rpb_job_set(&job, "harvest.from=2020-02-01", msg, sizeof msg), 0, "%s", msg);
 	cr_assert_eq(rpb_job_set(&job, "harvest.until=40", msg, sizeof msg), 0, "%s", msg);
 	cr_assert_eq(rpb_job_finish(&job, msg, sizeof msg), 0, "%s", msg);
-	cr_assert_eq(job.harvest.from_s, RPB_HV_EPOCH + 31 * 86400);
-	cr_assert_eq(job.harvest.until_s, RPB_HV_EPOCH + 41 * 86400 - 1);
+	cr_assert_eq(hv_opts(&job)->from_s, RPB_HV_EPOCH + 31 * 86400);
+	cr_assert_eq(hv_opts(&job)->until_s, RPB_HV_EPOCH + 41 * 86400 - 1);
 	cr_assert_eq(rpb_job_set(&job, "harvest.until=2020-01-15", msg, sizeof msg), 0, "%s", msg);
 	cr_assert_neq(rpb_job_finish(&job, msg, sizeof msg), 0);
 	cr_assert(strstr(msg, "from = 2020-02-01 is after until"), "%s", msg);
@@ -262,10 +265,11 @@ Test(harvest_options, from_until_and_set_are_checked)
 	cr_assert_neq(rpb_job_finish(&job, msg, sizeof msg), 0);
 	cr_assert(strstr(msg, "until = soon is invalid"), "%s", msg);
 	rpb_job_defaults(&job);
-	job.pattern = RPB_PAT_HARVEST;
+	cr_assert_eq(rpb_job_choose(&job, rpb_pattern_find("harvest"), msg, sizeof msg), 0, "%s", msg);
 	cr_assert_eq(rpb_job_set(&job, "harvest.set=11", msg, sizeof msg), 0, "%s", msg);
 	cr_assert_neq(rpb_job_finish(&job, msg, sizeof msg), 0);
 	cr_assert(strstr(msg, "set = 11 is beyond sets = 10"), "%s", msg);
+	rpb_job_free(&job);
 }
 
 /* Writer operations: deterministic, each writer updating only the records it

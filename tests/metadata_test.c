@@ -1,4 +1,4 @@
-/* The metadata pattern's model (src/metadata_ns.c) and options: the cycle,
+/* The metadata pattern's model (src/patterns/metadata/metadata_ns.c) and options: the cycle,
  * ids and records, the [metadata] options, and the namespace operations on
  * real stores (a recursive delete removes a whole subtree, mkdir and rename
  * refuse a taken name). */
@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pattern.h"
 #include "metadata.h"
 #include "testutil.h"
 
@@ -74,13 +75,13 @@ Test(metadata, options)
 	char msg[1024] = "";
 	rpb_job_defaults(&job);
 	set_ok(&job, "preload=10");
-	cr_assert_eq(job.pattern, RPB_PAT_METADATA, "a [metadata] key chooses the pattern");
+	cr_assert_eq(job.pattern, rpb_pattern_find("metadata"), "a [metadata] key chooses the pattern");
 	cr_assert_eq(rpb_job_finish(&job, msg, sizeof msg), 0, "%s", msg);
-	cr_assert_str_eq(job.metadata.workspace, "/tmp/tachyon-perf-workspace");
-	cr_assert_neq(job.metadata.node[0], '\0', "the node defaults to the host name or node0");
-	cr_assert_eq(job.metadata.preload, 10);
-	cr_assert_eq(job.metadata.inject_failure_at, 0);
-	cr_assert_not(job.metadata.trace);
+	cr_assert_str_eq(md_opts(&job)->workspace, "/tmp/tachyon-perf-workspace");
+	cr_assert_neq(md_opts(&job)->node[0], '\0', "the node defaults to the host name or node0");
+	cr_assert_eq(md_opts(&job)->preload, 10);
+	cr_assert_eq(md_opts(&job)->inject_failure_at, 0);
+	cr_assert_not(md_opts(&job)->trace);
 
 	/* The resolved strings survive the JSON dump that verify reads. */
 	set_ok(&job, "node=alpha-1");
@@ -88,8 +89,8 @@ Test(metadata, options)
 	json_t *j = rpb_job_to_json(&job);
 	struct rpb_job back;
 	cr_assert_eq(rpb_job_from_json(&back, j, msg, sizeof msg), 0, "%s", msg);
-	cr_assert_str_eq(back.metadata.node, "alpha-1");
-	cr_assert_str_eq(back.metadata.workspace, "/w/x");
+	cr_assert_str_eq(md_opts(&back)->node, "alpha-1");
+	cr_assert_str_eq(md_opts(&back)->workspace, "/w/x");
 	json_decref(j);
 	rpb_job_free(&back);
 

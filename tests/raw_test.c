@@ -1,10 +1,11 @@
-/* The raw pattern's pieces (src/raw_gen.c): keys, the value buffer, the
+/* The raw pattern's pieces (src/patterns/raw/raw_gen.c): keys, the value buffer, the
  * [raw] options, and db_bench's result line for every benchmark. */
 #include <criterion/criterion.h>
 #include <regex.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "pattern.h"
 #include "raw.h"
 
 /* db_bench's line: name padded to 12, micros/op with 3 decimals, then MB/s
@@ -63,10 +64,13 @@ Test(raw, values_compress_by_ratio)
 	raw_values_free(&v);
 }
 
+/* The job's [raw] options, writable. */
+#define RAW_OPTS(job) ((struct rpb_raw_opts *)(job)->config)
+
 static int finish(struct rpb_job *job, const char *benchmarks, char *msg, size_t n)
 {
-	snprintf(job->raw.benchmarks, sizeof job->raw.benchmarks, "%s", benchmarks);
-	return rpb_raw_finish(job, "", msg, n);
+	snprintf(RAW_OPTS(job)->benchmarks, sizeof RAW_OPTS(job)->benchmarks, "%s", benchmarks);
+	return raw_finish(job->config, job, "", msg, n);
 }
 
 Test(raw, options)
@@ -75,13 +79,13 @@ Test(raw, options)
 	char msg[512];
 	rpb_job_defaults(&job);
 	cr_assert_eq(rpb_job_set(&job, "raw.num=2000", msg, sizeof msg), 0, "%s", msg);
-	cr_assert_eq(job.pattern, RPB_PAT_RAW);
+	cr_assert_eq(job.pattern, rpb_pattern_find("raw"));
 	cr_assert_eq(finish(&job, "fillseq,readrandom,readrandom", msg, sizeof msg), 0, "%s", msg);
-	cr_assert_eq(job.raw.nbench, 3);
-	cr_assert_eq(job.raw.bench[0], RAW_FILLSEQ);
-	cr_assert_eq(job.raw.bench[2], RAW_READRANDOM);
-	cr_assert_eq(raw_bench_ops(&job.raw, RAW_FILLSYNC), 2);
-	cr_assert_eq(raw_bench_batch(&job.raw, RAW_FILLSYNC), 1);
+	cr_assert_eq(RAW_OPTS(&job)->nbench, 3);
+	cr_assert_eq(RAW_OPTS(&job)->bench[0], RAW_FILLSEQ);
+	cr_assert_eq(RAW_OPTS(&job)->bench[2], RAW_READRANDOM);
+	cr_assert_eq(raw_bench_ops(raw_opts(&job), RAW_FILLSYNC), 2);
+	cr_assert_eq(raw_bench_batch(raw_opts(&job), RAW_FILLSYNC), 1);
 
 	cr_assert_neq(finish(&job, "fillseq,compact", msg, sizeof msg), 0);
 	cr_assert(strstr(msg, "unknown benchmark 'compact'"), "%s", msg);
@@ -90,10 +94,10 @@ Test(raw, options)
 	cr_assert(strstr(msg, "sync = commit"), "%s", msg);
 	job.run.sync = RPB_SYNC_COMMIT;
 	cr_assert_eq(finish(&job, "fillsync", msg, sizeof msg), 0, "%s", msg);
-	job.raw.key_size = 3;
+	RAW_OPTS(&job)->key_size = 3;
 	cr_assert_neq(finish(&job, "fillseq", msg, sizeof msg), 0, "2000 keys need 4 digits");
 	cr_assert(strstr(msg, "key_size"), "%s", msg);
-	job.raw.key_size = 4;
+	RAW_OPTS(&job)->key_size = 4;
 	cr_assert_eq(finish(&job, "fillseq", msg, sizeof msg), 0, "%s", msg);
 	job.run.threads = 2;
 	cr_assert_neq(finish(&job, "fillseq", msg, sizeof msg), 0);
@@ -146,10 +150,10 @@ Test(raw, all_benchmarks)
 	char msg[512];
 	rpb_job_defaults(&job);
 	cr_assert_eq(rpb_job_set(&job, "raw.num=10", msg, sizeof msg), 0, "%s", msg);
-	cr_assert_str_eq(job.raw.benchmarks, "all");
+	cr_assert_str_eq(RAW_OPTS(&job)->benchmarks, "all");
 	cr_assert_eq(rpb_job_finish(&job, msg, sizeof msg), 0, "%s", msg);
-	cr_assert_eq(job.raw.nbench, 7, "all but fillsync");
+	cr_assert_eq(RAW_OPTS(&job)->nbench, 7, "all but fillsync");
 	for (unsigned i = 0; i < 7; i++)
-		cr_assert_eq(job.raw.bench[i], i, "in enum order");
+		cr_assert_eq(RAW_OPTS(&job)->bench[i], i, "in enum order");
 	rpb_job_free(&job);
 }

@@ -1,9 +1,11 @@
-/* Workload files, --set, the JSON dump and --help (src/workload.c). */
+/* Workload files, --set, the JSON dump and --help (src/core/workload.c). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ingest.h"
+#include "pattern.h"
 #include "workload.h"
 
 #define DATA RPB_SOURCE_DIR "/tests/data/"
@@ -59,7 +61,7 @@ Test(workload, defaults)
 {
 	struct rpb_job job;
 	rpb_job_defaults(&job);
-	cr_assert_eq(job.pattern, RPB_PAT_NONE);
+	cr_assert_null(job.pattern);
 	cr_assert_eq(job.run.threads, 1);
 	cr_assert_eq(job.run.clients, 1);
 	cr_assert_eq(job.run.ops, 0);
@@ -77,14 +79,17 @@ Test(workload, defaults)
 	for (int c = 0; c < RPB_STATUS_COUNT; c++)
 		cr_assert_eq(job.run.on_error[c].action, RPB_ACT_STOP);
 	cr_assert_not(job.run.jtl);
-	cr_assert_eq(job.ingest.size_min, 0);
-	cr_assert_eq(job.ingest.size_max, 4096);
-	cr_assert_eq(job.ingest.content, RPB_CONTENT_ASCII);
-	cr_assert_eq(job.ingest.containers, 1);
-	cr_assert_eq(job.ingest.probe_every, 1000);
 	cr_assert_eq(job.nbackends, 0);
-	cr_assert_str_eq(rpb_pattern_name(RPB_PAT_NONE), "none");
-	cr_assert_str_eq(rpb_pattern_name(RPB_PAT_INGEST), "ingest");
+	cr_assert_str_eq(rpb_job_pattern_name(&job), "none");
+	char err[256];
+	cr_assert_eq(rpb_job_choose(&job, rpb_pattern_find("ingest"), err, sizeof err), 0, "%s", err);
+	cr_assert_str_eq(rpb_job_pattern_name(&job), "ingest");
+	cr_assert_eq(ingest_opts(&job)->size_min, 0);
+	cr_assert_eq(ingest_opts(&job)->size_max, 4096);
+	cr_assert_eq(ingest_opts(&job)->content, RPB_CONTENT_ASCII);
+	cr_assert_eq(ingest_opts(&job)->containers, 1);
+	cr_assert_eq(ingest_opts(&job)->probe_every, 1000);
+	rpb_job_free(&job);
 }
 
 Test(workload, full_file)
@@ -94,7 +99,7 @@ Test(workload, full_file)
 	load_ok(&job, DATA "full.ini");
 	cr_assert_eq(rpb_job_finish(&job, msg, sizeof msg), 0, "%s", msg);
 	cr_assert_str_eq(job.source, DATA "full.ini");
-	cr_assert_eq(job.pattern, RPB_PAT_INGEST);
+	cr_assert_eq(job.pattern, rpb_pattern_find("ingest"));
 	cr_assert_eq(job.run.threads, 8);
 	cr_assert_eq(job.run.clients, 4);
 	cr_assert_eq(job.run.ops, 100000);
@@ -115,11 +120,11 @@ Test(workload, full_file)
 	cr_assert_eq(job.run.on_error[RPB_CONFLICT].retries, 3);
 	cr_assert_eq(job.run.on_error[RPB_DISK_FULL].action, RPB_ACT_STOP);
 	cr_assert(job.run.jtl);
-	cr_assert_eq(job.ingest.size_min, 1024);
-	cr_assert_eq(job.ingest.size_max, 64u << 20);
-	cr_assert_eq(job.ingest.content, RPB_CONTENT_BINARY);
-	cr_assert_eq(job.ingest.containers, 1000);
-	cr_assert_eq(job.ingest.probe_every, 0);
+	cr_assert_eq(ingest_opts(&job)->size_min, 1024);
+	cr_assert_eq(ingest_opts(&job)->size_max, 64u << 20);
+	cr_assert_eq(ingest_opts(&job)->content, RPB_CONTENT_BINARY);
+	cr_assert_eq(ingest_opts(&job)->containers, 1000);
+	cr_assert_eq(ingest_opts(&job)->probe_every, 0);
 	const struct rpb_backend_section *s = rpb_job_backend(&job, "sqlite");
 	cr_assert_not_null(s);
 	cr_assert_eq(s->n, 2);
@@ -136,9 +141,9 @@ Test(workload, empty_pattern_section_selects_it)
 	struct rpb_job job;
 	char msg[1024] = "";
 	load_ok(&job, DATA "empty_ingest.ini");
-	cr_assert_eq(job.pattern, RPB_PAT_INGEST);
+	cr_assert_eq(job.pattern, rpb_pattern_find("ingest"));
 	cr_assert_eq(rpb_job_finish(&job, msg, sizeof msg), 0, "%s", msg);
-	cr_assert_eq(job.ingest.size_max, 4096);
+	cr_assert_eq(ingest_opts(&job)->size_max, 4096);
 	rpb_job_free(&job);
 }
 
@@ -224,7 +229,7 @@ Test(workload, no_pattern)
 				   "(known patterns: ingest, metadata, harvest, raw)");
 	/* A --set of a pattern key chooses the pattern. */
 	set_ok(&job, "ingest.size_max=10");
-	cr_assert_eq(job.pattern, RPB_PAT_INGEST);
+	cr_assert_eq(job.pattern, rpb_pattern_find("ingest"));
 	cr_assert_eq(rpb_job_finish(&job, msg, sizeof msg), 0, "%s", msg);
 	rpb_job_free(&job);
 
@@ -233,7 +238,7 @@ Test(workload, no_pattern)
 	cr_assert_str_eq(msg, "no pattern: add an [ingest] section (known patterns: ingest, "
 			      "metadata, harvest, raw)");
 	set_ok(&job, "size_min=1");
-	cr_assert_eq(job.pattern, RPB_PAT_INGEST, "a bare pattern key chooses it too");
+	cr_assert_eq(job.pattern, rpb_pattern_find("ingest"), "a bare pattern key chooses it too");
 }
 
 Test(workload, size_order)
@@ -257,9 +262,9 @@ Test(workload, set_forms)
 	set_ok(&job, " clients = 3 ");
 	cr_assert_eq(job.run.clients, 3);
 	set_ok(&job, "ingest.content=binary");
-	cr_assert_eq(job.ingest.content, RPB_CONTENT_BINARY);
+	cr_assert_eq(ingest_opts(&job)->content, RPB_CONTENT_BINARY);
 	set_ok(&job, "probe_every=5");
-	cr_assert_eq(job.ingest.probe_every, 5);
+	cr_assert_eq(ingest_opts(&job)->probe_every, 5);
 	set_ok(&job, "on_error.conn-lost=retry:7");
 	cr_assert_eq(job.run.on_error[RPB_CONN_LOST].action, RPB_ACT_RETRY);
 	cr_assert_eq(job.run.on_error[RPB_CONN_LOST].retries, 7);
@@ -408,7 +413,7 @@ Test(workload, size_suffixes)
 		set_fails(&job, a, want);
 	}
 	set_ok(&job, "size_max=64M");
-	cr_assert_eq(job.ingest.size_max, 64u << 20);
+	cr_assert_eq(ingest_opts(&job)->size_max, 64u << 20);
 	set_fails(&job, "size_max=65M", "[ingest] size_max = 65M is out of range; give a size in bytes "
 					"in [1, 64M] (suffix k, M, G or T)");
 	set_fails(&job, "size_max=0", "[ingest] size_max = 0 is out of range; give a size in bytes "
@@ -516,7 +521,7 @@ Test(workload, json_round_trip)
 	json_t *jb = rpb_job_to_json(&b);
 	cr_assert(json_equal(ja, jb), "the rebuilt job dumps the same");
 	cr_assert_eq(memcmp(&a.run, &b.run, sizeof a.run), 0);
-	cr_assert_eq(memcmp(&a.ingest, &b.ingest, sizeof a.ingest), 0);
+	cr_assert_eq(memcmp(a.config, b.config, sizeof(struct rpb_ingest_opts)), 0);
 	json_decref(jb);
 	rpb_job_free(&b);
 

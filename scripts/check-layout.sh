@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Checks the layering that docs/architecture.md describes, on a build:
+#  1. no dependency cycle between source files: file A depends on file B when
+#     A's object uses a symbol B's object defines (nm), across the core, the
+#     patterns, report, the backends and the driver; every pair goes one way;
+#  2. the core names no pattern and no report file, a pattern no other
+#     pattern's and no report file, report no pattern's (includes by path
+#     are refused too: the include directories already keep bare names apart).
+# Usage: scripts/check-layout.sh [BUILD_DIR]   (default: build)
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$top/build}
+prog=scripts/check-layout.sh
+[ -d "$build" ] || { echo "$prog: no build directory $build; build first (scripts/build.sh)" >&2; exit 2; }
+command -v nm >/dev/null || { echo "$prog: nm is missing; install binutils" >&2; exit 2; }
+status=0
+
+# ---- 1. symbol dependencies between objects ----
+# The objects of the project's libraries as the build has them now (not
+# stale objects of files that moved), named by folder/file.
+mapfile -t archives < <(find "$build/src" "$build/backends" "$build/bench" -name 'librpb_*.a' | sort)
+registry=$(find "$build/src/patterns" -path '*rpb_patterns.dir/*' -name 'registry.c.o' | head -1)
+[ ${#archives[@]} -gt 0 ] && [ -n "$registry" ] || {
+	echo "$prog: no libraries under $build; build first (scripts/build.sh)" >&2; exit 2; }
+work=$(mktemp -d /tmp/rpblayout.XXXXXX)
+trap '[ -n "${RPB_LAYOUT_KEEP:-}" ] || rm -rf "$work"' EXIT
+# "object kind symbol" for every symbol of every object, the object named
+# by its source: the archive's folder (the build mirrors the source tree)
+# and the member's file name. An archive whose folder's CMakeLists.txt no
+# longer makes it is a stale leftover and is skipped.
+for a in "${archives[@]}" "$registry"; do
+	dir=$(dirname "${a#"$build"/}")
+	dir=${dir%%/CMakeFiles/*}
+	lib=$(basename "$a" .a)
+	lib=${lib#lib}
+	[ "$a" = "$registry" ] || grep -qE "add_library\\($lib( |$)|rpb_add_pattern\\(${lib#rpb_pattern_}( |$)" \
+		"$top/$dir/CMakeLists.txt" 2>/dev/null || continue
+	nm -A "$a" 2>/dev/null | awk -v dir="$dir" '{
+		file = $1; sub(/:[^:]*$/, "", file); n = split(file, p, ":"); obj = p[n]
+		sub(/^.*\//, "", obj); sub(/\.c\.o$/, "", obj); obj = dir "/" obj
+		if (NF == 3) print obj, $2, $3; else if (NF == 2) print obj, $1, $2 }'
+done >"$work/all"
+nobjects=$(awk '{ print $1 }' "$work/all" | sort -u | wc -l)
+awk '$2 == "U" { print $3, $1 > "'"$work"'/uses" }
+     $2 ~ /^[TDRBCG]$/ { print $3, $1 > "'"$work"'/defs" }' "$work/all"
+# "user definer" pairs, self-references dropped.
+sort -k1,1 "$work/defs" >"$work/defs.s"
+sort -k1,1 "$work/uses" >"$work/uses.s"
+join "$work/uses.s" "$work/defs.s" | awk '$2 != $3 { print $2, $3 }' | sort -u >"$work/edges"
+if ! tsort "$work/edges" >/dev/null 2>"$work/loops"; then
+	echo "$prog: files that depend on each other (a cycle; make it one way):" >&2
+	grep -v 'input contains a loop' "$work/loops" | sed 's/^tsort: /  /' >&2
+	status=1
+fi
+
+# ---- 2. includes across folders ----
+check_includes() { # folder, pattern of forbidden include paths, what
+	local hits
+	hits=$(grep -rnE "#include \"[^\"]*($2)" "$top/$1" || true)
+	if [ -n "$hits" ]; then
+		echo "$prog: $1 must not include $3:" >&2
+		echo "$hits" | sed "s|$top/||; s/^/  /" >&2
+		status=1
+	fi
+}
+patterns=$(cd "$top/src/patterns" && ls -d */ | tr -d / | paste -sd'|')
+pattern_headers=$(cd "$top/src/patterns" && find . -name '*.h' -printf '%f\n' | sed 's/\./\\./' | paste -sd'|')
+report_headers=$(cd "$top/src/report" && ls ./*.h | xargs -n1 basename | sed 's/\./\\./' | paste -sd'|')
+check_includes src/core "\.\./|$pattern_headers|$report_headers" "pattern or report headers"
+check_includes src/report "\.\./|$pattern_headers" "pattern headers"
+for p in ${patterns//|/ }; do
+	others=$(cd "$top/src/patterns" && find . -name '*.h' ! -path "./$p/*" -printf '%f\n' |
+		sed 's/\./\\./' | paste -sd'|')
+	check_includes "src/patterns/$p" "\.\./|${others:-^$}|$report_headers" \
+		"another pattern's or report headers"
+done
+[ $status -eq 0 ] && echo "layout: $nobjects objects, $(wc -l <"$work/edges") dependencies, no cycle; includes follow the layers"
+exit $status

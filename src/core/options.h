@@ -1,0 +1,100 @@
+/* Option tables: one row per workload option (key, type, default, range,
+ * help, and where the value lives in a config struct). The core's [run]
+ * table and every pattern's own table are rows of this kind, so parsing,
+ * --set, --help, the JSON dump in result.json and error messages come from
+ * one place and read the same for every section. */
+#ifndef RPB_OPTIONS_H
+#define RPB_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Value types of the run options that have a syntax of their own. */
+enum rpb_action { RPB_ACT_STOP = 0, RPB_ACT_CONTINUE, RPB_ACT_RETRY };
+
+/* What the runner does when an operation fails with one error class. */
+struct rpb_policy {
+	enum rpb_action action;
+	unsigned retries; /* RPB_ACT_RETRY: attempts after the first */
+};
+
+/* Warm-up: either a number of operations per thread or a time. */
+struct rpb_warmup {
+	uint64_t ops;
+	double seconds;
+};
+
+/* A deterministic fault for tests and demos: on every every-th operation the
+ * worker stalls inside its open transaction (stall), or a second session
+ * holds a conflicting write lock for ms first, so the worker blocks inside
+ * the library or server (lock). */
+enum rpb_inject_kind { RPB_INJECT_OFF = 0, RPB_INJECT_STALL, RPB_INJECT_LOCK };
+struct rpb_inject {
+	enum rpb_inject_kind kind;
+	uint64_t ms;
+	uint64_t every;
+};
+
+enum rpb_opt_type {
+	RPB_OPT_COUNT,   /* unsigned integer (uint64_t) */
+	RPB_OPT_SIZE,    /* unsigned integer with k/M/G/T suffixes (powers of 1024) */
+	RPB_OPT_DOUBLE,  /* finite number (double) */
+	RPB_OPT_SECONDS, /* number with an optional ms/s/m/h suffix, stored in seconds */
+	RPB_OPT_ENUM,    /* one of choices, stored as its index (an enum) */
+	RPB_OPT_BOOL,
+	RPB_OPT_WARMUP,  /* operations per thread, or a time with a suffix */
+	RPB_OPT_POLICY,  /* stop, continue or retry:N */
+	RPB_OPT_INJECT,  /* off, stall:MS@N or lock:MS@N */
+	RPB_OPT_STRING,  /* text of at most umax bytes, in a char array field */
+};
+
+/* A table is an array of rows ended by a row whose key is NULL. */
+struct rpb_optdef {
+	const char *key;
+	enum rpb_opt_type type;
+	const char *dflt;    /* text, parsed like a value: text and value agree */
+	uint64_t umin, umax; /* COUNT, SIZE, WARMUP operations, POLICY N, INJECT MS,
+			      * STRING length */
+	double dmin, dmax;   /* DOUBLE, SECONDS, WARMUP seconds */
+	const char *const *choices; /* ENUM, NULL-terminated */
+	size_t off;          /* field in the section's config struct */
+	int cls;             /* POLICY: the error class; -1 = every class, off names
+			      * an array of RPB_STATUS_COUNT policies */
+	const char *help;
+};
+
+/* Large bounds, as --help shows them (2^62, 2^32). */
+#define RPB_OPT_P62 (UINT64_C(1) << 62)
+#define RPB_OPT_P32 (UINT64_C(1) << 32)
+#define RPB_OPT_64M (UINT64_C(64) << 20)
+
+enum rpb_opt_result { RPB_OPT_OK = 0, RPB_OPT_BAD, RPB_OPT_RANGE };
+
+/* Parses value into the field of cfg that d names. */
+enum rpb_opt_result rpb_opt_store(void *cfg, const struct rpb_optdef *d, const char *value);
+/* Stores every row's default. */
+void rpb_opt_defaults(void *cfg, const struct rpb_optdef *opts);
+/* Parses value into d's field; on failure writes "[section] key = value is
+ * invalid|out of range; give ..." to err and returns -1. */
+int rpb_opt_apply(void *cfg, const char *section, const struct rpb_optdef *d, const char *value,
+		  char *err, size_t n);
+/* The canonical text of the field's value; rpb_opt_store reads it back. */
+void rpb_opt_format(char *buf, size_t n, const void *cfg, const struct rpb_optdef *d);
+/* The range or choices of an option, as --help shows them. */
+void rpb_opt_range(char *buf, size_t n, const struct rpb_optdef *d);
+/* The row of key in a table, or NULL. */
+const struct rpb_optdef *rpb_opt_find(const struct rpb_optdef *opts, const char *key);
+/* Appends the table's keys to buf ("a, b, on_error.<class>"). */
+void rpb_opt_list_keys(char *buf, size_t n, const struct rpb_optdef *opts);
+/* Appends the error classes of the per-class policy rows ("exists, ..."). */
+void rpb_opt_list_classes(char *buf, size_t n, const struct rpb_optdef *opts);
+
+/* An unsigned decimal integer without suffix; false if s is not one. */
+bool rpb_parse_u64(const char *s, uint64_t *out);
+/* Shortest text that reads back as exactly v ("90", "0.05"). */
+void rpb_fmt_double(char *buf, size_t n, double v);
+/* Appends to a fixed buffer, truncating: messages are best effort. */
+void rpb_cat(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif

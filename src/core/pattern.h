@@ -1,0 +1,111 @@
+/* The pattern interface: what a workload pattern gives the core, as
+ * store.h is what a backend gives it. Each pattern lives in its own folder
+ * under src/patterns/ and exports one const struct rpb_pattern;
+ * src/patterns/registry.c lists them. The core reaches patterns only
+ * through this table and the registry functions below: it parses the
+ * pattern's section with the pattern's option table into a config struct it
+ * does not know (struct rpb_job's config), and calls the hooks.
+ *
+ * Every hook says whether it is required. A pattern's operations open
+ * transactions only through rpb_txn_begin/commit/rollback (runner.h), so
+ * txn_timeout and inject apply to all of them alike. */
+#ifndef RPB_PATTERN_H
+#define RPB_PATTERN_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "options.h"
+#include "store.h"
+
+struct rpb_job;
+struct rpb_ledger;
+struct rpb_runner;
+struct rpb_verify_result;
+struct rpb_worker;
+
+struct rpb_pattern {
+	/* Required: the name, which is also the workload file's section. */
+	const char *name;
+	/* Required: what label 0 is called in status lines ("creates"). */
+	const char *noun;
+	/* Required: sample labels; label 0 is the main operation ("create").
+	 * At most RPB_MAX_LABELS. */
+	const char *const *labels;
+	unsigned nlabels;
+
+	/* Options of the pattern's section: a table (options.h) whose rows'
+	 * off are offsets into a struct of config_size bytes that the core
+	 * allocates, fills with the defaults and hands back as job->config.
+	 * Optional (NULL: a pattern without options). */
+	const struct rpb_optdef *options;
+	size_t config_size;
+	/* Optional: checks rules across the pattern's options (and the [run]
+	 * options of job, whose config this is) and resolves derived fields,
+	 * once all options are set. where prefixes the message ("FILE: " or
+	 * ""); returns 0, or -1 with a one-line "problem; fix". */
+	int (*finish)(void *config, const struct rpb_job *job, const char *where, char *msg,
+		      size_t n);
+
+	/* Optional: result files the pattern writes beside the core's (trace.csv),
+	 * NULL-terminated; a results directory that holds one is refused. */
+	const char *const *files;
+	/* Optional: true when the payloads are binary, not text (samples.jtl's
+	 * dataType). */
+	bool (*binary_payload)(const void *config);
+
+	/* Optional: once, before the workers start (corpus load, preload, side
+	 * files); may use its own session of the store. Shared state goes to
+	 * rn->pattern_state. */
+	enum rpb_status (*prepare)(struct rpb_runner *rn, struct rpb_err *err);
+	/* Optional: per worker, before its loop: allocate everything the loop
+	 * needs (w->state). */
+	enum rpb_status (*worker_init)(struct rpb_worker *w, struct rpb_err *err);
+	void (*worker_fini)(struct rpb_worker *w);
+	/* Optional: workers beside the run's threads, with ids threads.. : a
+	 * pattern's second role, such as the harvest's writers. They are not
+	 * bounded by ops or paced by rate; each ends when every one of the
+	 * threads has ended (or on a stop). */
+	unsigned (*extra_workers)(const struct rpb_job *job);
+	/* Required. Performs main operation i of worker w (and any side
+	 * operations due at i, such as probes), records every sample with
+	 * rpb_sample(), sets w->op_bytes to the payload bytes written, and sets
+	 * w->in_doubt when a failure happened inside commit. RPB_OK means the
+	 * main operation was acknowledged (committed). The same i may be retried
+	 * after a failure, so an operation must be repeatable. It must not
+	 * allocate or lock. */
+	enum rpb_status (*op)(struct rpb_worker *w, uint64_t i, struct rpb_err *err);
+	/* Optional: the label of main operation i when a pattern's operations
+	 * differ (metadata's cycle); NULL means label 0. Names a failed one. */
+	unsigned (*op_label)(uint64_t i);
+	/* Optional: adds pattern figures to result.json's "pattern" object. */
+	void (*report_json)(struct rpb_runner *rn, json_t *obj);
+	/* Optional: writes the body of report.txt (created by the results
+	 * writer) from the result JSON just built, so both agree. */
+	void (*write_report)(struct rpb_runner *rn, const json_t *result, FILE *f);
+	/* Optional: once, after the results are written: frees what prepare made. */
+	void (*fini)(struct rpb_runner *rn);
+	/* When a failure's policy is stop, end only the failing thread; the
+	 * others go on and the run then ends as stopped by that error
+	 * (tachyon-perf: a failed operation ends its thread). */
+	bool error_ends_thread;
+	/* Optional (verify refuses a pattern without it): checks the store
+	 * against the ledger of a run; fills res. Returns an error only when the
+	 * check itself could not run. The job comes from result.json and has
+	 * not been through finish. */
+	enum rpb_status (*verify)(const struct rpb_backend *b, struct rpb_store *st,
+				  const struct rpb_job *job, const struct rpb_ledger *ledger,
+				  struct rpb_verify_result *res, struct rpb_err *err);
+};
+
+/* The registry (src/patterns/registry.c): the patterns built in, in the
+ * order --help lists them. */
+size_t rpb_pattern_count(void);
+const struct rpb_pattern *rpb_pattern_at(size_t i);
+/* The pattern named name, or NULL. */
+const struct rpb_pattern *rpb_pattern_find(const char *name);
+
+#endif

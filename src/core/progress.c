@@ -1,0 +1,198 @@
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "hostinfo.h"
+#include "progress.h"
+
+const char rpb_jtl_header[] =
+	"timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,"
+	"failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect";
+
+void rpb_hms(char *buf, size_t n, double seconds)
+{
+	uint64_t s = seconds > 0 ? (uint64_t)llround(seconds) : 0;
+	snprintf(buf, n, "%02" PRIu64 ":%02" PRIu64 ":%02" PRIu64, s / 3600, s / 60 % 60, s % 60);
+}
+
+static uint64_t ms_round(uint64_t ns)
+{
+	return (ns + 500000u) / 1000000u;
+}
+
+void rpb_summary_line(char *buf, size_t n, char sign, const struct rpb_hist_snap *s,
+		      uint64_t errors, double seconds, int active, int started, int finished)
+{
+	char hms[32];
+	rpb_hms(hms, sizeof hms, seconds);
+	double rate = seconds > 0 ? (double)s->count / seconds : 0;
+	double pct = s->count ? 100.0 * (double)errors / (double)s->count : 0;
+	uint64_t avg = s->count ? ms_round(s->sum / s->count) : 0;
+	uint64_t mn = s->count ? ms_round(s->min) : 0, mx = s->count ? ms_round(s->max) : 0;
+	int len = snprintf(buf, n,
+			   "summary %c %6" PRIu64 " in %s = %6.1f/s Avg: %5" PRIu64 " Min: %5" PRIu64
+			   " Max: %5" PRIu64 " Err: %5" PRIu64 " (%.2f%%)",
+			   sign, s->count, hms, rate, avg, mn, mx, errors, pct);
+	if (active >= 0 && len > 0 && (size_t)len < n)
+		snprintf(buf + len, n - (size_t)len, " Active: %d Started: %d Finished: %d", active,
+			 started, finished);
+}
+
+void rpb_merge_all(struct rpb_runner *rn, struct rpb_hist_snap *out, struct rpb_hist_snap *tmp)
+{
+	rpb_snap_init(out);
+	for (unsigned t = 0; t < rn->nworkers; t++)
+		for (unsigned l = 0; l < rn->pattern->nlabels; l++) {
+			rpb_hist_snapshot(&rn->workers[t].labels[l].hist, tmp);
+			rpb_snap_add(out, tmp);
+		}
+}
+
+/* Failed samples (slow ones included), summed over labels and workers. */
+static uint64_t failed_samples(struct rpb_runner *rn)
+{
+	uint64_t n = 0;
+	for (unsigned t = 0; t < rn->nworkers; t++)
+		for (unsigned l = 0; l < rn->pattern->nlabels; l++)
+			n += atomic_load_explicit(&rn->workers[t].labels[l].errors, memory_order_relaxed);
+	return n;
+}
+
+uint64_t rpb_total_errors(struct rpb_runner *rn)
+{
+	uint64_t n = 0;
+	for (unsigned t = 0; t < rn->nworkers; t++)
+		for (unsigned c = 0; c < RPB_STATUS_COUNT; c++)
+			n += atomic_load_explicit(&rn->workers[t].errors[c], memory_order_relaxed);
+	return n;
+}
+
+void rpb_progress_init(struct rpb_progress *pg, struct rpb_runner *rn)
+{
+	memset(pg, 0, sizeof *pg);
+	pg->prev = calloc(1, sizeof *pg->prev);
+	pg->cur = calloc(1, sizeof *pg->cur);
+	if (pg->prev)
+		rpb_snap_init(pg->prev);
+	if (rn->out_dir) {
+		char path[4200];
+		snprintf(path, sizeof path, "%s/intervals.csv", rn->out_dir);
+		pg->csv = fopen(path, "w");
+		if (pg->csv)
+			fprintf(pg->csv, "elapsed_s,samples,throughput_per_s,mean_us,p50_us,p99_us,max_us,"
+					 "errors,acked,store_bytes,rss_bytes\n");
+	}
+}
+
+void rpb_progress_tick(struct rpb_progress *pg, struct rpb_runner *rn, bool final)
+{
+	if (!pg->prev || !pg->cur)
+		return;
+	struct rpb_hist_snap *tmp = malloc(sizeof *tmp), *delta = malloc(sizeof *delta);
+	if (!tmp || !delta) {
+		free(tmp);
+		free(delta);
+		return;
+	}
+	uint64_t now = final ? rn->t_end : rpb_now_ns();
+	if (!pg->prev_t)
+		pg->prev_t = rn->t_start;
+	rpb_merge_all(rn, pg->cur, tmp);
+	rpb_snap_diff(delta, pg->cur, pg->prev);
+	uint64_t errors = failed_samples(rn);
+	double dt = (double)(now - pg->prev_t) / 1e9, total_t = (double)(now - rn->t_start) / 1e9;
+	unsigned active = atomic_load(&rn->active);
+	uint64_t acked = 0;
+	for (unsigned t = 0; t < rn->nworkers; t++)
+		acked += atomic_load_explicit(&rn->workers[t].acked, memory_order_relaxed);
+
+	if (!rn->quiet && (!final || delta->count)) {
+		char line[256];
+		rpb_summary_line(line, sizeof line, '+', delta, errors - pg->prev_errors, dt, (int)active,
+				 (int)rn->nworkers, (int)(rn->nworkers - active));
+		printf("%s\n", line);
+		/* The final "summary =" comes with the results (warm-up excluded). */
+		if (!final) {
+			rpb_summary_line(line, sizeof line, '=', pg->cur, errors, total_t, -1, 0, 0);
+			printf("%s\n", line);
+			/* The backend's latest gauge readings (taken by the supervisor). */
+			char gauges[512];
+			rpb_gauges_latest(&rn->gauges, gauges, sizeof gauges);
+			if (*gauges)
+				printf("gauges: %s\n", gauges);
+		}
+		fflush(stdout);
+	}
+	if (pg->csv && (!final || delta->count)) {
+		uint64_t store = 0;
+		struct rpb_err err;
+		if (rn->backend->usage && rn->backend->usage(rn->store, &store, &err) != RPB_OK)
+			store = 0;
+		fprintf(pg->csv, "%.3f,%" PRIu64 ",%.2f,%.1f,%.1f,%.1f,%.1f,%" PRIu64 ",%" PRIu64 ",%" PRIu64
+				 ",%" PRIu64 "\n",
+			total_t, delta->count, dt > 0 ? (double)delta->count / dt : 0,
+			rpb_snap_mean(delta) / 1e3, (double)rpb_snap_percentile(delta, 50) / 1e3,
+			(double)rpb_snap_percentile(delta, 99) / 1e3, (double)delta->max / 1e3,
+			errors - pg->prev_errors, acked, store, rpb_rss_bytes());
+		fflush(pg->csv);
+	}
+	struct rpb_hist_snap *swap = pg->prev;
+	pg->prev = pg->cur;
+	pg->cur = swap;
+	pg->prev_t = now;
+	pg->prev_errors = errors;
+	free(tmp);
+	free(delta);
+}
+
+void rpb_progress_fini(struct rpb_progress *pg)
+{
+	if (pg->csv)
+		fclose(pg->csv);
+	free(pg->prev);
+	free(pg->cur);
+	memset(pg, 0, sizeof *pg);
+}
+
+/* CSV field: quoted, with quotes doubled. */
+static void csv_field(FILE *f, const char *s)
+{
+	putc_unlocked('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			putc_unlocked('"', f);
+		putc_unlocked(*s, f);
+	}
+	putc_unlocked('"', f);
+}
+
+void rpb_jtl_row(struct rpb_worker *w, unsigned label, uint64_t end_ns, uint64_t lat_ns,
+		 enum rpb_status st, bool failed, uint64_t bytes, const struct rpb_err *err)
+{
+	struct rpb_runner *rn = w->rn;
+	FILE *f = rn->jtl;
+	uint64_t start_ns = end_ns - lat_ns;
+	uint64_t ts = rn->wall_start_ms + (start_ns > rn->t_start ? (start_ns - rn->t_start) / 1000000u : 0);
+	uint64_t ms = ms_round(lat_ns);
+	const char *code = st == RPB_OK ? "200" : rpb_status_name(st);
+	const char *msg = st == RPB_OK ? "OK" : (err ? err->msg : "");
+	const char *why = st != RPB_OK ? msg : (failed ? "slower than slow_ms" : "");
+	unsigned active = atomic_load_explicit(&rn->active, memory_order_relaxed);
+	flockfile(f);
+	fprintf(f, "%" PRIu64 ",%" PRIu64 ",%s,%s,", ts, ms, rn->pattern->labels[label], code);
+	csv_field(f, msg);
+	fprintf(f, ",%s %u-%u,%s,%s,", rn->pattern->name, 1u, w->id + 1,
+		rn->pattern->binary_payload && rn->pattern->binary_payload(rn->job->config) ? "bin"
+											    : "text",
+		failed ? "false" : "true");
+	csv_field(f, why);
+	/* Writes send their payload, reads receive it. */
+	bool sends = strstr(rn->pattern->labels[label], "get") == NULL &&
+		     strstr(rn->pattern->labels[label], "head") == NULL;
+	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%u,%u,rpbench://%s/%s,%" PRIu64 ",0,0\n",
+		sends ? 0 : bytes, sends ? bytes : 0, active, active, rn->backend->name,
+		rn->pattern->labels[label], ms);
+	funlockfile(f);
+}

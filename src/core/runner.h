@@ -1,0 +1,202 @@
+/* The runner: worker threads, sessions, stop conditions, error policy,
+ * warm-up, open-model rate, progress lines, and the per-thread measurements
+ * merged once at the end. Shared by every pattern; knows no backend beyond
+ * the store interface.
+ *
+ * Hot-loop rule: a worker touches only its own struct rpb_worker (no locks,
+ * no allocation); the progress reporter reads the workers' relaxed atomics. */
+#ifndef RPB_RUNNER_H
+#define RPB_RUNNER_H
+
+#include <jansson.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gauges.h"
+#include "hist.h"
+#include "pattern.h"
+#include "store.h"
+#include "workload.h"
+
+#define RPB_MAX_LABELS 8
+
+struct rpb_runner;
+struct rpb_worker;
+struct rpb_ledger;
+struct rpb_verify_result;
+struct rpb_ledger_slot;
+struct rpb_live_ledger;
+struct rpb_injector;
+
+/* Why a run ended. */
+enum rpb_stop {
+	RPB_STOP_NONE = 0,
+	RPB_STOP_COMPLETED, /* every thread did its ops */
+	RPB_STOP_DURATION,  /* the duration limit */
+	RPB_STOP_BYTES,     /* the bytes limit */
+	RPB_STOP_ERROR,     /* an error whose policy is stop (or retries ran out) */
+	RPB_STOP_SLOW,      /* max_slow samples slower than slow_ms */
+	RPB_STOP_SIGNAL,    /* SIGINT or SIGTERM */
+};
+const char *rpb_stop_name(enum rpb_stop s);
+
+/* One acknowledged-or-not record per failed main operation, for verify. */
+struct rpb_failure {
+	uint64_t op;            /* the worker's operation index */
+	enum rpb_status status;
+	bool in_doubt;          /* failed inside commit: outcome unknown */
+};
+
+/* A worker's open transaction as the reaper sees it (txn_timeout). The
+ * worker arms it in rpb_txn_begin and disarms it when the transaction ends;
+ * the reaper moves ARMED past its deadline to REAPING, interrupts the
+ * session, then marks it REAPED. A worker that finds REAPING when it
+ * disarms waits for REAPED, so an interrupt never hits a later transaction. */
+enum rpb_watch_state { RPB_WATCH_IDLE = 0, RPB_WATCH_ARMED, RPB_WATCH_REAPING, RPB_WATCH_REAPED };
+struct rpb_txn_watch {
+	/* generation << 2 | state: every arm starts a new generation, so the
+	 * reaper's compare-and-swap can never act on a later transaction. */
+	_Atomic uint64_t word;
+	_Atomic uint64_t deadline;            /* monotonic ns */
+	struct rpb_session *_Atomic session;
+	uint64_t begun;                       /* when the transaction began (ns) */
+};
+
+/* Measurements of one label in one worker (written by that worker only). */
+struct rpb_label_stats {
+	struct rpb_hist hist;      /* latency of measured samples (after warm-up) */
+	_Atomic uint64_t samples;  /* every sample, warm-up included */
+	_Atomic uint64_t errors;   /* failed samples, slow ones included */
+	_Atomic uint64_t bytes;
+};
+
+struct rpb_worker {
+	/* Each worker on its own cache lines (rpb_calloc_lines): the loop
+	 * writes its fields on every operation. */
+	_Alignas(64) struct rpb_runner *rn;
+	unsigned id;                   /* 0-based thread index */
+	struct rpb_session **sessions; /* job->run.clients of them */
+	unsigned nsessions;
+	unsigned next_client;          /* round-robin cursor */
+	void *state;                   /* the pattern's per-worker state */
+
+	/* Set by the pattern's op. */
+	uint64_t op_bytes;
+	bool in_doubt;
+
+	/* Measurements. */
+	struct rpb_label_stats labels[RPB_MAX_LABELS];
+	_Atomic uint64_t acked;        /* main operations acknowledged */
+	_Atomic uint64_t issued;       /* main operations started (retries once) */
+	_Atomic uint64_t errors[RPB_STATUS_COUNT]; /* failed samples per class */
+	_Atomic uint64_t retries;
+	_Atomic uint64_t slow;
+	struct rpb_hist lag;           /* open model: actual - intended start */
+	struct rpb_err first_err[RPB_STATUS_COUNT]; /* first native message per class */
+	bool warm;                     /* past the warm-up */
+	/* At the end of the warm-up the worker snapshots its labels here; the
+	 * measured statistics are the final state minus this baseline. */
+	struct rpb_hist_snap *baseline; /* RPB_MAX_LABELS + 1 (lag last) */
+	uint64_t base_samples[RPB_MAX_LABELS], base_errors[RPB_MAX_LABELS],
+		base_bytes[RPB_MAX_LABELS];
+	bool done;                     /* left its loop */
+	bool ended_on_error;           /* error_ends_thread: a failure ended it */
+	uint64_t end_op;               /* ... at this operation */
+	struct rpb_err end_err;        /* ... with this error */
+	uint64_t t_start, t_end;       /* the worker's own active time (ns) */
+	uint64_t t_warm;               /* when its warm-up ended (ns) */
+	uint64_t intended;             /* open model: this op's intended start */
+
+	struct rpb_failure *failures;  /* failed main operations (error path only) */
+	size_t nfailures, capfailures;
+
+	struct rpb_ledger_slot *slot;  /* the live ledger's slot, or NULL */
+	struct rpb_txn_watch watch;
+	_Atomic uint64_t reaped;       /* transactions the reaper interrupted (reaper writes) */
+	_Atomic uint64_t late;         /* commits that succeeded past their deadline */
+	bool was_reaped;               /* the last transaction was interrupted by the reaper */
+	uint64_t reaped_ms;            /* how long that transaction had been open */
+};
+
+struct rpb_runner {
+	const struct rpb_backend *backend;
+	struct rpb_store *store;
+	const struct rpb_job *job;
+	const struct rpb_pattern *pattern;
+	char run_tag[16];              /* names this run's keys in the store */
+	const char *out_dir;           /* results directory */
+	bool quiet;                    /* no progress lines on stdout */
+
+	struct rpb_worker *workers;
+	unsigned nworkers;             /* nthreads, then the pattern's extra workers */
+	unsigned nthreads;             /* job->run.threads */
+	_Atomic unsigned threads_active; /* of the nthreads: extra workers end at 0 */
+
+	_Atomic int stop;              /* enum rpb_stop; first reason wins */
+	_Atomic uint64_t bytes_total;
+	_Atomic uint64_t slow_total;   /* samples slower than slow_ms, all threads */
+	struct rpb_err stop_err;       /* the error that stopped the run */
+	unsigned stop_worker;
+	uint64_t stop_op;
+	_Atomic unsigned active;
+
+	uint64_t t_start, t_end;       /* monotonic ns */
+	uint64_t wall_start_ms, wall_end_ms;
+	uint64_t objects_at_start;     /* informational */
+	FILE *jtl;                     /* samples.jtl or NULL */
+	void *pattern_state;           /* shared pattern state from prepare */
+	struct rpb_live_ledger *live;  /* acknowledgements on disk while running, or NULL */
+	struct rpb_injector *injector; /* inject = lock: the session that holds locks */
+	bool stop_reaped;              /* the stopping error came from the reaper */
+	struct rpb_gauge_stats gauges; /* the backend's gauges (main thread only) */
+};
+
+/* Records one sample of label l on worker w, timed from start to end (ns,
+ * monotonic). For label 0 in the open model the latency is measured from the
+ * operation's intended start instead. A failed sample (st != RPB_OK and not
+ * RPB_NOT_FOUND when the pattern says so) counts as an error of its class; a
+ * sample slower than slow_ms counts as an error too. */
+void rpb_sample(struct rpb_worker *w, unsigned l, uint64_t start, uint64_t end,
+		enum rpb_status st, uint64_t bytes, const struct rpb_err *err);
+
+/* The session for the next operation (round-robin over the clients). */
+static inline struct rpb_session *rpb_next_session(struct rpb_worker *w)
+{
+	struct rpb_session *s = w->sessions[w->next_client];
+	if (++w->next_client == w->nsessions)
+		w->next_client = 0;
+	return s;
+}
+
+/* Transactions of a pattern's operations go through these so txn_timeout
+ * applies: begin arms the worker's deadline, commit and rollback disarm it.
+ * A commit that succeeds after the reaper fired is counted as late. */
+enum rpb_status rpb_txn_begin(struct rpb_worker *w, struct rpb_session *s,
+			      enum rpb_txn_mode mode, struct rpb_err *err);
+enum rpb_status rpb_txn_commit(struct rpb_worker *w, struct rpb_session *s, struct rpb_err *err);
+void rpb_txn_rollback(struct rpb_worker *w, struct rpb_session *s);
+/* Ends the transaction as st says: commits after RPB_OK, else rolls back;
+ * returns st or the commit's outcome. */
+enum rpb_status rpb_txn_finish(struct rpb_worker *w, struct rpb_session *s, enum rpb_status st,
+			       struct rpb_err *err);
+
+/* The inject option's fault point, called by a pattern for main operation i.
+ * Before its transaction (before_begin = true) a lock fault makes another
+ * session hold a conflicting write of key in table; inside the transaction
+ * (before_begin = false) a stall fault sleeps. Does nothing on other ops. */
+void rpb_inject_point(struct rpb_worker *w, uint64_t i, bool before_begin, enum rpb_table table,
+		      rpb_slice key);
+
+/* Requests a stop; the first reason is kept. Returns true if this call set it. */
+bool rpb_request_stop(struct rpb_runner *rn, enum rpb_stop why);
+
+/* Runs the pattern: opens the sessions, starts the workers, prints progress,
+ * waits, closes the sessions. Errors before the start (sessions, prepare) are
+ * returned; failures during the run end it with a stop reason instead. */
+enum rpb_status rpb_run(struct rpb_runner *rn, struct rpb_err *err);
+/* Frees what rpb_run allocated for the workers (after results are written). */
+void rpb_runner_free(struct rpb_runner *rn);
+
+#endif

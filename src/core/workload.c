@@ -1,0 +1,733 @@
+/* Workload files (see workload.h). The core's [run] table is here; each
+ * pattern brings its own table (pattern.h), found through the registry, so
+ * the parser knows sections, not patterns. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ini.h>
+
+#include "dsn.h"
+#include "pattern.h"
+#include "workload.h"
+
+_Static_assert(sizeof(enum rpb_sync) == sizeof(unsigned), "enum size");
+
+#define DAYS31 (31.0 * 86400.0)
+#define RETRY_MAX 1000
+#define RUN(f) offsetof(struct rpb_run_opts, f)
+#define POLICY(c, name)                                                        \
+	{ .key = "on_error." name, .type = RPB_OPT_POLICY, .dflt = "stop",     \
+	  .umin = 1, .umax = RETRY_MAX, .off = RUN(on_error[c]), .cls = c,     \
+	  .help = "on " name " errors; overrides on_error" }
+
+static const char *const sync_names[] = {"none", "commit", NULL};
+
+static const struct rpb_optdef run_options[] = {
+	{ .key = "threads", .type = RPB_OPT_COUNT, .dflt = "1",
+	  .umin = 1, .umax = 1024, .off = RUN(threads), .help = "worker threads" },
+	{ .key = "clients", .type = RPB_OPT_COUNT, .dflt = "1",
+	  .umin = 1, .umax = 1024, .off = RUN(clients),
+	  .help = "sessions per thread, used round-robin" },
+	{ .key = "ops", .type = RPB_OPT_COUNT, .dflt = "0",
+	  .umin = 0, .umax = RPB_OPT_P62, .off = RUN(ops),
+	  .help = "operations per thread; 0 = no limit" },
+	{ .key = "duration", .type = RPB_OPT_SECONDS, .dflt = "0",
+	  .dmin = 0, .dmax = DAYS31, .off = RUN(duration),
+	  .help = "run time; 0 = no limit" },
+	{ .key = "bytes", .type = RPB_OPT_SIZE, .dflt = "0",
+	  .umin = 0, .umax = RPB_OPT_P62, .off = RUN(bytes),
+	  .help = "payload bytes in total; 0 = no limit" },
+	{ .key = "warmup", .type = RPB_OPT_WARMUP, .dflt = "0",
+	  .umin = 0, .umax = RPB_OPT_P62, .dmin = 0, .dmax = DAYS31, .off = RUN(warmup),
+	  .help = "unmeasured start: ops per thread (100) or a time (5s)" },
+	{ .key = "rate", .type = RPB_OPT_DOUBLE, .dflt = "0",
+	  .dmin = 0, .dmax = 1e9, .off = RUN(rate),
+	  .help = "ops/s in total (open model); 0 = closed loop" },
+	{ .key = "interval", .type = RPB_OPT_SECONDS, .dflt = "10",
+	  .dmin = 0.1, .dmax = 86400, .off = RUN(interval),
+	  .help = "seconds between progress lines" },
+	{ .key = "seed", .type = RPB_OPT_COUNT, .dflt = "42",
+	  .umin = 0, .umax = UINT64_MAX, .off = RUN(seed),
+	  .help = "random seed; the same seed, the same operations" },
+	{ .key = "sync", .type = RPB_OPT_ENUM, .dflt = "commit",
+	  .choices = sync_names, .off = RUN(sync),
+	  .help = "commit: durable when commit returns; none: maybe not" },
+	{ .key = "txn_timeout", .type = RPB_OPT_COUNT, .dflt = "0",
+	  .umin = 0, .umax = 86400000, .off = RUN(txn_timeout),
+	  .help = "ms before a transaction is interrupted; 0 = never" },
+	{ .key = "inject", .type = RPB_OPT_INJECT, .dflt = "off",
+	  .umin = 1, .umax = 86400000, .off = RUN(inject),
+	  .help = "test fault: stall:MS@N sleeps MS ms inside every Nth op's transaction; "
+		  "lock:MS@N has another session hold a conflicting lock MS ms first" },
+	{ .key = "slow_ms", .type = RPB_OPT_COUNT, .dflt = "60300",
+	  .umin = 1, .umax = 86400000, .off = RUN(slow_ms),
+	  .help = "a sample slower than this (ms) is an error" },
+	{ .key = "max_slow", .type = RPB_OPT_COUNT, .dflt = "3",
+	  .umin = 0, .umax = RPB_OPT_P32, .off = RUN(max_slow),
+	  .help = "this many slow samples stop the run; 0 = never" },
+	{ .key = "on_error", .type = RPB_OPT_POLICY, .dflt = "stop",
+	  .umin = 1, .umax = RETRY_MAX, .off = RUN(on_error), .cls = -1,
+	  .help = "every error class: stop the run, continue, or retry:N times (N in [1, 1000])" },
+	POLICY(RPB_EXISTS, "exists"),
+	POLICY(RPB_DISK_FULL, "disk-full"),
+	POLICY(RPB_TXN_TIMEOUT, "txn-timeout"),
+	POLICY(RPB_CONFLICT, "conflict"),
+	POLICY(RPB_CONN_LOST, "conn-lost"),
+	POLICY(RPB_IO, "io"),
+	POLICY(RPB_CORRUPT, "corrupt"),
+	POLICY(RPB_INVALID, "invalid"),
+	POLICY(RPB_NOMEM, "nomem"),
+	{ .key = "jtl", .type = RPB_OPT_BOOL, .dflt = "off",
+	  .off = RUN(jtl), .help = "write every sample to samples.jtl" },
+	{ .key = NULL },
+};
+
+static const char *const backend_sections[] = {"leveldb", "sqlite", "postgres", "null"};
+#define NBACKENDS (sizeof backend_sections / sizeof backend_sections[0])
+
+enum sec_kind { SEC_UNKNOWN, SEC_RUN, SEC_PATTERN, SEC_BACKEND };
+
+/* What a section name is; a pattern section's name is the pattern's. */
+static enum sec_kind section_kind(const char *name, const struct rpb_pattern **pat)
+{
+	if (strcmp(name, "run") == 0)
+		return SEC_RUN;
+	const struct rpb_pattern *p = rpb_pattern_find(name);
+	if (p) {
+		if (pat)
+			*pat = p;
+		return SEC_PATTERN;
+	}
+	for (size_t i = 0; i < NBACKENDS; i++)
+		if (strcmp(name, backend_sections[i]) == 0)
+			return SEC_BACKEND;
+	return SEC_UNKNOWN;
+}
+
+static void list_sections(char *buf, size_t n)
+{
+	rpb_cat(buf, n, "run");
+	for (size_t i = 0; i < rpb_pattern_count(); i++)
+		rpb_cat(buf, n, ", %s", rpb_pattern_at(i)->name);
+	for (size_t i = 0; i < NBACKENDS; i++)
+		rpb_cat(buf, n, ", %s", backend_sections[i]);
+}
+
+/* The option table of a run or pattern section. */
+static const struct rpb_optdef *section_table(const char *section)
+{
+	if (strcmp(section, "run") == 0)
+		return run_options;
+	const struct rpb_pattern *p = rpb_pattern_find(section);
+	return p ? p->options : NULL;
+}
+
+static const struct rpb_optdef *find_opt(const char *section, const char *key)
+{
+	return rpb_opt_find(section_table(section), key);
+}
+
+/* ---- applying one section/key/value ---- */
+
+static void unknown_key(char *err, size_t n, const char *section, const char *key)
+{
+	const struct rpb_optdef *table = section_table(section);
+	if (strncmp(key, "on_error.", 9) == 0 && rpb_opt_find(table, "on_error")) {
+		snprintf(err, n, "unknown error class '%s' in [%s] %s; give one of: ",
+			 key + 9, section, key);
+		rpb_opt_list_classes(err, n, table);
+		return;
+	}
+	snprintf(err, n, "unknown key '%s' in [%s]; valid keys: ", key, section);
+	rpb_opt_list_keys(err, n, table);
+}
+
+static int kv_put(struct rpb_job *job, const char *section, const char *key, const char *value,
+		  char *err, size_t n)
+{
+	struct rpb_backend_section *bs = NULL;
+	for (size_t i = 0; i < job->nbackends && !bs; i++)
+		if (strcmp(job->backends[i].name, section) == 0)
+			bs = &job->backends[i];
+	if (!bs) {
+		if (job->nbackends == RPB_JOB_MAX_BACKEND_SECTIONS) {
+			snprintf(err, n, "too many backend sections; give at most %d",
+				 RPB_JOB_MAX_BACKEND_SECTIONS);
+			return -1;
+		}
+		bs = &job->backends[job->nbackends++];
+		memset(bs, 0, sizeof *bs);
+		snprintf(bs->name, sizeof bs->name, "%s", section);
+	}
+	char *v = strdup(value);
+	if (!v)
+		goto nomem;
+	for (size_t i = 0; i < bs->n; i++)
+		if (strcmp(bs->kv[i].key, key) == 0) {
+			free((char *)bs->kv[i].value);
+			bs->kv[i].value = v;
+			return 0;
+		}
+	char *k = strdup(key);
+	struct rpb_kv *kv = realloc(bs->kv, (bs->n + 1) * sizeof *kv);
+	if (!k || !kv) {
+		free(k);
+		free(v);
+		if (kv)
+			bs->kv = kv;
+		goto nomem;
+	}
+	bs->kv = kv;
+	bs->kv[bs->n++] = (struct rpb_kv){k, v};
+	return 0;
+nomem:
+	snprintf(err, n, "out of memory storing [%s] %s", section, key);
+	return -1;
+}
+
+int rpb_job_choose(struct rpb_job *job, const struct rpb_pattern *p, char *err, size_t n)
+{
+	if (job->pattern == p)
+		return 0;
+	if (job->pattern) {
+		snprintf(err, n, "[%s] conflicts with [%s]; a workload has one pattern section",
+			 p->name, job->pattern->name);
+		return -1;
+	}
+	void *config = calloc(1, p->config_size ? p->config_size : 1);
+	if (!config) {
+		snprintf(err, n, "out of memory for the [%s] options", p->name);
+		return -1;
+	}
+	rpb_opt_defaults(config, p->options);
+	job->pattern = p;
+	job->config = config;
+	return 0;
+}
+
+/* Applies section.key = value; err gets "problem; fix" without a prefix. */
+static int apply(struct rpb_job *job, const char *section, const char *key, const char *value,
+		 char *err, size_t n)
+{
+	const struct rpb_pattern *pat = NULL;
+	void *cfg = &job->run;
+	switch (section_kind(section, &pat)) {
+	case SEC_UNKNOWN:
+		snprintf(err, n, "unknown section [%s]; valid sections: ", section);
+		list_sections(err, n);
+		return -1;
+	case SEC_BACKEND:
+		return kv_put(job, section, key, value, err, n);
+	case SEC_PATTERN:
+		if (rpb_job_choose(job, pat, err, n))
+			return -1;
+		cfg = job->config;
+		break;
+	case SEC_RUN:
+		break;
+	}
+	const struct rpb_optdef *d = find_opt(section, key);
+	if (!d) {
+		unknown_key(err, n, section, key);
+		return -1;
+	}
+	return rpb_opt_apply(cfg, section, d, value, err, n);
+}
+
+/* ---- the job ---- */
+
+void rpb_job_defaults(struct rpb_job *job)
+{
+	memset(job, 0, sizeof *job);
+	rpb_opt_defaults(&job->run, run_options);
+}
+
+void rpb_job_free(struct rpb_job *job)
+{
+	if (!job)
+		return;
+	for (size_t i = 0; i < job->nbackends; i++) {
+		struct rpb_backend_section *bs = &job->backends[i];
+		for (size_t j = 0; j < bs->n; j++) {
+			free((char *)bs->kv[j].key);
+			free((char *)bs->kv[j].value);
+		}
+		free(bs->kv);
+		bs->kv = NULL;
+		bs->n = 0;
+	}
+	job->nbackends = 0;
+	free(job->config);
+	job->config = NULL;
+	job->pattern = NULL;
+}
+
+const char *rpb_job_pattern_name(const struct rpb_job *job)
+{
+	return job->pattern ? job->pattern->name : "none";
+}
+
+const struct rpb_backend_section *rpb_job_backend(const struct rpb_job *job, const char *backend)
+{
+	for (size_t i = 0; i < job->nbackends; i++)
+		if (strcmp(job->backends[i].name, backend) == 0)
+			return &job->backends[i];
+	return NULL;
+}
+
+/* ---- loading a file ---- */
+
+/* inih calls the handler only for key = value lines, so section headers
+ * (an empty [ingest] selects a pattern; an unknown empty section is an error)
+ * are seen here, in the line reader, which also counts lines: inih counts one
+ * line per reader call, so both agree whatever INI_HANDLER_LINENO is. */
+struct load_ctx {
+	struct rpb_job *job;
+	FILE *f;
+	int lineno;
+	bool after_key;      /* an indented line now would continue a value */
+	bool stop;           /* an error was recorded: report EOF to inih */
+	int err_line;
+	char err[1024];
+	int pattern_line;    /* where this file chose its pattern */
+};
+
+static void ctx_fail(struct load_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void ctx_fail(struct load_ctx *c, const char *fmt, ...)
+{
+	if (c->stop)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(c->err, sizeof c->err, fmt, ap);
+	va_end(ap);
+	c->stop = true;
+	c->err_line = c->lineno;
+}
+
+static void enter_section(struct load_ctx *c, const char *name)
+{
+	char err[1024] = "";
+	const struct rpb_pattern *pat = NULL;
+	switch (section_kind(name, &pat)) {
+	case SEC_UNKNOWN:
+		snprintf(err, sizeof err, "unknown section [%s]; valid sections: ", name);
+		list_sections(err, sizeof err);
+		ctx_fail(c, "%s", err);
+		return;
+	case SEC_PATTERN:
+		if (c->job->pattern && c->job->pattern != pat) {
+			if (c->pattern_line)
+				ctx_fail(c, "[%s] conflicts with [%s] on line %d; a workload has one pattern section",
+					 name, rpb_job_pattern_name(c->job), c->pattern_line);
+			else
+				ctx_fail(c, "[%s] conflicts with pattern %s chosen before; a workload has one pattern section",
+					 name, rpb_job_pattern_name(c->job));
+			return;
+		}
+		if (!c->pattern_line)
+			c->pattern_line = c->lineno;
+		if (rpb_job_choose(c->job, pat, err, sizeof err))
+			ctx_fail(c, "%s", err);
+		return;
+	case SEC_RUN:
+	case SEC_BACKEND:
+		return;
+	}
+}
+
+/* Sees each raw line before inih does. */
+static void scan_line(struct load_ctx *c, char *line)
+{
+	char *p = line;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p == '\0' || *p == '\n' || *p == '\r' || *p == ';' || *p == '#')
+		return;
+	if (p > line && c->after_key) {
+		/* inih would append it to the previous value (configparser style). */
+		ctx_fail(c, "indented line continues the value above; remove the indentation");
+		return;
+	}
+	if (*p != '[') {
+		c->after_key = true;
+		return;
+	}
+	char *end = strchr(p + 1, ']');
+	if (!end)
+		return; /* inih reports it as malformed */
+	char name[256];
+	snprintf(name, sizeof name, "%.*s", (int)(end - p - 1), p + 1);
+	c->after_key = false;
+	enter_section(c, name);
+}
+
+static char *read_line(char *str, int num, void *stream)
+{
+	struct load_ctx *c = stream;
+	if (c->stop || !fgets(str, num, c->f))
+		return NULL;
+	c->lineno++;
+	size_t len = strlen(str);
+	if (len && str[len - 1] != '\n' && !feof(c->f)) {
+		ctx_fail(c, "line is longer than %d characters; shorten it", num - 2);
+		return NULL;
+	}
+	scan_line(c, str);
+	return c->stop ? NULL : str;
+}
+
+#if INI_HANDLER_LINENO
+static int on_pair(void *user, const char *section, const char *name, const char *value,
+		   int lineno)
+{
+	(void)lineno; /* the reader's count is the same */
+#else
+static int on_pair(void *user, const char *section, const char *name, const char *value)
+{
+#endif
+	struct load_ctx *c = user;
+	if (!name)
+		return 1; /* a build that reports section starts: done by the reader */
+	if (!section[0]) {
+		ctx_fail(c, "key '%s' is outside any section; put it under [run] or a pattern section",
+			 name);
+		return 0;
+	}
+	char err[1024] = "";
+	if (apply(c->job, section, name, value ? value : "", err, sizeof err)) {
+		ctx_fail(c, "%s", err);
+		return 0;
+	}
+	return 1;
+}
+
+int rpb_job_load(struct rpb_job *job, const char *path, char *msg, size_t n)
+{
+	snprintf(job->source, sizeof job->source, "%s", path);
+	struct load_ctx c = {.job = job};
+	c.f = fopen(path, "r");
+	if (!c.f) {
+		snprintf(msg, n, "cannot read workload %s: %s", path, strerror(errno));
+		return -1;
+	}
+	int ret = ini_parse_stream(read_line, &c, on_pair, &c);
+	bool read_error = ferror(c.f);
+	int read_errno = errno;
+	fclose(c.f);
+	/* inih keeps going after a malformed line, so the first problem is
+	 * whichever of its line and ours comes first. */
+	if (ret > 0 && (!c.stop || ret < c.err_line)) {
+		snprintf(msg, n, "%s:%d: malformed line; write key = value under a [section]", path, ret);
+		return -1;
+	}
+	if (c.stop) {
+		snprintf(msg, n, "%s:%d: %s", path, c.err_line, c.err);
+		return -1;
+	}
+	if (read_error || ret < 0) {
+		snprintf(msg, n, "cannot read workload %s: %s", path,
+			 read_error ? strerror(read_errno) : "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- --set ---- */
+
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	size_t len = strlen(s);
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+		s[--len] = '\0';
+	return s;
+}
+
+/* Finds the section of a bare key among [run] and the pattern sections that
+ * can apply; more than one is ambiguous. */
+static int resolve_bare(const struct rpb_job *job, const char *key, const char **section,
+			char *err, size_t n)
+{
+	const char *found[2];
+	size_t nfound = 0;
+	if (find_opt("run", key))
+		found[nfound++] = "run";
+	for (size_t i = 0; i < rpb_pattern_count() && nfound < 2; i++) {
+		const struct rpb_pattern *p = rpb_pattern_at(i);
+		if ((!job->pattern || job->pattern == p) && rpb_opt_find(p->options, key))
+			found[nfound++] = p->name;
+	}
+	if (nfound == 1) {
+		*section = found[0];
+		return 0;
+	}
+	if (nfound > 1) {
+		snprintf(err, n, "key '%s' is in both [%s] and [%s]; write %s.%s or %s.%s", key,
+			 found[0], found[1], found[0], key, found[1], key);
+		return -1;
+	}
+	char *dot = strchr(key, '.');
+	if (strncmp(key, "on_error.", 9) == 0) {
+		unknown_key(err, n, "run", key);
+	} else if (dot) {
+		snprintf(err, n, "unknown section [%.*s]; valid sections: ", (int)(dot - key), key);
+		list_sections(err, n);
+	} else {
+		snprintf(err, n, "unknown key '%s' in [run] and the pattern section; "
+			 "write backend.%s for a backend option, see --help for the others", key, key);
+	}
+	return -1;
+}
+
+int rpb_job_set(struct rpb_job *job, const char *assignment, char *msg, size_t n)
+{
+	char err[1024] = "";
+	char *copy = strdup(assignment);
+	int rc = -1;
+	if (!copy) {
+		snprintf(err, sizeof err, "out of memory");
+		goto out;
+	}
+	char *eq = strchr(copy, '=');
+	if (!eq) {
+		snprintf(err, sizeof err, "no '='; write section.key=value or key=value");
+		goto out;
+	}
+	*eq = '\0';
+	char *name = trim(copy), *value = trim(eq + 1);
+	const char *section = NULL, *key = name;
+	char *dot = strchr(name, '.');
+	if (dot) {
+		*dot = '\0';
+		if (section_kind(name, NULL) != SEC_UNKNOWN) {
+			section = name;
+			key = dot + 1;
+		} else {
+			*dot = '.';
+		}
+	}
+	if (!section && resolve_bare(job, key, &section, err, sizeof err))
+		goto out;
+	if (!*key) {
+		snprintf(err, sizeof err, "no key after '%s.'; write section.key=value", section);
+		goto out;
+	}
+	rc = apply(job, section, key, value, err, sizeof err);
+out:
+	if (rc)
+		snprintf(msg, n, "--set '%s': %s", assignment, err);
+	free(copy);
+	return rc;
+}
+
+/* ---- rules across options ---- */
+
+int rpb_job_finish(struct rpb_job *job, char *msg, size_t n)
+{
+	const char *src = job->source[0] ? job->source : NULL;
+	char where[4200] = "";
+	if (src)
+		snprintf(where, sizeof where, "%s: ", src);
+	if (!job->pattern) {
+		char known[256] = "";
+		for (size_t i = 0; i < rpb_pattern_count(); i++)
+			rpb_cat(known, sizeof known, "%s%s", i ? ", " : "", rpb_pattern_at(i)->name);
+		snprintf(msg, n, "%sno pattern: add an [ingest] section (known patterns: %s)",
+			 where, known);
+		return -1;
+	}
+	if (job->pattern->finish)
+		return job->pattern->finish(job->config, job, where, msg, n);
+	return 0;
+}
+
+/* ---- JSON ---- */
+
+/* Adds every option of one section's table; on_error only sets the
+ * per-class policies, which are dumped instead. */
+static int dump_section(json_t *obj, const char *section, const struct rpb_optdef *table,
+			const void *cfg)
+{
+	for (const struct rpb_optdef *d = table; d && d->key; d++) {
+		if (d->type == RPB_OPT_POLICY && d->cls < 0)
+			continue;
+		char v[128];
+		rpb_opt_format(v, sizeof v, cfg, d);
+		char name[512];
+		snprintf(name, sizeof name, "%s.%s", section, d->key);
+		if (json_object_set_new(obj, name, json_string(v)))
+			return -1;
+	}
+	return 0;
+}
+
+static int set_str(json_t *obj, const char *section, const char *key, const char *value)
+{
+	char name[512];
+	snprintf(name, sizeof name, "%s.%s", section, key);
+	return json_object_set_new(obj, name, json_string(value));
+}
+
+json_t *rpb_job_to_json(const struct rpb_job *job)
+{
+	json_t *obj = json_object();
+	if (!obj || json_object_set_new(obj, "pattern", json_string(rpb_job_pattern_name(job))) ||
+	    dump_section(obj, "run", run_options, &job->run) ||
+	    (job->pattern && dump_section(obj, job->pattern->name, job->pattern->options, job->config)))
+		goto fail;
+	for (size_t i = 0; i < job->nbackends; i++)
+		for (size_t j = 0; j < job->backends[i].n; j++) {
+			const struct rpb_kv *kv = &job->backends[i].kv[j];
+			char shown[1024];
+			if (rpb_key_is_dsn(kv->key, strlen(kv->key)))
+				rpb_dsn_redact(kv->value, shown, sizeof shown);
+			else
+				snprintf(shown, sizeof shown, "%s", kv->value);
+			if (set_str(obj, job->backends[i].name, kv->key, shown))
+				goto fail;
+		}
+	return obj;
+fail:
+	json_decref(obj);
+	return NULL;
+}
+
+int rpb_job_from_json(struct rpb_job *job, const json_t *obj, char *msg, size_t n)
+{
+	rpb_job_defaults(job);
+	if (!json_is_object(obj)) {
+		snprintf(msg, n, "job JSON: not an object; give the \"job\" object of a result file");
+		return -1;
+	}
+	const char *pname = json_string_value(json_object_get(obj, "pattern"));
+	if (pname && strcmp(pname, "none") != 0) {
+		const struct rpb_pattern *p = rpb_pattern_find(pname);
+		char err[512];
+		if (!p) {
+			snprintf(msg, n, "job JSON: unknown pattern '%s'", pname);
+			return -1;
+		}
+		if (rpb_job_choose(job, p, err, sizeof err)) {
+			snprintf(msg, n, "job JSON: %s", err);
+			return -1;
+		}
+	}
+	const char *name;
+	json_t *val;
+	json_object_foreach((json_t *)obj, name, val) {
+		if (strcmp(name, "pattern") == 0)
+			continue;
+		char err[1024] = "", section[64];
+		const char *dot = strchr(name, '.');
+		const char *value = json_string_value(val);
+		if (!value)
+			snprintf(err, sizeof err, "not a string; give the canonical text");
+		else if (!dot || (size_t)(dot - name) >= sizeof section)
+			snprintf(err, sizeof err, "not section.key");
+		if (!err[0]) {
+			snprintf(section, sizeof section, "%.*s", (int)(dot - name), name);
+			apply(job, section, dot + 1, value, err, sizeof err);
+		}
+		if (err[0]) {
+			snprintf(msg, n, "job JSON '%s': %s", name, err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ---- --help ---- */
+
+#define HELP_WIDTH 100
+
+/* Prints text from column col, wrapped at words to HELP_WIDTH. */
+static void print_wrapped(FILE *out, const char *text, int col)
+{
+	int room = HELP_WIDTH - col;
+	if (room < 30)
+		room = 30;
+	bool first = true;
+	while (*text) {
+		int len = (int)strlen(text);
+		int cut = len;
+		if (len > room) {
+			cut = room;
+			/* Break at a space, but keep "0 = never" together. */
+			while (cut > 0 && (text[cut] != ' ' || text[cut - 1] == '=' ||
+					   text[cut + 1] == '='))
+				cut--;
+			if (cut == 0)
+				cut = room;
+		}
+		fprintf(out, "%*s%.*s\n", first ? 0 : col, "", cut, text);
+		first = false;
+		text += cut;
+		while (*text == ' ')
+			text++;
+	}
+	if (first)
+		fputc('\n', out);
+}
+
+struct help_widths {
+	int key, dflt, range;
+};
+
+static void measure(struct help_widths *w, const struct rpb_optdef *table)
+{
+	for (const struct rpb_optdef *d = table; d && d->key; d++) {
+		char r[128];
+		rpb_opt_range(r, sizeof r, d);
+		int k = (int)strlen(d->key), f = (int)strlen(d->dflt), g = (int)strlen(r);
+		w->key = k > w->key ? k : w->key;
+		w->dflt = f > w->dflt ? f : w->dflt;
+		w->range = g > w->range ? g : w->range;
+	}
+}
+
+static void print_section(FILE *out, const struct help_widths *w, const char *section,
+			  const struct rpb_optdef *table, bool pattern)
+{
+	if (pattern)
+		fprintf(out, "\n[%s]  (the section selects the %s pattern)\n", section, section);
+	else
+		fprintf(out, "\n[%s]\n", section);
+	fprintf(out, "  %-*s  %-*s  %-*s  %s\n", w->key, "key", w->dflt, "default", w->range, "range",
+		"meaning");
+	for (const struct rpb_optdef *d = table; d && d->key; d++) {
+		char r[128];
+		rpb_opt_range(r, sizeof r, d);
+		fprintf(out, "  %-*s  %-*s  %-*s  ", w->key, d->key, w->dflt, d->dflt, w->range, r);
+		print_wrapped(out, d->help, 2 + w->key + 2 + w->dflt + 2 + w->range + 2);
+	}
+}
+
+void rpb_job_print_help(FILE *out)
+{
+	/* One set of column widths for every section, so the tables align. */
+	struct help_widths w = {0, 0, 0};
+	measure(&w, run_options);
+	for (size_t i = 0; i < rpb_pattern_count(); i++)
+		measure(&w, rpb_pattern_at(i)->options);
+	w.dflt = w.dflt < 7 ? 7 : w.dflt; /* the column titles */
+	w.range = w.range < 5 ? 5 : w.range;
+	fprintf(out, "Workload options: set them in the workload file under their [section], or with\n"
+		     "--set section.key=value (or key=value when the key is in one section only).\n"
+		     "Sizes take k/M/G/T suffixes (powers of 1024); times take ms, s, m or h.\n");
+	print_section(out, &w, "run", run_options, false);
+	for (size_t i = 0; i < rpb_pattern_count(); i++) {
+		const struct rpb_pattern *p = rpb_pattern_at(i);
+		if (p->options)
+			print_section(out, &w, p->name, p->options, true);
+	}
+	fprintf(out, "\n");
+	for (size_t i = 0; i < NBACKENDS; i++)
+		fprintf(out, "%s[%s]", i ? " " : "", backend_sections[i]);
+	fprintf(out, "\n  Backend tuning options, passed as written to that backend, which checks them\n"
+		     "  (see the backend's options).\n");
+}

@@ -1,0 +1,408 @@
+/* The ingest pattern: Fedora Commons' "Create Binary Resource" JMeter test
+ * run in-process against the store interface (docs/workload-ingest.md).
+ *
+ * One operation creates one binary resource: its content, its description
+ * record and its membership in a container, in one write transaction. Every
+ * probe_every creates, a probe sequence (the test plan's "performance
+ * requests") creates, reads, patches and deletes one probe resource. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "ingest.h"
+#include "runner.h"
+
+enum {
+	L_CREATE = 0,
+	L_PROBE_CREATE,
+	L_PROBE_HEAD,
+	L_PROBE_GET,
+	L_PROBE_PATCH,
+	L_PROBE_DELETE,
+	L_COUNT
+};
+
+static const char *const ingest_labels[L_COUNT] = {
+	"create", "probe-create", "probe-head", "probe-get", "probe-patch", "probe-delete",
+};
+
+/* ---- the pattern ---- */
+
+/* Shared by the workers: probe.csv (probe_every > 0), written under its
+ * stdio lock. */
+struct ingest_shared {
+	FILE *probe;
+};
+
+static enum rpb_status ingest_prepare(struct rpb_runner *rn, struct rpb_err *err)
+{
+	if (!ingest_opts(rn->job)->probe_every)
+		return RPB_OK;
+	struct ingest_shared *sh = calloc(1, sizeof *sh);
+	if (!sh)
+		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory");
+	char path[4200];
+	snprintf(path, sizeof path, "%s/probe.csv", rn->out_dir);
+	sh->probe = fopen(path, "w");
+	if (!sh->probe) {
+		int e = errno;
+		free(sh);
+		return rpb_err_set(err, RPB_IO, e, NULL, "cannot write %s: %s", path, strerror(e));
+	}
+	fprintf(sh->probe, "elapsed_ms,thread,probe,label,latency_us,status,objects_acked_by_thread\n");
+	rn->pattern_state = sh;
+	return RPB_OK;
+}
+
+static void ingest_fini(struct rpb_runner *rn)
+{
+	struct ingest_shared *sh = rn->pattern_state;
+	if (!sh)
+		return;
+	fclose(sh->probe);
+	free(sh);
+	rn->pattern_state = NULL;
+}
+
+struct ingest_worker {
+	unsigned char *content;      /* ingest_content_cap bytes */
+	char desc[INGEST_DESC_MAX];
+	char hex[INGEST_HEX_LEN + 1];
+	char id[INGEST_KEY_MAX], parent[INGEST_KEY_MAX], member[2 * INGEST_KEY_MAX];
+	size_t idlen, parentlen, memberlen;
+	uint64_t op;                 /* the main operation being written; UINT64_MAX for a probe */
+	struct rpb_buf got;          /* probe reads, reserved for the largest */
+};
+
+static enum rpb_status ingest_worker_init(struct rpb_worker *w, struct rpb_err *err)
+{
+	const struct rpb_ingest_opts *o = ingest_opts(w->rn->job);
+	struct ingest_worker *iw = calloc(1, sizeof *iw);
+	size_t cap = ingest_content_cap(o);
+	if (!iw || !(iw->content = malloc(cap))) {
+		free(iw);
+		return rpb_err_set(err, RPB_NOMEM, 0, NULL,
+				   "out of memory allocating a %zu-byte content buffer; lower ingest.size_max",
+				   cap);
+	}
+	/* A patch appends a line to the description it read, in place. */
+	size_t need = cap > 2 * INGEST_DESC_MAX ? cap : 2 * INGEST_DESC_MAX;
+	enum rpb_status st = rpb_buf_reserve(&iw->got, need, err);
+	if (st) {
+		free(iw->content);
+		free(iw);
+		return st;
+	}
+	w->state = iw;
+	return RPB_OK;
+}
+
+static void ingest_worker_fini(struct rpb_worker *w)
+{
+	struct ingest_worker *iw = w->state;
+	if (!iw)
+		return;
+	rpb_buf_free(&iw->got);
+	free(iw->content);
+	free(iw);
+	w->state = NULL;
+}
+
+/* Writes one resource: content, description, membership; one transaction.
+ * iw->id/parent/member must be set. On failure the backend has rolled back;
+ * *at_commit says whether it was the commit that failed. */
+static enum rpb_status write_resource(struct rpb_worker *w, struct rpb_session *s,
+				      struct ingest_worker *iw, uint64_t size, bool *at_commit,
+				      struct rpb_err *err)
+{
+	const struct rpb_backend *b = w->rn->backend;
+	enum rpb_content kind = ingest_opts(w->rn->job)->content;
+	*at_commit = false;
+	enum rpb_status st = rpb_txn_begin(w, s, RPB_TXN_WRITE, err);
+	if (!st) {
+		rpb_slice key = rpb_slice_make(iw->id, iw->idlen);
+		st = b->put(s, RPB_T_OBJECTS, key, rpb_slice_make(iw->content, (size_t)size), err);
+		if (!st) {
+			/* The server's side of a create: fixity digest and metadata. */
+			ingest_digest_hex(iw->content, (size_t)size, iw->hex);
+			size_t n = ingest_desc_format(iw->desc, iw->id, iw->parent, size, iw->hex,
+						      ingest_mime(kind), rpb_wall_ms());
+			st = b->put(s, RPB_T_DESCRIPTIONS, key, rpb_slice_make(iw->desc, n), err);
+		}
+		if (!st)
+			st = b->put(s, RPB_T_MEMBERS, rpb_slice_make(iw->member, iw->memberlen),
+				    rpb_slice_make("", 0), err);
+		if (!st && iw->op != UINT64_MAX)
+			rpb_inject_point(w, iw->op, false, RPB_T_OBJECTS, key);
+		if (!st) {
+			st = rpb_txn_commit(w, s, err);
+			*at_commit = st != RPB_OK;
+		}
+	}
+	if (st)
+		rpb_txn_rollback(w, s); /* the contract already rolled back */
+	return st;
+}
+
+static void set_ids(struct ingest_worker *iw, size_t idlen, size_t parentlen)
+{
+	iw->idlen = idlen;
+	iw->parentlen = parentlen;
+	iw->memberlen = ingest_member_key(iw->member, iw->parent, parentlen, iw->id, idlen);
+}
+
+/* ---- probes ---- */
+
+struct probe_ctx {
+	struct rpb_worker *w;
+	struct ingest_worker *iw;
+	const struct rpb_backend *b;
+	uint64_t op, probe;
+};
+
+/* Records one probe sample, logs it to probe.csv, and makes a failure that
+ * the policy says must stop the run do so: the runner's error policy only
+ * sees the create's status, which was acknowledged. */
+static void probe_done(const struct probe_ctx *pc, unsigned label, uint64_t start,
+		       uint64_t end, enum rpb_status st, uint64_t bytes, const struct rpb_err *err)
+{
+	struct rpb_worker *w = pc->w;
+	struct rpb_runner *rn = w->rn;
+	/* The null backend keeps nothing: not-found is its only answer. */
+	if (st == RPB_NOT_FOUND && (pc->b->flags & RPB_BF_STORES_NOTHING))
+		st = RPB_OK;
+	rpb_sample(w, label, start, end, st, bytes, st ? err : NULL);
+	const struct ingest_shared *sh = rn->pattern_state;
+	if (sh) {
+		/* The create that triggered the probe is acknowledged but the
+		 * runner counts it only after op returns: hence + 1. */
+		uint64_t acked = atomic_load_explicit(&w->acked, memory_order_relaxed) + 1;
+		flockfile(sh->probe);
+		fprintf(sh->probe, "%" PRIu64 ",%u,%" PRIu64 ",%s,%" PRIu64 ",%s,%" PRIu64 "\n",
+			(end - rn->t_start) / 1000000, w->id, pc->probe, ingest_labels[label],
+			(end - start) / 1000, rpb_status_name(st), acked);
+		funlockfile(sh->probe);
+	}
+	if (st && st < RPB_STATUS_COUNT &&
+	    rn->job->run.on_error[st].action == RPB_ACT_STOP &&
+	    rpb_request_stop(rn, RPB_STOP_ERROR)) {
+		rn->stop_err = *err;
+		rn->stop_worker = w->id;
+		rn->stop_op = pc->op;
+	}
+}
+
+static enum rpb_status probe_create(const struct probe_ctx *pc, bool *at_commit,
+				    struct rpb_err *err)
+{
+	struct rpb_worker *w = pc->w;
+	const struct rpb_job *job = w->rn->job;
+	uint64_t size = ingest_probe_content(job, w->id, pc->probe, pc->iw->content);
+	uint64_t start = rpb_now_ns();
+	pc->iw->op = UINT64_MAX;
+	enum rpb_status st = write_resource(w, rpb_next_session(w), pc->iw, size, at_commit, err);
+	probe_done(pc, L_PROBE_CREATE, start, rpb_now_ns(), st, size, err);
+	return st;
+}
+
+/* HEAD reads the description; GET the content and the description. */
+static void probe_read(const struct probe_ctx *pc, unsigned label, struct rpb_err *err)
+{
+	const struct rpb_backend *b = pc->b;
+	struct ingest_worker *iw = pc->iw;
+	struct rpb_session *s = rpb_next_session(pc->w);
+	rpb_slice key = rpb_slice_make(iw->id, iw->idlen);
+	uint64_t bytes = 0;
+	uint64_t start = rpb_now_ns();
+	enum rpb_status st = rpb_txn_begin(pc->w, s, RPB_TXN_READ, err);
+	if (!st && label == L_PROBE_GET) {
+		st = b->get(s, RPB_T_OBJECTS, key, &iw->got, err);
+		bytes = iw->got.len;
+	}
+	if (!st) {
+		st = b->get(s, RPB_T_DESCRIPTIONS, key, &iw->got, err);
+		bytes += label == L_PROBE_HEAD ? iw->got.len : 0;
+	}
+	if (!st)
+		st = rpb_txn_commit(pc->w, s, err);
+	if (st == RPB_NOT_FOUND)
+		rpb_err_set(err, st, 0, NULL, "%s: probe resource %s not found right after its create",
+			    ingest_labels[label], iw->id);
+	if (st)
+		rpb_txn_rollback(pc->w, s);
+	probe_done(pc, label, start, rpb_now_ns(), st, bytes, err);
+}
+
+/* PATCH: read the description, add a title line, write it back. */
+static void probe_patch(const struct probe_ctx *pc, struct rpb_err *err)
+{
+	const struct rpb_backend *b = pc->b;
+	struct ingest_worker *iw = pc->iw;
+	struct rpb_session *s = rpb_next_session(pc->w);
+	rpb_slice key = rpb_slice_make(iw->id, iw->idlen);
+	uint64_t start = rpb_now_ns();
+	enum rpb_status st = rpb_txn_begin(pc->w, s, RPB_TXN_WRITE, err);
+	if (!st)
+		st = b->get(s, RPB_T_DESCRIPTIONS, key, &iw->got, err);
+	if (!st) {
+		char *p = (char *)iw->got.data + iw->got.len;
+		size_t room = iw->got.cap - iw->got.len;
+		int n = snprintf(p, room, "title=probe %" PRIu64 "\n", pc->probe);
+		iw->got.len += n > 0 && (size_t)n < room ? (size_t)n : 0;
+		st = b->put(s, RPB_T_DESCRIPTIONS, key, rpb_slice_make(iw->got.data, iw->got.len),
+			    err);
+	}
+	if (!st)
+		st = rpb_txn_commit(pc->w, s, err);
+	if (st == RPB_NOT_FOUND)
+		rpb_err_set(err, st, 0, NULL, "probe-patch: probe resource %s not found", iw->id);
+	if (st)
+		rpb_txn_rollback(pc->w, s);
+	probe_done(pc, L_PROBE_PATCH, start, rpb_now_ns(), st, 0, err);
+}
+
+static void probe_delete(const struct probe_ctx *pc, struct rpb_err *err)
+{
+	const struct rpb_backend *b = pc->b;
+	struct ingest_worker *iw = pc->iw;
+	struct rpb_session *s = rpb_next_session(pc->w);
+	rpb_slice key = rpb_slice_make(iw->id, iw->idlen);
+	uint64_t start = rpb_now_ns();
+	enum rpb_status st = rpb_txn_begin(pc->w, s, RPB_TXN_WRITE, err);
+	if (!st)
+		st = b->del(s, RPB_T_OBJECTS, key, err);
+	if (!st)
+		st = b->del(s, RPB_T_DESCRIPTIONS, key, err);
+	if (!st)
+		st = b->del(s, RPB_T_MEMBERS, rpb_slice_make(iw->member, iw->memberlen), err);
+	if (!st)
+		st = rpb_txn_commit(pc->w, s, err);
+	if (st == RPB_NOT_FOUND)
+		rpb_err_set(err, st, 0, NULL, "probe-delete: part of probe resource %s was missing",
+			    iw->id);
+	if (st)
+		rpb_txn_rollback(pc->w, s); /* a NOT_FOUND del leaves the transaction open */
+	probe_done(pc, L_PROBE_DELETE, start, rpb_now_ns(), st, 0, err);
+}
+
+/* After a probe create failed inside commit it may have happened after all:
+ * remove whatever is there, untimed, so verify does not find a probe that
+ * the run never reported. NOT_FOUND deletes keep the transaction open. */
+static void probe_cleanup(const struct probe_ctx *pc)
+{
+	const struct rpb_backend *b = pc->b;
+	struct ingest_worker *iw = pc->iw;
+	struct rpb_session *s = rpb_next_session(pc->w);
+	rpb_slice key = rpb_slice_make(iw->id, iw->idlen);
+	struct rpb_err err;
+	enum rpb_status st = rpb_txn_begin(pc->w, s, RPB_TXN_WRITE, &err);
+	if (!st && (st = b->del(s, RPB_T_OBJECTS, key, &err)) == RPB_NOT_FOUND)
+		st = RPB_OK;
+	if (!st && (st = b->del(s, RPB_T_DESCRIPTIONS, key, &err)) == RPB_NOT_FOUND)
+		st = RPB_OK;
+	if (!st && (st = b->del(s, RPB_T_MEMBERS, rpb_slice_make(iw->member, iw->memberlen),
+				&err)) == RPB_NOT_FOUND)
+		st = RPB_OK;
+	rpb_txn_finish(pc->w, s, st, &err);
+}
+
+/* The test plan's "performance requests": PUT, OPTIONS, GET, PATCH, DELETE
+ * of one probe resource. After a failed create there is nothing to read or
+ * delete; otherwise the delete always runs so a failed read or patch leaves
+ * no probe behind. */
+static void run_probe(struct rpb_worker *w, struct ingest_worker *iw, uint64_t op,
+		      uint64_t probe)
+{
+	const char *tag = w->rn->run_tag;
+	struct probe_ctx pc = {w, iw, w->rn->backend, op, probe};
+	struct rpb_err perr;
+	set_ids(iw, ingest_probe_key(iw->id, tag, w->id, probe),
+		ingest_probe_container_key(iw->parent, tag));
+	bool at_commit;
+	if (probe_create(&pc, &at_commit, &perr)) {
+		if (at_commit)
+			probe_cleanup(&pc);
+		return;
+	}
+	probe_read(&pc, L_PROBE_HEAD, &perr);
+	probe_read(&pc, L_PROBE_GET, &perr);
+	probe_patch(&pc, &perr);
+	probe_delete(&pc, &perr);
+}
+
+/* ---- the operation ---- */
+
+static enum rpb_status ingest_op(struct rpb_worker *w, uint64_t i, struct rpb_err *err)
+{
+	struct rpb_runner *rn = w->rn;
+	const struct rpb_job *job = rn->job;
+	struct ingest_worker *iw = w->state;
+
+	/* The client building its request body: not part of the latency. */
+	uint64_t size = ingest_content(job, w->id, i, iw->content);
+	set_ids(iw, ingest_obj_key(iw->id, rn->run_tag, w->id, i),
+		ingest_container_key(iw->parent, rn->run_tag, i, ingest_opts(job)->containers));
+
+	iw->op = i;
+	struct rpb_session *s = rpb_next_session(w);
+	bool at_commit;
+	rpb_inject_point(w, i, true, RPB_T_OBJECTS, rpb_slice_make(iw->id, iw->idlen));
+	uint64_t start = rpb_now_ns();
+	enum rpb_status st = write_resource(w, s, iw, size, &at_commit, err);
+	uint64_t end = rpb_now_ns();
+	w->in_doubt = at_commit;
+	/* A failed create stored nothing: its bytes would inflate throughput,
+	 * and keeping them out makes label 0's bytes / acked the mean size. */
+	rpb_sample(w, L_CREATE, start, end, st, st ? 0 : size, st ? err : NULL);
+	if (st)
+		return st;
+	w->op_bytes = size;
+
+	uint64_t every = ingest_opts(job)->probe_every;
+	if (every && (i + 1) % every == 0 &&
+	    atomic_load_explicit(&rn->stop, memory_order_relaxed) == RPB_STOP_NONE)
+		run_probe(w, iw, i, (i + 1) / every);
+	return RPB_OK;
+}
+
+static void ingest_report_json(struct rpb_runner *rn, json_t *obj)
+{
+	const struct rpb_ingest_opts *o = ingest_opts(rn->job);
+	json_object_set_new(obj, "containers", json_integer((json_int_t)o->containers));
+	json_object_set_new(obj, "probe_every", json_integer((json_int_t)o->probe_every));
+	json_object_set_new(obj, "size_min", json_integer((json_int_t)o->size_min));
+	json_object_set_new(obj, "size_max", json_integer((json_int_t)o->size_max));
+	json_object_set_new(obj, "content",
+			    json_string(o->content == RPB_CONTENT_BINARY ? "binary" : "ascii"));
+	uint64_t bytes = 0, acked = 0;
+	for (unsigned t = 0; t < rn->nworkers; t++) {
+		bytes += atomic_load(&rn->workers[t].labels[L_CREATE].bytes);
+		acked += atomic_load(&rn->workers[t].acked);
+	}
+	json_object_set_new(obj, "mean_size",
+			    acked ? json_real((double)bytes / (double)acked) : json_null());
+}
+
+static const char *const ingest_files[] = {"probe.csv", NULL};
+
+const struct rpb_pattern rpb_pattern_ingest = {
+	.name = "ingest",
+	.noun = "creates",
+	.labels = ingest_labels,
+	.nlabels = L_COUNT,
+	.options = ingest_options,
+	.config_size = sizeof(struct rpb_ingest_opts),
+	.finish = ingest_finish,
+	.files = ingest_files,
+	.binary_payload = ingest_binary_payload,
+	.prepare = ingest_prepare,
+	.fini = ingest_fini,
+	.worker_init = ingest_worker_init,
+	.worker_fini = ingest_worker_fini,
+	.op = ingest_op,
+	.report_json = ingest_report_json,
+	.verify = ingest_verify,
+};

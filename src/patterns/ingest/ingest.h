@@ -1,0 +1,91 @@
+/* Internal to the ingest pattern: the key layout, the regeneration of an
+ * object's content and the description record, shared by the run
+ * (ingest.c) and verify (ingest_verify.c) so both agree byte for byte.
+ *
+ * Key layout (the run tag keeps runs apart in one store):
+ *   objects, descriptions  o/<tag>/<thread %04u>/<op %012>   (fixed width:
+ *                          key order = creation order per thread)
+ *   members                <container id>/<object id>, value empty
+ *   containers             c/<tag>/<op % containers>; probes: c/<tag>/probe
+ *   probe resources        p/<tag>/<thread %04u>/<probe %012> */
+#ifndef RPB_INGEST_H
+#define RPB_INGEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "options.h"
+#include "payload.h"
+#include "store.h"
+#include "workload.h"
+
+/* The [ingest] section (ingest_options.c). */
+struct rpb_ingest_opts {
+	uint64_t size_min;     /* bytes, inclusive */
+	uint64_t size_max;     /* bytes, exclusive */
+	enum rpb_content content;
+	uint64_t containers;   /* creates spread over this many containers */
+	uint64_t probe_every;  /* creates between probe sequences; 0 = never */
+};
+extern const struct rpb_optdef ingest_options[];
+int ingest_finish(void *config, const struct rpb_job *job, const char *where, char *msg,
+		  size_t n);
+bool ingest_binary_payload(const void *config);
+
+static inline const struct rpb_ingest_opts *ingest_opts(const struct rpb_job *job)
+{
+	return job->config;
+}
+
+#define INGEST_KEY_MAX 160   /* any id or membership key fits */
+#define INGEST_DESC_MAX 1024 /* a description record, patched or not */
+#define INGEST_HEX_LEN 32    /* XXH3-128 as hex, without the NUL */
+/* Probe contents come from their own rng stream so probes never shift the
+ * sequence of the creates. */
+#define INGEST_PROBE_STREAM (UINT64_C(1) << 32)
+
+size_t ingest_obj_key(char *buf, const char *tag, unsigned thread, uint64_t op);
+size_t ingest_probe_key(char *buf, const char *tag, unsigned thread, uint64_t probe);
+size_t ingest_container_key(char *buf, const char *tag, uint64_t op, uint64_t containers);
+size_t ingest_probe_container_key(char *buf, const char *tag);
+/* "<container>/<member>". */
+size_t ingest_member_key(char *buf, const char *container, size_t clen,
+			 const char *member, size_t mlen);
+
+/* Bytes a content buffer needs for any size the options can draw (>= 1). */
+size_t ingest_content_cap(const struct rpb_ingest_opts *o);
+/* Regenerates the content of create op of thread into buf; returns its size. */
+uint64_t ingest_content(const struct rpb_job *job, unsigned thread, uint64_t op,
+			unsigned char *buf);
+/* The same for probe number probe of thread. */
+uint64_t ingest_probe_content(const struct rpb_job *job, unsigned thread, uint64_t probe,
+			      unsigned char *buf);
+
+/* XXH3-128 of n bytes as 32 lower-case hex digits plus NUL (high word first). */
+void ingest_digest_hex(const void *p, size_t n, char out[INGEST_HEX_LEN + 1]);
+const char *ingest_mime(enum rpb_content kind);
+
+/* Formats a description record into buf (INGEST_DESC_MAX bytes); returns its
+ * length. wall_ms is the creation time, written as UTC ISO-8601 with ms. */
+size_t ingest_desc_format(char *buf, const char *id, const char *parent, uint64_t size,
+			  const char *hex, const char *mime, uint64_t wall_ms);
+
+/* The fields of a description record, pointing into the record. */
+struct ingest_desc {
+	rpb_slice id, parent, size, xxh3, mime, created;
+};
+/* Splits a record into its "key=value" lines; false if a required field is
+ * missing. Unknown lines (a probe's "title=") are skipped. */
+bool ingest_desc_parse(const void *rec, size_t n, struct ingest_desc *d);
+/* Whether a field equals the NUL-terminated s. */
+bool ingest_field_eq(rpb_slice f, const char *s);
+
+struct rpb_ledger;
+struct rpb_verify_result;
+/* The pattern's verify hook (ingest_verify.c). */
+enum rpb_status ingest_verify(const struct rpb_backend *b, struct rpb_store *st,
+			      const struct rpb_job *job, const struct rpb_ledger *ledger,
+			      struct rpb_verify_result *res, struct rpb_err *err);
+
+#endif

@@ -1,0 +1,659 @@
+/* The report's figures. Each backend is represented by its plotted run (the
+ * median-throughput one); the data each figure needs is extracted into
+ * DIR/data/<figure>-<backend>.dat, and DIR/figures/<figure>.gp draws it with
+ * gnuplot into DIR/figures/<figure>.svg and .png. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "plot.h"
+
+extern char **environ;
+
+#define MAX_COLS 32
+#define LINE_MAX_LEN 4096
+#define MIB 1048576.0
+
+/* Colour-blind-safe (Okabe and Ito); the known backends keep theirs in
+ * every report, others take the rest in order of appearance. */
+static const struct {
+	const char *backend, *colour;
+} fixed_colours[] = {
+	{"leveldb", "#0072b2"}, {"sqlite", "#e69f00"}, {"postgres", "#009e73"}, {"null", "#7f7f7f"},
+};
+static const char *const spare_colours[] = {"#cc79a7", "#d55e00", "#56b4e9", "#000000"};
+
+const char *rpb_plot_colour(const struct rpb_cmp *c, const char *backend)
+{
+	for (size_t i = 0; i < sizeof fixed_colours / sizeof fixed_colours[0]; i++)
+		if (!strcmp(fixed_colours[i].backend, backend))
+			return fixed_colours[i].colour;
+	size_t k = 0;
+	for (size_t i = 0; i < c->nbackends && strcmp(c->backends[i].name, backend); i++) {
+		bool known = false;
+		for (size_t j = 0; j < sizeof fixed_colours / sizeof fixed_colours[0]; j++)
+			known |= !strcmp(fixed_colours[j].backend, c->backends[i].name);
+		k += !known;
+	}
+	return spare_colours[k % (sizeof spare_colours / sizeof spare_colours[0])];
+}
+
+/* ---- reading the CSV files of a run ---- */
+
+struct csv {
+	FILE *f;
+	char line[LINE_MAX_LEN];
+	char *field[MAX_COLS];
+	size_t nfields;
+	char head[LINE_MAX_LEN];
+	char *name[MAX_COLS];
+	size_t nnames;
+};
+
+static size_t split(char *line, char **out)
+{
+	size_t n = 0;
+	line[strcspn(line, "\r\n")] = '\0';
+	for (char *p = line; n < MAX_COLS;) {
+		out[n++] = p;
+		char *comma = strchr(p, ',');
+		if (!comma)
+			break;
+		*comma = '\0';
+		p = comma + 1;
+	}
+	return n;
+}
+
+static bool csv_open(struct csv *c, const char *dir, const char *file)
+{
+	char path[RPB_CMP_PATH + 64];
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	memset(c, 0, sizeof *c);
+	if (!(c->f = fopen(path, "r")))
+		return false;
+	if (!fgets(c->head, sizeof c->head, c->f)) {
+		fclose(c->f);
+		c->f = NULL;
+		return false;
+	}
+	c->nnames = split(c->head, c->name);
+	return true;
+}
+
+static int csv_col(const struct csv *c, const char *name)
+{
+	for (size_t i = 0; i < c->nnames; i++)
+		if (!strcmp(c->name[i], name))
+			return (int)i;
+	return -1;
+}
+
+static bool csv_next(struct csv *c)
+{
+	while (fgets(c->line, sizeof c->line, c->f)) {
+		c->nfields = split(c->line, c->field);
+		if (c->nfields == c->nnames)
+			return true;
+	}
+	return false;
+}
+
+static double csv_num(const struct csv *c, int col)
+{
+	return col >= 0 && (size_t)col < c->nfields ? strtod(c->field[col], NULL) : NAN;
+}
+
+static void csv_close(struct csv *c)
+{
+	if (c->f)
+		fclose(c->f);
+	c->f = NULL;
+}
+
+/* ---- data files ---- */
+
+struct series {
+	char file[96]; /* data/<figure>-<backend>[-label].dat, relative to the report */
+	size_t backend;
+	char label[32];
+	size_t points;
+};
+
+static FILE *open_data(const char *dir, struct series *s, const char *fig, const char *backend,
+		       const char *label)
+{
+	snprintf(s->file, sizeof s->file, "data/%s-%s%s%s.dat", fig, backend, label ? "-" : "",
+		 label ? label : "");
+	snprintf(s->label, sizeof s->label, "%s", label ? label : "");
+	s->points = 0;
+	char path[RPB_CMP_PATH + 128];
+	snprintf(path, sizeof path, "%s/%s", dir, s->file);
+	return fopen(path, "w");
+}
+
+/* One data row: x then ny values. */
+static size_t write_row(FILE *f, const double *row, size_t ny)
+{
+	fprintf(f, "%.6g", row[0]);
+	for (size_t k = 0; k < ny; k++)
+		fprintf(f, " %.6g", row[k + 1]);
+	fprintf(f, "\n");
+	return 1;
+}
+
+/* Columns of intervals.csv for every backend: x, then the ys; rows whose
+ * values are not all positive are left out when positive is set (log axes). */
+static size_t interval_series(const struct rpb_cmp *c, const char *dir, const char *fig,
+			      const char *xcol, const char *const *ycols, size_t ny, bool positive,
+			      double yscale, struct series *out)
+{
+	size_t ns = 0;
+	for (size_t b = 0; b < c->nbackends; b++) {
+		struct csv in;
+		if (!csv_open(&in, c->runs[c->backends[b].rep].dir, "intervals.csv"))
+			continue;
+		int xc = csv_col(&in, xcol), yc[4];
+		bool ok = xc >= 0;
+		for (size_t k = 0; k < ny; k++)
+			ok &= (yc[k] = csv_col(&in, ycols[k])) >= 0;
+		struct series *s = &out[ns];
+		FILE *f = ok ? open_data(dir, s, fig, c->backends[b].name, NULL) : NULL;
+		if (!f) {
+			csv_close(&in);
+			continue;
+		}
+		s->backend = b;
+		fprintf(f, "# %s", xcol);
+		for (size_t k = 0; k < ny; k++)
+			fprintf(f, " %s", ycols[k]);
+		fprintf(f, "\n");
+		/* The last row covers only the rest of the run after the last full
+		 * interval: over a few milliseconds its throughput and latencies
+		 * are noise, so it is drawn only when it spans at least half an
+		 * interval. One row is held back to know which is last. */
+		int tc = csv_col(&in, "elapsed_s");
+		double held[5], prev_t = 0, span = 0, held_span = 0;
+		bool have = false;
+		while (csv_next(&in)) {
+			double row[5], t = tc >= 0 ? csv_num(&in, tc) : NAN;
+			row[0] = csv_num(&in, xc);
+			bool keep = !isnan(row[0]);
+			for (size_t k = 0; k < ny; k++) {
+				row[k + 1] = csv_num(&in, yc[k]) / yscale;
+				keep &= !isnan(row[k + 1]) && (!positive || row[k + 1] > 0);
+			}
+			double this_span = isnan(t) ? 0 : t - prev_t;
+			prev_t = isnan(t) ? prev_t : t;
+			if (!keep)
+				continue;
+			if (have)
+				s->points += write_row(f, held, ny);
+			memcpy(held, row, sizeof row);
+			span = held_span;
+			held_span = this_span;
+			have = true;
+		}
+		if (have && (span <= 0 || held_span >= span / 2))
+			s->points += write_row(f, held, ny);
+		csv_close(&in);
+		fclose(f);
+		if (s->points)
+			ns++;
+	}
+	return ns;
+}
+
+/* ---- gnuplot ---- */
+
+/* s as a gnuplot single-quoted string, in which '' stands for one quote. */
+static const char *gp_quote(char *buf, size_t n, const char *s)
+{
+	size_t len = 0;
+	buf[len++] = '\'';
+	for (; *s && len + 3 < n; s++) {
+		if (*s == '\'')
+			buf[len++] = '\'';
+		buf[len++] = *s;
+	}
+	buf[len++] = '\'';
+	buf[len] = '\0';
+	return buf;
+}
+
+struct script {
+	FILE *f;
+	char path[RPB_CMP_PATH + 64];
+};
+
+static bool script_open(struct script *sc, const char *dir, const struct rpb_cmp *c,
+			const struct rpb_figure *fig)
+{
+	snprintf(sc->path, sizeof sc->path, "%s/figures/%s.gp", dir, fig->name);
+	if (!(sc->f = fopen(sc->path, "w")))
+		return false;
+	fprintf(sc->f, "# %s: drawn by rpbench report; run from the report directory:\n"
+		       "#   gnuplot figures/%s.gp\n"
+		       "set encoding utf8\nset datafile commentschars '#'\n"
+		       "set grid lc rgb '#d0d0d0'\nset border lc rgb '#404040'\n"
+		       "set key outside right top vertical noenhanced\nset tics nomirror\n",
+		fig->title, fig->name);
+	for (size_t b = 0; b < c->nbackends; b++)
+		fprintf(sc->f, "set style line %zu lc rgb '%s' lw 2 pt 7 ps 0.7\n", b + 1,
+			rpb_plot_colour(c, c->backends[b].name));
+	char q[1100];
+	fprintf(sc->f, "set title %s noenhanced\n", gp_quote(q, sizeof q, fig->title));
+	return true;
+}
+
+/* The plot commands go into a macro so both terminals draw the same thing. */
+static void script_finish(struct script *sc, const struct rpb_figure *fig, const char *plot,
+			  int width, int height)
+{
+	fprintf(sc->f,
+		"set terminal svg size %d,%d font 'DejaVu Sans,13' noenhanced background '#ffffff'\n"
+		"set output 'figures/%s.svg'\n%s\n"
+		"set terminal pngcairo size %d,%d font 'DejaVu Sans,11' noenhanced background '#ffffff'\n"
+		"set output 'figures/%s.png'\n%s\nset output\n",
+		width, height, fig->name, plot, width, height, fig->name, plot);
+}
+
+/* Runs gnuplot on the script from the report directory; its messages go to
+ * figures/gnuplot.log. */
+static int run_gnuplot(const char *dir, const struct rpb_figure *fig, char *msg, size_t n)
+{
+	char script[96], log[RPB_CMP_PATH + 64];
+	snprintf(script, sizeof script, "figures/%s.gp", fig->name);
+	snprintf(log, sizeof log, "%s/figures/gnuplot.log", dir);
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	/* In order: the log path is relative to our directory, so open it
+	 * before changing into dir (which may itself be relative). */
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	posix_spawn_file_actions_addchdir_np(&fa, dir);
+	char *argv[] = {"gnuplot", script, NULL};
+	pid_t pid;
+	int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc) {
+		snprintf(msg, n, "cannot run gnuplot: %s; install gnuplot-nox (scripts/deps.sh)",
+			 strerror(rc));
+		return -1;
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			snprintf(msg, n, "waiting for gnuplot: %s", strerror(errno));
+			return -1;
+		}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+		snprintf(msg, n, "gnuplot not found; install gnuplot-nox (scripts/deps.sh)");
+		return -1;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		snprintf(msg, n, "gnuplot failed on %s/%s; see %s", dir, script, log);
+		return -1;
+	}
+	return 0;
+}
+
+static void plot_series(char *buf, size_t n, const struct rpb_cmp *c, const struct series *s,
+			size_t ns, const char *using, const char *suffix, const char *style)
+{
+	size_t len = strlen(buf);
+	for (size_t i = 0; i < ns && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s'%s' using %s with linespoints ls %zu %s title '%s%s'",
+					len > 5 ? ", " : "", s[i].file, using, s[i].backend + 1,
+					style, c->backends[s[i].backend].name, suffix);
+}
+
+/* ---- the figures ---- */
+
+struct ctx {
+	const struct rpb_cmp *c;
+	const char *dir;
+	char where[320]; /* "ingest (ci-ingest.ini), sync none" */
+	const char *acked_axis; /* what intervals.csv acked counts, as an axis label */
+	char *msg;
+	size_t n;
+};
+
+static struct rpb_figure *new_fig(struct rpb_figure *figs, size_t *nfigs, const struct ctx *x,
+				  const char *name, const char *what, const char *caption)
+{
+	struct rpb_figure *f = &figs[(*nfigs)++];
+	memset(f, 0, sizeof *f);
+	snprintf(f->name, sizeof f->name, "%s", name);
+	snprintf(f->title, sizeof f->title, "%s: %s", what, x->where);
+	snprintf(f->caption, sizeof f->caption, "%s", caption);
+	return f;
+}
+
+static int draw(const struct ctx *x, struct rpb_figure *fig, struct script *sc, const char *plot,
+		int width, int height)
+{
+	script_finish(sc, fig, plot, width, height);
+	if (fclose(sc->f) != 0) {
+		snprintf(x->msg, x->n, "cannot write %s: %s", sc->path, strerror(errno));
+		return -1;
+	}
+	if (run_gnuplot(x->dir, fig, x->msg, x->n) != 0)
+		return -1;
+	fig->made = true;
+	return 0;
+}
+
+static int fig_intervals(const struct ctx *x, struct rpb_figure *fig, const char *xcol,
+			 const char *ycol, double yscale, const char *xlabel, const char *ylabel)
+{
+	struct series s[RPB_CMP_MAX_BACKENDS];
+	const char *ys[] = {ycol};
+	size_t ns = interval_series(x->c, x->dir, fig->name, xcol, ys, 1, false, yscale, s);
+	if (!ns) {
+		snprintf(fig->skipped, sizeof fig->skipped, "no run has intervals.csv rows");
+		return 0;
+	}
+	struct script sc;
+	if (!script_open(&sc, x->dir, x->c, fig))
+		goto fail;
+	fprintf(sc.f, "set xlabel '%s'\nset ylabel '%s'\nset yrange [0:*]\nset xrange [0:*]\n", xlabel,
+		ylabel);
+	char plot[8192] = "plot ";
+	plot_series(plot, sizeof plot, x->c, s, ns, "1:2", "", "");
+	return draw(x, fig, &sc, plot, 960, 540);
+fail:
+	snprintf(x->msg, x->n, "cannot write the script of %s: %s", fig->name, strerror(errno));
+	return -1;
+}
+
+static int fig_latency_time(const struct ctx *x, struct rpb_figure *fig)
+{
+	struct series s[RPB_CMP_MAX_BACKENDS];
+	const char *ys[] = {"p50_us", "p99_us"};
+	size_t ns = interval_series(x->c, x->dir, fig->name, "elapsed_s", ys, 2, true, 1, s);
+	if (!ns) {
+		snprintf(fig->skipped, sizeof fig->skipped, "no run has intervals.csv rows with latencies");
+		return 0;
+	}
+	struct script sc;
+	if (!script_open(&sc, x->dir, x->c, fig)) {
+		snprintf(x->msg, x->n, "cannot write the script of %s: %s", fig->name, strerror(errno));
+		return -1;
+	}
+	fprintf(sc.f, "set xlabel 'elapsed time, s'\nset ylabel 'latency, µs (log scale)'\n"
+		      "set logscale y\nset xrange [0:*]\n");
+	char plot[8192] = "plot ";
+	for (size_t i = 0; i < ns; i++) { /* each backend's pair together in the key */
+		plot_series(plot, sizeof plot, x->c, &s[i], 1, "1:2", " p50", "");
+		plot_series(plot, sizeof plot, x->c, &s[i], 1, "1:3", " p99", "dt 2 pt 6");
+	}
+	return draw(x, fig, &sc, plot, 960, 540);
+}
+
+/* HdrHistogram's percentile plot: x = 1 / (1 - p), so each nine takes the
+ * same width; the maximum is drawn one decade past p99.99. */
+static int fig_percentiles(const struct ctx *x, struct rpb_figure *fig)
+{
+	static const struct {
+		const char *key;
+		double x;
+	} pts[] = {{"p50_us", 2},      {"p90_us", 10},       {"p95_us", 20},  {"p99_us", 100},
+		   {"p99.9_us", 1000}, {"p99.99_us", 10000}, {"max_us", 1e5}};
+	struct series s[RPB_CMP_MAX_BACKENDS];
+	size_t ns = 0;
+	for (size_t b = 0; b < x->c->nbackends; b++) {
+		const json_t *lab = json_object_get(
+			json_object_get(x->c->runs[x->c->backends[b].rep].root, "labels"), x->c->main_label);
+		FILE *f = lab ? open_data(x->dir, &s[ns], fig->name, x->c->backends[b].name, NULL) : NULL;
+		if (!f)
+			continue;
+		s[ns].backend = b;
+		fprintf(f, "# 1/(1-p) latency_us  (%s)\n", x->c->main_label);
+		for (size_t k = 0; k < sizeof pts / sizeof pts[0]; k++) {
+			double v;
+			if (rpb_cmp_number(lab, pts[k].key, &v) && v > 0) {
+				fprintf(f, "%g %.6g\n", pts[k].x, v);
+				s[ns].points++;
+			}
+		}
+		fclose(f);
+		if (s[ns].points)
+			ns++;
+	}
+	if (!ns) {
+		snprintf(fig->skipped, sizeof fig->skipped, "no run has percentiles of %s", x->c->main_label);
+		return 0;
+	}
+	struct script sc;
+	if (!script_open(&sc, x->dir, x->c, fig)) {
+		snprintf(x->msg, x->n, "cannot write the script of %s: %s", fig->name, strerror(errno));
+		return -1;
+	}
+	fprintf(sc.f, "set xlabel 'percentile (log scale of 1/(1-p))'\n"
+		      "set ylabel '%s latency, µs (log scale)'\n"
+		      "set logscale xy\nset xrange [1.5:1.5e5]\n"
+		      "set xtics ('50%%%%' 2, '90%%%%' 10, '99%%%%' 100, '99.9%%%%' 1000, '99.99%%%%' 10000, 'max' 100000)\n",
+		x->c->main_label);
+	char plot[8192] = "plot ";
+	plot_series(plot, sizeof plot, x->c, s, ns, "1:2", "", "");
+	return draw(x, fig, &sc, plot, 960, 540);
+}
+
+/* probe.csv rows give each thread's own count of acknowledged creates; the
+ * objects stored at a probe are approximated by the sum over threads of the
+ * latest count each thread reported so far (rows in completion order). Each
+ * other thread's count lags its true count by less than probe_every creates. */
+static int fig_probes(const struct ctx *x, struct rpb_figure *fig)
+{
+	enum { MAX_PROBE_LABELS = 6, MAX_THREADS = 4096 };
+	char labels[MAX_PROBE_LABELS][32];
+	size_t nlabels = 0;
+	struct series s[RPB_CMP_MAX_BACKENDS * MAX_PROBE_LABELS];
+	size_t ns = 0;
+	double *last = calloc(MAX_THREADS, sizeof *last);
+	if (!last) {
+		snprintf(x->msg, x->n, "out of memory");
+		return -1;
+	}
+	for (size_t b = 0; b < x->c->nbackends; b++) {
+		struct csv in;
+		if (!csv_open(&in, x->c->runs[x->c->backends[b].rep].dir, "probe.csv"))
+			continue;
+		int ct = csv_col(&in, "thread"), cl = csv_col(&in, "label"),
+		    clat = csv_col(&in, "latency_us"), cst = csv_col(&in, "status"),
+		    cobj = csv_col(&in, "objects_acked_by_thread");
+		FILE *files[MAX_PROBE_LABELS] = {0};
+		size_t first = ns;
+		memset(last, 0, MAX_THREADS * sizeof *last);
+		while (ct >= 0 && cl >= 0 && clat >= 0 && cobj >= 0 && csv_next(&in)) {
+			double t = csv_num(&in, ct);
+			if (isnan(t) || t < 0 || t >= MAX_THREADS)
+				continue;
+			last[(size_t)t] = csv_num(&in, cobj);
+			if (cst >= 0 && strcmp(in.field[cst], "ok") != 0)
+				continue;
+			double total = 0;
+			for (size_t k = 0; k < MAX_THREADS; k++)
+				total += last[k];
+			size_t l = 0;
+			while (l < nlabels && strcmp(labels[l], in.field[cl]) != 0)
+				l++;
+			if (l == nlabels) {
+				if (nlabels == MAX_PROBE_LABELS)
+					continue;
+				snprintf(labels[nlabels++], sizeof labels[0], "%s", in.field[cl]);
+			}
+			size_t si = first;
+			while (si < ns && strcmp(s[si].label, labels[l]) != 0)
+				si++;
+			if (si == ns) {
+				if (!(files[si - first] = open_data(x->dir, &s[si], fig->name,
+								    x->c->backends[b].name, labels[l])))
+					continue;
+				s[si].backend = b;
+				fprintf(files[si - first], "# objects_stored_approx latency_us\n");
+				ns++;
+			}
+			double lat = csv_num(&in, clat);
+			if (!(lat > 0))
+				continue; /* below the 1 µs resolution: no place on a log axis */
+			fprintf(files[si - first], "%.0f %.6g\n", total, lat);
+			s[si].points++;
+		}
+		for (size_t k = 0; k < MAX_PROBE_LABELS; k++)
+			if (files[k])
+				fclose(files[k]);
+		csv_close(&in);
+	}
+	free(last);
+	if (!ns) {
+		snprintf(fig->skipped, sizeof fig->skipped, "no run wrote probe.csv (probe_every = 0 or not an ingest run)");
+		return 0;
+	}
+	struct script sc;
+	if (!script_open(&sc, x->dir, x->c, fig)) {
+		snprintf(x->msg, x->n, "cannot write the script of %s: %s", fig->name, strerror(errno));
+		return -1;
+	}
+	size_t cols = nlabels > 1 ? 2 : 1, rows = (nlabels + cols - 1) / cols;
+	char plot[16384];
+	char q[1100];
+	size_t len = (size_t)snprintf(plot, sizeof plot, "set multiplot layout %zu,%zu title %s\n",
+				      rows, cols, gp_quote(q, sizeof q, fig->title));
+	fprintf(sc.f, "unset title\nset xlabel 'objects stored (approx.)'\nset ylabel 'latency, µs (log scale)'\n"
+		      "set logscale y\nset xrange [0:*]\nset key outside top center horizontal noenhanced\n");
+	for (size_t l = 0; l < nlabels && len < sizeof plot; l++) {
+		len += (size_t)snprintf(plot + len, sizeof plot - len, "set title '%s' noenhanced\nplot ",
+					labels[l]);
+		size_t start = len;
+		for (size_t i = 0; i < ns && len < sizeof plot; i++)
+			if (!strcmp(s[i].label, labels[l]))
+				len += (size_t)snprintf(plot + len, sizeof plot - len,
+							"%s'%s' using 1:2 with points ls %zu title '%s'",
+							len > start ? ", " : "", s[i].file, s[i].backend + 1,
+							x->c->backends[s[i].backend].name);
+		len += (size_t)snprintf(plot + len, sizeof plot - len, "\n");
+	}
+	snprintf(plot + len, sizeof plot - len, "unset multiplot");
+	return draw(x, fig, &sc, plot, 1100, (int)(60 + 400 * rows));
+}
+
+static int fig_bytes(const struct ctx *x, struct rpb_figure *fig)
+{
+	struct series s[RPB_CMP_MAX_BACKENDS];
+	const char *ys[] = {"store_bytes"};
+	size_t ns = interval_series(x->c, x->dir, fig->name, "acked", ys, 1, true, MIB, s);
+	if (!ns) {
+		snprintf(fig->skipped, sizeof fig->skipped,
+			 "no backend reported its size on disk (store_bytes is 0 in intervals.csv)");
+		return 0;
+	}
+	struct script sc;
+	if (!script_open(&sc, x->dir, x->c, fig)) {
+		snprintf(x->msg, x->n, "cannot write the script of %s: %s", fig->name, strerror(errno));
+		return -1;
+	}
+	fprintf(sc.f, "set xlabel '%s'\nset ylabel 'bytes on disk, MiB'\n"
+		      "set xrange [0:*]\nset yrange [0:*]\nset key inside top left\n",
+		x->acked_axis);
+	char plot[8192] = "plot ";
+	plot_series(plot, sizeof plot, x->c, s, ns, "1:2", "", "");
+	/* The payload itself, for scale: objects x mean payload size. */
+	double mean = 0;
+	const json_t *pat = json_object_get(x->c->runs[x->c->backends[0].rep].root, "pattern");
+	if (rpb_cmp_number(pat, "mean_size", &mean) && mean > 0) {
+		size_t len = strlen(plot);
+		snprintf(plot + len, sizeof plot - len,
+			 ", x * %.6g / %.0f with lines lc rgb '#909090' dt 3 lw 2 title 'payload (objects × mean size)'",
+			 mean, MIB);
+	}
+	return draw(x, fig, &sc, plot, 960, 540);
+}
+
+int rpb_plot_all(const struct rpb_cmp *c, const char *dir, struct rpb_figure *figs,
+		 size_t *nfigs, char *msg, size_t n)
+{
+	*nfigs = 0;
+	char path[RPB_CMP_PATH + 32];
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, i ? "figures" : "data");
+		if (mkdir(path, 0755) != 0 && errno != EEXIST) {
+			snprintf(msg, n, "cannot create %s: %s; choose a writable --out", path, strerror(errno));
+			return -1;
+		}
+	}
+	if (!c->nbackends)
+		return 0;
+	struct ctx x = {.c = c, .dir = dir, .msg = msg, .n = n};
+	snprintf(x.where, sizeof x.where, "%s%s%s%s, sync %s", c->pattern, c->workload[0] ? " (" : "",
+		 c->workload, c->workload[0] ? ")" : "", c->sync);
+	char cap[768], what[128];
+	struct rpb_figure *f;
+	/* Ingest acknowledges one object per create; other patterns count
+	 * operations that store no object each (metadata: mkdir ... delete). */
+	bool objects = !strcmp(c->pattern, "ingest");
+	x.acked_axis = objects ? "objects stored (acked creates)" : "acked operations";
+
+	f = new_fig(figs, nfigs, &x, "throughput-time", "Throughput over time",
+		    "Samples per second of all labels in each interval (intervals.csv: throughput_per_s "
+		    "against elapsed_s).");
+	if (fig_intervals(&x, f, "elapsed_s", "throughput_per_s", 1, "elapsed time, s",
+			  "throughput, samples/s (all labels)") != 0)
+		return -1;
+
+	f = new_fig(figs, nfigs, &x, "latency-time", "Latency over time",
+		    "p50 (solid) and p99 (dashed) latency of all labels in each interval "
+		    "(intervals.csv: p50_us, p99_us against elapsed_s).");
+	if (fig_latency_time(&x, f) != 0)
+		return -1;
+
+	snprintf(cap, sizeof cap,
+		 "Latency of the main label (%s) by percentile over the whole measured run "
+		 "(result.json labels.%s: p50, p90, p95, p99, p99.9, p99.99 and max). The x axis "
+		 "is 1/(1-p) on a log scale, as in HdrHistogram's plots.",
+		 c->main_label, c->main_label);
+	f = new_fig(figs, nfigs, &x, "latency-percentiles", "Latency by percentile", cap);
+	if (fig_percentiles(&x, f) != 0)
+		return -1;
+
+	snprintf(what, sizeof what, "Throughput versus %s", objects ? "objects stored" : "acked operations");
+	f = new_fig(figs, nfigs, &x, "throughput-objects", what,
+		    "Samples per second of all labels in each interval against the acknowledged main "
+		    "operations so far (intervals.csv: throughput_per_s against acked).");
+	if (fig_intervals(&x, f, "acked", "throughput_per_s", 1, x.acked_axis,
+			  "throughput, samples/s (all labels)") != 0)
+		return -1;
+
+	f = new_fig(figs, nfigs, &x, "probe-objects", "Probe latency versus objects stored",
+		    "Each successful probe step's latency (probe.csv: latency_us), one panel per probe "
+		    "label. Objects stored is approximated: the sum over threads of the latest "
+		    "objects_acked_by_thread each thread reported so far, so each other thread's "
+		    "count lags by less than probe_every creates. Steps that took 0 µs (probe.csv "
+		    "truncates to whole µs) have no place on the log axis and are left out.");
+	if (fig_probes(&x, f) != 0)
+		return -1;
+
+	snprintf(what, sizeof what, "Bytes on disk versus %s", objects ? "objects stored" : "acked operations");
+	f = new_fig(figs, nfigs, &x, "bytes-objects", what,
+		    "The store's size as the backend reports it against the acknowledged main "
+		    "operations (intervals.csv: store_bytes against acked); dotted grey: the payload "
+		    "acknowledged (objects × result.json pattern.mean_size), where the pattern has one.");
+	if (fig_bytes(&x, f) != 0)
+		return -1;
+
+	snprintf(path, sizeof path, "%s/figures/gnuplot.log", dir);
+	struct stat sb;
+	if (stat(path, &sb) == 0 && sb.st_size == 0)
+		unlink(path);
+	return 0;
+}
