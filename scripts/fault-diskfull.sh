@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Disk full on every backend, on a real size-limited file system (a tmpfs
-# mounted by bench/quota-run), in seconds. For each case: the ingest run
+# Disk full on every backend, on a real size-limited file system (ext4 on a
+# loop-mounted image where loop devices work, else a tmpfs: bench/quota-run
+# chooses, RPB_QUOTA_FS forces one), in seconds. For each case: the ingest run
 # must end with exit 3, stop reason error, class disk-full and a Status line
 # saying so; verify must find every acknowledged create (0 missing, 0
-# corrupt, 0 unexpected); after the tmpfs is remounted larger, a second run
+# corrupt, 0 unexpected); after the file system is grown, a second run
 # on the same store must complete and verify too. One line per case; exits
 # non-zero when any case ends another way.
 #
@@ -82,7 +83,7 @@ verify_cmd() { # verify_cmd BIN DIR LOG
 	printf '%s\0' bash -c '"$1" verify "$2" >"$3" 2>&1' verify "$1" "$2" "$3"
 }
 
-# case NAME BACKEND SIZE [--set ...]: a disk-full run on a tmpfs of SIZE,
+# case NAME BACKEND SIZE [--set ...]: a disk-full run on a file system of SIZE,
 # verify on the full disk (reported, not required: LevelDB and a crashed
 # PostgreSQL need space to open), --grow +64M, verify, a second run on the
 # same store, its verify.
@@ -99,7 +100,7 @@ run_case() {
 	mapfile -d '' va0 < <(verify_cmd "$bin" "$d/run1" "$d/verify0.txt")
 	mapfile -d '' va1 < <(verify_cmd "$bin" "$d/run1" "$d/verify1.txt")
 	mapfile -d '' va2 < <(verify_cmd "$bin" "$d/run2" "$d/verify2.txt")
-	cmd=("$quota_run" --size "$size" --status "$d/status" --
+	cmd=("$quota_run" --size "$size" ${RPB_QUOTA_FS:+--fs "$RPB_QUOTA_FS"} --status "$d/status" --
 		"$bin" run "$workload" "${fill[@]}" "$@" --out "$d/run1"
 		--then "${va0[@]}"
 		--grow +64M "${va1[@]}"
@@ -122,10 +123,11 @@ run_case() {
 		printf '%-18s FAIL %5s  %s (see %s)\n' "$name" "$secs" "$(echo "$problems" | paste -sd ';' -)" "$d"
 		return
 	fi
-	local full=ok
+	local full=ok fs
 	[ "${st[1]}" = 0 ] || full="cannot open"
-	printf '%-18s ok   %5s  %s; verify %s (on the full disk: %s); grown: run 2 and verify ok\n' \
-		"$name" "$secs" "$(short_status "$d/run1")" "$(verify_counts "$d/verify1.txt")" "$full"
+	fs=$(sed -En '1s/^quota-run: (ext4|xfs|tmpfs) .*/\1/p' "$d/quota-run.log")
+	printf '%-18s ok   %5s  %-5s %s; verify %s (on the full disk: %s); grown: run 2 and verify ok\n' \
+		"$name" "$secs" "${fs:-?}" "$(short_status "$d/run1")" "$(verify_counts "$d/verify1.txt")" "$full"
 }
 
 # SQLite's own page quota, for where no file system can be mounted: hitting
@@ -164,7 +166,7 @@ run_case leveldb leveldb 8M
 run_case leveldb-flush leveldb 8M --set leveldb.write_buffer=256k
 run_case sqlite sqlite 8M
 run_max_pages
-# PostgreSQL, the cluster (~40 MiB, one 16 MiB WAL segment) on the tmpfs
+# PostgreSQL, the cluster (~40 MiB, one 16 MiB WAL segment) on the quota
 # too. 3 MiB more: a table cannot grow (SQLSTATE 53100) while the first WAL
 # segment still has room. 15 MiB more: the next 16 MiB WAL segment cannot be
 # created first, the server PANICs and needs crash recovery once grown.
