@@ -186,6 +186,34 @@ static void t_harvest_run_verify(const char *backend)
 	cr_assert_eq(e2e_jint(r, "labels.snapshot-drop.measured"), CI_HARVESTS);
 	json_decref(r);
 	assert_no_snapshots(&e);
+
+	/* snapshot_build = background: fillers copy each harvest's ids in
+	 * transactions of 1000 beside the requests, which wait at the fill
+	 * frontier; the same integrity, every id copied once per harvest. */
+	snprintf(out, sizeof out, "%s/background", e.tmp);
+	if (e.server)
+		run_ci(&e, out, 0, "--set", "reuse=on", "--set", "token=snapshot", "--set",
+		       "snapshot_build=background", NULL);
+	else
+		run_ci(&e, out, 0, "--dir", e.store, "--set", "reuse=on", "--set", "token=snapshot",
+		       "--set", "snapshot_build=background", NULL);
+	r = e2e_result(out);
+	assert_integrity(r, CI_HARVESTS);
+	cr_assert_str_eq(json_string_value(pattern_get(r, "snapshot.build")), "background");
+	cr_assert_eq(pint(r, "snapshot.fill_entries"), CI_HARVESTS * CI_RECORDS);
+	/* Full chunks, then the short one that tells the copy is done. */
+	json_int_t chunks = CI_HARVESTS * (CI_RECORDS / 1000 + 1);
+	cr_assert_eq(pint(r, "snapshot.fill_transactions"), chunks);
+	cr_assert_eq(e2e_jint(r, "labels.snapshot-build.measured"), chunks,
+		     "every fill transaction is one snapshot-build sample");
+	cr_assert_eq(e2e_jint(r, "labels.snapshot-drop.measured"), CI_HARVESTS);
+	char report[E2E_PATH];
+	snprintf(report, sizeof report, "%s/report.txt", out);
+	char *text = e2e_slurp(report, NULL);
+	cr_assert(text && strstr(text, "\nSnapshot\tbuilt in the background: "), "%s", text);
+	free(text);
+	json_decref(r);
+	assert_no_snapshots(&e);
 	e2e_env_fini(&e);
 }
 

@@ -184,6 +184,15 @@ static enum rpb_status hv_prepare(struct rpb_runner *rn, struct rpb_err *err)
 		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for the harvest pattern");
 	}
 	rn->pattern_state = sh;
+	if (o->snapshot_build == RPB_HV_BUILD_BACKGROUND) {
+		if (!(sh->fill = calloc(rn->nthreads, sizeof *sh->fill)))
+			return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for the fillers");
+		for (unsigned t = 0; t < rn->nthreads; t++) {
+			pthread_mutex_init(&sh->fill[t].mu, NULL);
+			pthread_cond_init(&sh->fill[t].cv, NULL);
+		}
+		sh->fillers = rn->nthreads;
+	}
 	for (unsigned t = 0; t < rn->nworkers; t++) {
 		rpb_hist_init(&sh->res[t].depth[0]);
 		rpb_hist_init(&sh->res[t].depth[1]);
@@ -206,6 +215,11 @@ static void hv_fini(struct rpb_runner *rn)
 	struct hv_shared *sh = rn->pattern_state;
 	if (!sh)
 		return;
+	for (unsigned t = 0; t < sh->fillers; t++) {
+		pthread_mutex_destroy(&sh->fill[t].mu);
+		pthread_cond_destroy(&sh->fill[t].cv);
+	}
+	free(sh->fill);
 	free(sh->res);
 	free(sh->expected_map);
 	free(sh);
@@ -224,6 +238,17 @@ static enum rpb_status hv_worker_init(struct rpb_worker *w, struct rpb_err *err)
 	if (!hv_corpus_init(&hw->corpus, o, w->rn->job->run.seed))
 		return rpb_err_set(err, RPB_INVALID, 0, NULL, "broken record template");
 	hw->rn = w->rn;
+	unsigned first_filler = w->rn->nthreads + (unsigned)o->writers;
+	if (w->id >= first_filler) {
+		/* A filler: the chunk arrays of the copy, for its harvester. */
+		hw->fills = true;
+		hw->fill_h = w->id - first_filler;
+		hw->page_ds = calloc(HV_SNAP_CHUNK, sizeof *hw->page_ds);
+		hw->page_n = calloc(HV_SNAP_CHUNK, sizeof *hw->page_n);
+		return hw->page_ds && hw->page_n
+			       ? RPB_OK
+			       : rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for a filler");
+	}
 	if (w->id >= w->rn->nthreads) {
 		/* A writer: a record to read and one to write, nothing else. */
 		hw->writer = true;
@@ -259,8 +284,11 @@ static void hv_worker_fini(struct rpb_worker *w)
 	/* A snapshot whose harvest did not finish: dropped, as the server's
 	 * cleanup would; a failure leaves rows only this run's tag names. */
 	struct rpb_err err;
-	if (hw->snap_live && w->nsessions)
+	if (hw->snap_live && w->nsessions) {
+		if (((struct hv_shared *)w->rn->pattern_state)->fillers)
+			hv_fill_settle(w, hw);
 		(void)hv_snapshot_drop(w, hw, w->sessions[0], &err);
+	}
 	rpb_buf_free(&hw->rec);
 	rpb_buf_free(&hw->resp);
 	free(hw->page_ds);
@@ -272,8 +300,11 @@ static void hv_worker_fini(struct rpb_worker *w)
 
 static enum rpb_status hv_op(struct rpb_worker *w, uint64_t i, struct rpb_err *err)
 {
-	if (((struct hv_worker *)w->state)->writer)
+	const struct hv_worker *role = w->state;
+	if (role->writer)
 		return hv_write(w, i, err);
+	if (role->fills)
+		return hv_fill_op(w, i, err);
 	uint64_t start = rpb_now_ns();
 	struct hv_page pg = {0};
 	enum rpb_status st = hv_request(w, i, &pg, err);
@@ -294,9 +325,12 @@ static enum rpb_status hv_op(struct rpb_worker *w, uint64_t i, struct rpb_err *e
 	return st;
 }
 
-static unsigned hv_writers(const struct rpb_job *job)
+/* Beside the harvesters: the writers, then one filler per harvester. */
+static unsigned hv_extra_workers(const struct rpb_job *job)
 {
-	return (unsigned)hv_opts(job)->writers;
+	const struct rpb_harvest_opts *o = hv_opts(job);
+	unsigned fillers = o->snapshot_build == RPB_HV_BUILD_BACKGROUND ? (unsigned)job->run.threads : 0;
+	return (unsigned)o->writers + fillers;
 }
 
 /* ---- result.json ---- */
@@ -318,7 +352,7 @@ const struct rpb_pattern rpb_pattern_harvest = {
 	.config_size = sizeof(struct rpb_harvest_opts),
 	.finish = harvest_finish,
 	.prepare = hv_prepare,
-	.extra_workers = hv_writers,
+	.extra_workers = hv_extra_workers,
 	.worker_init = hv_worker_init,
 	.worker_fini = hv_worker_fini,
 	.op = hv_op,

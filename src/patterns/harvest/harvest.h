@@ -35,6 +35,7 @@
 #define RPB_HV_EPOCH INT64_C(1577836800) /* 2020-01-01T00:00:00Z: day 0 of the corpus */
 enum rpb_hv_format { RPB_HV_MARC21 = 0, RPB_HV_OAI_DC };
 enum rpb_hv_token { RPB_HV_KEYSET = 0, RPB_HV_SNAPSHOT };
+enum rpb_hv_build { RPB_HV_BUILD_SYNC = 0, RPB_HV_BUILD_BACKGROUND };
 enum rpb_hv_bad { RPB_HV_BAD_OFF = 0, RPB_HV_BAD_TAMPER, RPB_HV_BAD_TRUNCATE, RPB_HV_BAD_FOREIGN,
 		  RPB_HV_BAD_GARBAGE };
 struct rpb_harvest_opts {
@@ -49,6 +50,7 @@ struct rpb_harvest_opts {
 	char from[RPB_HV_DATE_MAX + 1], until[RPB_HV_DATE_MAX + 1];
 	uint64_t set;          /* harvest only this set (1-based); 0 = all records */
 	enum rpb_hv_token token;
+	enum rpb_hv_build snapshot_build; /* token = snapshot: copy in the request or beside it */
 	bool reuse;            /* keep a corpus already in the store */
 	uint64_t load_batch;   /* records per load transaction */
 	enum rpb_hv_bad bad_token; /* test aid: thread 0 sends a spoiled token */

@@ -10,9 +10,11 @@
 
 static const char *const hv_format_names[] = {"marc21", "oai_dc", NULL};
 static const char *const hv_token_names[] = {"keyset", "snapshot", NULL};
+static const char *const hv_build_names[] = {"sync", "background", NULL};
 static const char *const hv_bad_names[] = {"off", "tamper", "truncate", "foreign", "garbage", NULL};
 _Static_assert(sizeof(enum rpb_hv_format) == sizeof(unsigned), "enum size");
 _Static_assert(sizeof(enum rpb_hv_token) == sizeof(unsigned), "enum size");
+_Static_assert(sizeof(enum rpb_hv_build) == sizeof(unsigned), "enum size");
 _Static_assert(sizeof(enum rpb_hv_bad) == sizeof(unsigned), "enum size");
 
 const struct rpb_optdef harvest_options[] = {
@@ -54,6 +56,11 @@ const struct rpb_optdef harvest_options[] = {
 	  .choices = hv_token_names, .off = HV(token),
 	  .help = "resumption strategy: keyset (the token holds the last datestamp and id) or "
 		  "snapshot (ids copied into a per-harvest table at the start, paged by position)" },
+	{ .key = "snapshot_build", .type = RPB_OPT_ENUM, .dflt = "sync",
+	  .choices = hv_build_names, .off = HV(snapshot_build),
+	  .help = "token = snapshot: sync copies the ids inside the harvest's first request; "
+		  "background has a worker per harvester copy them in transactions of 1000 while "
+		  "requests are answered from what has arrived (a request waits at the fill frontier)" },
 	{ .key = "reuse", .type = RPB_OPT_BOOL, .dflt = "off",
 	  .off = HV(reuse),
 	  .help = "on: harvest the corpus already in the store (same seed and corpus options) "
@@ -113,6 +120,11 @@ int harvest_finish(void *config, const struct rpb_job *job, const char *where, c
 	if (from > until) {
 		snprintf(msg, n, "%s[harvest] from = %s is after until = %s; give from <= until", where,
 			 h->from, h->until);
+		return -1;
+	}
+	if (h->snapshot_build == RPB_HV_BUILD_BACKGROUND && h->token != RPB_HV_SNAPSHOT) {
+		snprintf(msg, n, "%s[harvest] snapshot_build = background needs token = snapshot; set "
+			 "token = snapshot or snapshot_build = sync", where);
 		return -1;
 	}
 	if (h->set > h->sets) {

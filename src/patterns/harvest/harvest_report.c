@@ -42,6 +42,25 @@ static json_t *latency(struct rpb_runner *rn, const struct hv_shared *sh, int de
 	return o ? o : json_object();
 }
 
+/* token = snapshot: how the ids were copied, and what the background copy
+ * cost the requests. */
+static json_t *snapshot_json(struct rpb_runner *rn, const struct hv_shared *sh)
+{
+	uint64_t batches = 0, entries = 0, waits = 0, wait_ns = 0;
+	for (unsigned t = 0; t < sh->fillers; t++) {
+		batches += sh->fill[t].batches;
+		entries += sh->fill[t].entries;
+	}
+	for (unsigned t = 0; t < rn->nthreads; t++) {
+		waits += sh->res[t].fill_waits;
+		wait_ns += sh->res[t].fill_wait_ns;
+	}
+	return json_pack("{s:s, s:I, s:I, s:I, s:f}", "build",
+			 sh->fillers ? "background" : "sync", "fill_transactions", (json_int_t)batches,
+			 "fill_entries", (json_int_t)entries, "waited_requests", (json_int_t)waits,
+			 "wait_s", (double)wait_ns / 1e9);
+}
+
 void hv_result_json(struct rpb_runner *rn, const struct hv_shared *sh, json_t *obj)
 {
 	const struct rpb_harvest_opts *o = hv_opts(rn->job);
@@ -126,6 +145,8 @@ void hv_result_json(struct rpb_runner *rn, const struct hv_shared *sh, json_t *o
 				      "writer_rate", o->writer_rate, "creates", (json_int_t)tot.creates,
 				      "updates", (json_int_t)tot.updates, "harvest_until",
 				      harvest_until));
+	if (o->token == RPB_HV_SNAPSHOT)
+		json_object_set_new(obj, "snapshot", snapshot_json(rn, sh));
 	json_object_set_new(obj, "request_latency", latency(rn, sh, -1));
 	json_object_set_new(obj, "depth",
 			    json_pack("{s:o, s:o}", "first_10pct", latency(rn, sh, 0), "last_10pct",
@@ -236,6 +257,15 @@ static void write_body(FILE *f, const json_t *result)
 			   "until %s\n",
 			jint(wr, "writers"), jreal(wr, "writer_rate"), jint(wr, "creates"),
 			jint(wr, "updates"), jstr(wr, "harvest_until"));
+	const json_t *snapshot = json_object_get(pat, "snapshot");
+	if (!strcmp(jstr(snapshot, "build"), "background"))
+		fprintf(f, "Snapshot\tbuilt in the background: %" JSON_INTEGER_FORMAT " ids copied in %"
+			   JSON_INTEGER_FORMAT " transactions beside the requests; %" JSON_INTEGER_FORMAT
+			   " requests waited %.3f s in all for the fill frontier\n",
+			jint(snapshot, "fill_entries"), jint(snapshot, "fill_transactions"),
+			jint(snapshot, "waited_requests"), jreal(snapshot, "wait_s"));
+	else if (snapshot)
+		fputs("Snapshot\tbuilt inside each harvest's first request (snapshot build below)\n", f);
 	/* postgres.read_dsn: the pages came from a hot standby. */
 	const json_t *lag = json_object_get(json_object_get(result, "backend_gauges"), "replica_lag_s");
 	if (lag)
@@ -250,7 +280,8 @@ static void write_body(FILE *f, const json_t *result)
 			jint(rowsv[k], "requests"), jreal(rowsv[k], "mean_s"), jreal(rowsv[k], "p50_s"),
 			jreal(rowsv[k], "p95_s"), jreal(rowsv[k], "p99_s"), jreal(rowsv[k], "max_s"));
 	/* token = snapshot: the copy at harvest start and the drop at its end,
-	 * each inside the first or last request above. */
+	 * each inside the first or last request above (background: the copy's
+	 * transactions, beside the requests). */
 	const json_t *labels = json_object_get(result, "labels");
 	static const char *const snap[4][2] = {{"snapshot-build", "snapshot build"},
 					       {"snapshot-drop", "snapshot drop"},

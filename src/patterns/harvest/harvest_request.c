@@ -234,7 +234,11 @@ enum rpb_status hv_request(struct rpb_worker *w, uint64_t i, struct hv_page *pg,
 		sent = hw->token;
 	} else {
 		first_token(w, hw, &t);
-		if (t.strategy == RPB_HV_SNAPSHOT) {
+		if (t.strategy == RPB_HV_SNAPSHOT && o->snapshot_build == RPB_HV_BUILD_BACKGROUND) {
+			st = hv_fill_start(w, hw, s, &t, err);
+			if (st)
+				return st;
+		} else if (t.strategy == RPB_HV_SNAPSHOT) {
 			uint64_t t0 = rpb_now_ns();
 			st = hv_snapshot_build(w, hw, s, &t, err);
 			rpb_sample(w, HV_L_BUILD, t0, rpb_now_ns(), st, 0, st ? err : NULL);
@@ -244,6 +248,13 @@ enum rpb_status hv_request(struct rpb_worker *w, uint64_t i, struct hv_page *pg,
 	}
 	pg->index = t.page;
 	unsigned limit = (unsigned)o->page_size + 1;
+	/* Background copy: this page (and whether one follows) must have
+	 * arrived; the wait is part of the request. */
+	if (t.strategy == RPB_HV_SNAPSHOT && o->snapshot_build == RPB_HV_BUILD_BACKGROUND) {
+		st = hv_fill_wait(w, hw, t.last_n + limit, err);
+		if (st)
+			return st;
+	}
 	st = rpb_txn_begin(w, s, RPB_TXN_READ, err);
 	if (!st)
 		st = scan_page(hw, b, s, &t, limit, err);

@@ -4,6 +4,7 @@
 #define RPB_HARVEST_RUN_H
 
 #include <jansson.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -38,14 +39,35 @@ struct hv_wres {
 	uint64_t completed, incomplete;
 	uint64_t records, bytes, missing, duplicates, unexpected, bad_tokens, moved;
 	uint64_t creates, updates;   /* a writer's acknowledged operations */
+	uint64_t fill_waits;         /* requests that waited for the fill frontier */
+	uint64_t fill_wait_ns;       /* ... and how long, in all */
 	/* Latency of the first and the last 10% of a harvest's pages (after
 	 * the warm-up): kept apart from the runner's labels so every request
 	 * is one sample there. */
 	struct rpb_hist depth[2];
 };
 
+/* snapshot_build = background: the hand-over between harvester h and its
+ * filler (the extra worker threads + writers + h), under mu. The harvester
+ * posts a job when a harvest starts (or cancels the one under way); the
+ * filler copies the harvest's ids in chunks of HV_SNAP_CHUNK, one
+ * transaction each, moving count (the fill frontier) and setting done at
+ * the end or on a failure (st, err); requests wait on cv until the
+ * frontier passes their page. */
+struct hv_fill {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool pending, cancel;        /* set by the harvester */
+	struct hv_token t;           /* the job: the harvest's range and id */
+	bool busy, done;             /* set by the filler */
+	uint64_t count;              /* entries copied for the current job */
+	enum rpb_status st;
+	struct rpb_err err;
+	uint64_t batches, entries;   /* every job's, for the report */
+};
+
 /* What prepare builds for the whole run (read-only once workers start,
- * except each harvester's own res slot). */
+ * except each harvester's own res slot and its fill). */
 struct hv_shared {
 	struct hv_corpus corpus;
 	uint64_t key;                /* the run's token checksum key */
@@ -56,6 +78,8 @@ struct hv_shared {
 	uint64_t load_records, load_bytes, load_txns;
 	double load_s;
 	struct hv_wres *res;         /* per harvester */
+	struct hv_fill *fill;        /* per harvester, snapshot_build = background */
+	unsigned fillers;
 };
 
 struct hv_worker {
@@ -63,6 +87,11 @@ struct hv_worker {
 	struct hv_corpus corpus;
 	bool writer;                 /* a writer, not a harvester */
 	unsigned wk;                 /* writer: its index (w->id - threads) */
+	bool fills;                  /* a filler, of harvester fill_h */
+	unsigned fill_h;
+	struct hv_token fill_t;      /* filler: the job under way and its cursor */
+	int64_t fill_ds;
+	uint64_t fill_n;
 	bool active;                 /* a harvest is under way */
 	char token[HV_TOKEN_CHARS + 1]; /* the token of its next request */
 	uint64_t seq;                /* harvests started */
@@ -108,6 +137,27 @@ enum rpb_status hv_snapshot_page(struct hv_worker *hw, const struct rpb_backend 
 				 unsigned limit, struct rpb_err *err);
 enum rpb_status hv_snapshot_drop(struct rpb_worker *w, struct hv_worker *hw, struct rpb_session *s,
 				 struct rpb_err *err);
+/* One chunk of the copy in one write transaction: up to HV_SNAP_CHUNK index
+ * entries of t's range after (*last_ds, *last_n) (from its start when
+ * first) put at positions count.. of harvest t->harvest; *copied says how
+ * many, and the cursor moves past them. */
+enum rpb_status hv_snapshot_chunk(struct rpb_worker *w, struct hv_worker *hw,
+				  struct rpb_session *s, const struct hv_token *t, bool first,
+				  int64_t *last_ds, uint64_t *last_n, uint64_t count, unsigned *copied,
+				  struct rpb_err *err);
+/* snapshot_build = background (harvest_fill.c). The harvester: start a
+ * harvest's copy (after cancelling and dropping the previous one), and wait
+ * until the frontier reaches need entries or the copy is done (the wait is
+ * part of the request; its failure is the request's). The filler's
+ * operation: one chunk of its harvester's job, or, idle, wait for one. */
+enum rpb_status hv_fill_start(struct rpb_worker *w, struct hv_worker *hw, struct rpb_session *s,
+			      const struct hv_token *t, struct rpb_err *err);
+enum rpb_status hv_fill_wait(struct rpb_worker *w, struct hv_worker *hw, uint64_t need,
+			     struct rpb_err *err);
+enum rpb_status hv_fill_op(struct rpb_worker *w, uint64_t i, struct rpb_err *err);
+/* Stops the filler's job of a harvester that ends, so its snapshot can be
+ * dropped: hw->snap_count becomes what was copied. */
+void hv_fill_settle(struct rpb_worker *w, struct hv_worker *hw);
 /* A writer's operation i (harvest_write.c). */
 enum rpb_status hv_write(struct rpb_worker *w, uint64_t i, struct rpb_err *err);
 /* Writers: after a harvest's last page, sorts the expected records it did

@@ -4,7 +4,8 @@
  * HV_SNAP_CHUNK per write transaction); pages are then read by position,
  * and the harvest's rows are deleted after its last page. The copy is the
  * "initial DB spike" of the report; it is sampled as label snapshot-build,
- * the drop as snapshot-drop. */
+ * the drop as snapshot-drop. With snapshot_build = background a filler
+ * worker makes the same copy chunk by chunk (harvest_fill.c). */
 #include <inttypes.h>
 #include <string.h>
 
@@ -56,39 +57,55 @@ enum rpb_status hv_snapshot_drop(struct rpb_worker *w, struct hv_worker *hw, str
 	return st;
 }
 
+enum rpb_status hv_snapshot_chunk(struct rpb_worker *w, struct hv_worker *hw,
+				  struct rpb_session *s, const struct hv_token *t, bool first,
+				  int64_t *last_ds, uint64_t *last_n, uint64_t count, unsigned *copied,
+				  struct rpb_err *err)
+{
+	const struct rpb_backend *b = w->rn->backend;
+	unsigned char key[HV_SNAP_KEY], val[16];
+	*copied = 0;
+	enum rpb_status st = rpb_txn_begin(w, s, RPB_TXN_WRITE, err);
+	if (!st)
+		st = hv_scan_index(hw, b, s, t, first, *last_ds, *last_n, HV_SNAP_CHUNK, err);
+	for (unsigned k = 0; !st && k < hw->page_len; k++) {
+		size_t kl = snap_key(w->rn, key, t->harvest, true, count + k);
+		hv_put_be(val, (uint64_t)hw->page_ds[k], 8);
+		hv_put_be(val + 8, hw->page_n[k], 8);
+		st = b->put(s, RPB_T_SNAPSHOTS, rpb_slice_make(key, kl), rpb_slice_make(val, 16), err);
+	}
+	st = rpb_txn_finish(w, s, st, err);
+	if (st)
+		return st;
+	*copied = hw->page_len;
+	if (hw->page_len) {
+		*last_ds = hw->page_ds[hw->page_len - 1];
+		*last_n = hw->page_n[hw->page_len - 1];
+	}
+	return RPB_OK;
+}
+
 enum rpb_status hv_snapshot_build(struct rpb_worker *w, struct hv_worker *hw,
 				  struct rpb_session *s, const struct hv_token *t,
 				  struct rpb_err *err)
 {
-	const struct rpb_backend *b = w->rn->backend;
 	enum rpb_status st = hw->snap_live ? hv_snapshot_drop(w, hw, s, err) : RPB_OK;
 	if (st)
 		return st;
 	hw->snap_live = true;
 	hw->snap_harvest = t->harvest;
 	hw->snap_count = 0;
-	unsigned char key[HV_SNAP_KEY], val[16];
 	int64_t last_ds = 0;
 	uint64_t last_n = 0;
 	for (bool first = true;; first = false) {
-		st = rpb_txn_begin(w, s, RPB_TXN_WRITE, err);
-		if (!st)
-			st = hv_scan_index(hw, b, s, t, first, last_ds, last_n, HV_SNAP_CHUNK, err);
-		for (unsigned k = 0; !st && k < hw->page_len; k++) {
-			size_t kl = snap_key(w->rn, key, t->harvest, true, hw->snap_count + k);
-			hv_put_be(val, (uint64_t)hw->page_ds[k], 8);
-			hv_put_be(val + 8, hw->page_n[k], 8);
-			st = b->put(s, RPB_T_SNAPSHOTS, rpb_slice_make(key, kl), rpb_slice_make(val, 16),
-				    err);
-		}
-		st = rpb_txn_finish(w, s, st, err);
+		unsigned copied;
+		st = hv_snapshot_chunk(w, hw, s, t, first, &last_ds, &last_n, hw->snap_count, &copied,
+				       err);
 		if (st)
 			return st;
-		hw->snap_count += hw->page_len;
-		if (hw->page_len < HV_SNAP_CHUNK)
+		hw->snap_count += copied;
+		if (copied < HV_SNAP_CHUNK)
 			return RPB_OK;
-		last_ds = hw->page_ds[hw->page_len - 1];
-		last_n = hw->page_n[hw->page_len - 1];
 	}
 }
 
