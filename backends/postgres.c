@@ -78,6 +78,11 @@ struct rpb_store {
 	uint64_t wal_block;
 	uint64_t replica_wait_ms;
 	_Atomic uint64_t floor;
+	/* The server's WAL position and checkpoint count at open: the gauges
+	 * report what came after (gauge_sql NULL: the server cannot tell). */
+	const char *gauge_sql;
+	uint64_t base_wal;
+	double base_checkpoints;
 };
 
 /* One connection of a session: to the server, or to its read replica. */
@@ -618,16 +623,64 @@ static enum rpb_status pg_replica_open(struct rpb_store *st, struct rpb_err *err
 	return rc;
 }
 
-/* replica_lag_bytes: WAL the server wrote that the replica has not yet
- * replayed; replica_lag_s: while behind, the age of the last transaction
- * it replayed (how stale its reads are; both hosts' clocks must agree). */
-static enum rpb_status pg_gauges(struct rpb_store *st, struct rpb_gauge *out, size_t *n,
-				 struct rpb_err *err)
+/* The server's side of a slowdown: WAL written since the store was opened
+ * (by every session of the server: on a throwaway server, ours), the
+ * checkpoints since then, the size of the store's tables with their
+ * indexes and TOAST, and the dead tuples autovacuum has still to reclaim.
+ * PostgreSQL 17 moved the checkpoint counts to pg_stat_checkpointer. */
+static const char pg_gauge_sql_15[] =
+	"SELECT pg_catalog.pg_current_wal_insert_lsn(),"
+	" (SELECT checkpoints_timed + checkpoints_req FROM pg_catalog.pg_stat_bgwriter),"
+	" (SELECT coalesce(sum(pg_catalog.pg_total_relation_size(c.oid)), 0)"
+	"  FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+	"  WHERE n.nspname = $1 AND c.relkind = 'r'),"
+	" (SELECT coalesce(sum(n_dead_tup), 0) FROM pg_catalog.pg_stat_user_tables"
+	"  WHERE schemaname = $1)";
+static const char pg_gauge_sql_17[] =
+	"SELECT pg_catalog.pg_current_wal_insert_lsn(),"
+	" (SELECT num_timed + num_requested FROM pg_catalog.pg_stat_checkpointer),"
+	" (SELECT coalesce(sum(pg_catalog.pg_total_relation_size(c.oid)), 0)"
+	"  FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+	"  WHERE n.nspname = $1 AND c.relkind = 'r'),"
+	" (SELECT coalesce(sum(n_dead_tup), 0) FROM pg_catalog.pg_stat_user_tables"
+	"  WHERE schemaname = $1)";
+
+/* One reading of the server gauges (admin_lock held): WAL position,
+ * checkpoints, table bytes, dead tuples. */
+static enum rpb_status pg_server_gauges(struct rpb_store *st, uint64_t *wal, double v[3],
+					struct rpb_err *err)
 {
-	*n = 0;
-	if (!st->replica_admin)
-		return RPB_OK;
-	pthread_mutex_lock(&st->admin_lock);
+	const char *params[1] = {st->schema};
+	PGresult *res = PQexecParams(st->admin, st->gauge_sql, 1, NULL, params, NULL, NULL, 0);
+	if (!res || PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1 ||
+	    !pg_lsn_parse(PQgetvalue(res, 0, 0), wal))
+		return pg_result_error(st, st->admin, res, "reading the server's statistics", err);
+	for (int k = 0; k < 3; k++)
+		v[k] = PQgetisnull(res, 0, k + 1) ? 0 : strtod(PQgetvalue(res, 0, k + 1), NULL);
+	PQclear(res);
+	return RPB_OK;
+}
+
+/* The baseline of the server gauges; without one (a server that does not
+ * answer these views to this role) the store has only the replica's. */
+static void pg_gauges_start(struct rpb_store *st)
+{
+	st->gauge_sql = PQserverVersion(st->admin) >= 170000 ? pg_gauge_sql_17 : pg_gauge_sql_15;
+	double v[3];
+	struct rpb_err err;
+	if (pg_server_gauges(st, &st->base_wal, v, &err) != RPB_OK)
+		st->gauge_sql = NULL;
+	else
+		st->base_checkpoints = v[0];
+}
+
+/* With read_dsn, replica_lag_bytes: WAL the server wrote that the replica
+ * has not yet replayed; replica_lag_s: while behind, the age of the last
+ * transaction it replayed (how stale its reads are; both hosts' clocks must
+ * agree). */
+static enum rpb_status pg_replica_gauges(struct rpb_store *st, struct rpb_gauge *out,
+					 struct rpb_err *err)
+{
 	uint64_t written = 0, replayed = 0;
 	double age = 0;
 	enum rpb_status rc = pg_primary_lsn(st, st->admin, &written, err);
@@ -645,14 +698,42 @@ static enum rpb_status pg_gauges(struct rpb_store *st, struct rpb_gauge *out, si
 			PQclear(res);
 		}
 	}
-	pthread_mutex_unlock(&st->admin_lock);
 	if (rc)
 		return rc;
 	bool behind = !pg_lsn_reached(st, replayed, written);
 	out[0] = (struct rpb_gauge){"replica_lag_bytes", behind ? (double)(written - replayed) : 0};
 	out[1] = (struct rpb_gauge){"replica_lag_s", behind && age > 0 ? age : 0};
-	*n = 2;
 	return RPB_OK;
+}
+
+static enum rpb_status pg_gauges(struct rpb_store *st, struct rpb_gauge *out, size_t *n,
+				 struct rpb_err *err)
+{
+	*n = 0;
+	enum rpb_status rc = RPB_OK;
+	pthread_mutex_lock(&st->admin_lock);
+	if (st->gauge_sql) {
+		uint64_t wal = 0;
+		double v[3];
+		rc = pg_server_gauges(st, &wal, v, err);
+		if (!rc) {
+			out[0] = (struct rpb_gauge){"wal_bytes",
+						    wal > st->base_wal ? (double)(wal - st->base_wal) : 0};
+			out[1] = (struct rpb_gauge){"checkpoints", v[0] - st->base_checkpoints};
+			out[2] = (struct rpb_gauge){"table_bytes", v[1]};
+			out[3] = (struct rpb_gauge){"dead_tuples", v[2]};
+			*n = 4;
+		}
+	}
+	if (!rc && st->replica_admin) {
+		rc = pg_replica_gauges(st, out + *n, err);
+		if (!rc)
+			*n += 2;
+	}
+	pthread_mutex_unlock(&st->admin_lock);
+	if (rc)
+		*n = 0;
+	return rc;
 }
 
 static enum rpb_status pg_open(const struct rpb_store_cfg *cfg, struct rpb_store **out,
@@ -676,6 +757,8 @@ static enum rpb_status pg_open(const struct rpb_store_cfg *cfg, struct rpb_store
 	if (!rc) {
 		pg_locate_data(st);
 		rc = cfg->create ? pg_create(st, err) : pg_check_exists(st, err);
+		if (!rc)
+			pg_gauges_start(st);
 	}
 	if (!rc && st->read_conninfo)
 		rc = pg_replica_open(st, err);

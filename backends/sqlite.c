@@ -49,6 +49,8 @@ struct rpb_store {
 	/* RPB_KEY_MAX + 1 bytes of 0xFF: above every valid key, the open upper
 	 * bound of a scan. */
 	unsigned char key_top[RPB_KEY_MAX + 1];
+	/* The checkpoints sq_wal_hook ran, and their time (gauges). */
+	_Atomic uint64_t checkpoints, checkpoint_ns;
 };
 
 struct rpb_session {
@@ -205,7 +207,29 @@ static int sq_pragmas(const struct rpb_store *st, sqlite3 *db)
 	return sqlite3_exec(db, sql, NULL, NULL, NULL);
 }
 
-static enum rpb_status sq_connect(const struct rpb_store *st, bool create, sqlite3 **out,
+/* SQLite's own automatic checkpoint (sqlite3_wal_autocheckpoint installs
+ * the same hook: a passive checkpoint once a commit leaves the WAL with
+ * wal_autocheckpoint frames or more), counted and timed for the gauges. It
+ * runs in the committing session's thread, after its commit, as SQLite's
+ * does. */
+static int sq_wal_hook(void *arg, sqlite3 *db, const char *name, int frames)
+{
+	struct rpb_store *st = arg;
+	if (st->tune.wal_autocheckpoint && (uint64_t)frames >= st->tune.wal_autocheckpoint) {
+		struct timespec a, b;
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		atomic_fetch_add_explicit(&st->checkpoints, 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&st->checkpoint_ns,
+					  (uint64_t)((b.tv_sec - a.tv_sec) * 1000000000ll +
+						     (b.tv_nsec - a.tv_nsec)),
+					  memory_order_relaxed);
+	}
+	return SQLITE_OK;
+}
+
+static enum rpb_status sq_connect(struct rpb_store *st, bool create, sqlite3 **out,
 				  struct rpb_err *err)
 {
 	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
@@ -221,6 +245,8 @@ static enum rpb_status sq_connect(const struct rpb_store *st, bool create, sqlit
 					   st->path);
 		}
 		rc = sq_pragmas(st, db);
+		if (rc == SQLITE_OK)
+			sqlite3_wal_hook(db, sq_wal_hook, st); /* after the pragma, which sets SQLite's */
 	}
 	if (rc != SQLITE_OK) {
 		enum rpb_status cls = sq_db_fail(db, rc, "open", st->path, err);
@@ -350,6 +376,25 @@ static enum rpb_status sq_open(const struct rpb_store_cfg *cfg, struct rpb_store
 		return rs;
 	}
 	*out = st;
+	return RPB_OK;
+}
+
+/* The WAL's size on disk (it grows between checkpoints, and a checkpoint
+ * that cannot finish lets it grow without bound), and the checkpoints run
+ * since the store was opened with their total time. */
+static enum rpb_status sq_gauges(struct rpb_store *st, struct rpb_gauge *out, size_t *n,
+				 struct rpb_err *err)
+{
+	(void)err;
+	char p[PATH_MAX + 8];
+	snprintf(p, sizeof p, "%s-wal", st->path);
+	out[0] = (struct rpb_gauge){"wal_bytes", (double)rpb_file_usage(p)};
+	out[1] = (struct rpb_gauge){"checkpoints",
+				    (double)atomic_load_explicit(&st->checkpoints, memory_order_relaxed)};
+	out[2] = (struct rpb_gauge){"checkpoint_s",
+				    (double)atomic_load_explicit(&st->checkpoint_ns, memory_order_relaxed) /
+					    1e9};
+	*n = 3;
 	return RPB_OK;
 }
 
@@ -715,4 +760,5 @@ const struct rpb_backend rpb_backend_sqlite = {
 	.rollback = sq_rollback,
 	.interrupt = sq_interrupt,
 	.usage = sq_usage,
+	.gauges = sq_gauges,
 };

@@ -70,11 +70,16 @@ Test(gauges, matched_by_name_bounded_and_finite_only)
 	cr_assert_eq(s.g[0].samples, 2);
 	cr_assert_eq(s.g[1].samples, 2);
 	/* More names than RPB_GAUGES_MAX: the extra ones are dropped. */
-	struct rpb_gauge many[] = {{"a_s", 1}, {"b_s", 2}, {"c_s", 3}, {"d_s", 4}};
-	rpb_gauges_add(&s, many, 4);
+	struct rpb_gauge many[RPB_GAUGES_MAX + 2];
+	static const char *const names[] = {"a_s", "b_s", "c_s", "d_s", "e_s",
+					    "f_s", "g_s", "h_s", "i_s", "j_s"};
+	_Static_assert(sizeof names / sizeof names[0] >= RPB_GAUGES_MAX + 2, "enough names");
+	for (size_t k = 0; k < RPB_GAUGES_MAX + 2; k++)
+		many[k] = (struct rpb_gauge){names[k], (double)k};
+	rpb_gauges_add(&s, many, RPB_GAUGES_MAX + 2);
 	cr_assert_eq(s.n, RPB_GAUGES_MAX);
 	cr_assert_str_eq(s.g[2].name, "a_s");
-	cr_assert_str_eq(s.g[3].name, "b_s");
+	cr_assert_str_eq(s.g[RPB_GAUGES_MAX - 1].name, names[RPB_GAUGES_MAX - 3]);
 }
 
 Test(gauges, failures_count_and_keep_the_first_message)

@@ -11,7 +11,8 @@
  * - result.json: every real number (all timings and rates are reals); the
  *   integers and strings under the keys listed in masked_keys (wall-clock
  *   dates, the host, the file system, memory sizes, the random run tag, the
- *   command line, texts that quote a duration).
+ *   command line, texts that quote a duration); every value, not the keys,
+ *   under backend_gauges (readings taken every 200 ms).
  * - text files: hexadecimal words of 8+ characters (run tags), then every
  *   number becomes '#', then runs of spaces become one (column widths follow
  *   the numbers). Tabs and line breaks are kept. */
@@ -32,6 +33,19 @@ static const char *const masked_keys[] = {
 	"summary", "backend_version", "test_id", "prefix", "workspace", "message", NULL,
 };
 
+/* Every scalar below v becomes "<masked>"; keys and nesting stay. */
+static void mask_all(json_t *v)
+{
+	const char *key;
+	json_t *child;
+	json_object_foreach(v, key, child) {
+		if (json_is_object(child))
+			mask_all(child);
+		else
+			json_object_set_new(v, key, json_string("<masked>"));
+	}
+}
+
 static bool is_masked_key(const char *key)
 {
 	for (const char *const *k = masked_keys; *k; k++)
@@ -46,7 +60,9 @@ static void mask_json(json_t *v)
 		const char *key;
 		json_t *child;
 		json_object_foreach(v, key, child) {
-			if (is_masked_key(key) && !json_is_object(child) && !json_is_array(child))
+			if (!strcmp(key, "backend_gauges") && json_is_object(child))
+				mask_all(child);
+			else if (is_masked_key(key) && !json_is_object(child) && !json_is_array(child))
 				json_object_set_new(v, key, json_string("<masked>"));
 			else if (json_is_real(child))
 				json_object_set_new(v, key, json_string("<real>"));

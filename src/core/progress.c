@@ -80,10 +80,24 @@ void rpb_progress_init(struct rpb_progress *pg, struct rpb_runner *rn)
 		char path[4200];
 		snprintf(path, sizeof path, "%s/intervals.csv", rn->out_dir);
 		pg->csv = fopen(path, "w");
-		if (pg->csv)
+		if (pg->csv) {
 			fprintf(pg->csv, "elapsed_s,samples,throughput_per_s,mean_us,p50_us,p99_us,max_us,"
-					 "errors,acked,store_bytes,rss_bytes\n");
+					 "errors,acked,store_bytes,rss_bytes");
+			pg->gauge_cols = rn->gauges.n;
+			for (size_t g = 0; g < pg->gauge_cols; g++)
+				fprintf(pg->csv, ",gauge_%s", rn->gauges.g[g].name);
+			fputc('\n', pg->csv);
+		}
 	}
+}
+
+/* A gauge in a CSV cell: counts and bytes whole, others with 6 decimals. */
+static void gauge_cell(FILE *f, double v)
+{
+	if (v == (double)(int64_t)v && fabs(v) < 0x1p53)
+		fprintf(f, ",%" PRId64, (int64_t)v);
+	else
+		fprintf(f, ",%.6f", v);
 }
 
 void rpb_progress_tick(struct rpb_progress *pg, struct rpb_runner *rn, bool final)
@@ -131,11 +145,16 @@ void rpb_progress_tick(struct rpb_progress *pg, struct rpb_runner *rn, bool fina
 		if (rn->backend->usage && rn->backend->usage(rn->store, &store, &err) != RPB_OK)
 			store = 0;
 		fprintf(pg->csv, "%.3f,%" PRIu64 ",%.2f,%.1f,%.1f,%.1f,%.1f,%" PRIu64 ",%" PRIu64 ",%" PRIu64
-				 ",%" PRIu64 "\n",
+				 ",%" PRIu64,
 			total_t, delta->count, dt > 0 ? (double)delta->count / dt : 0,
 			rpb_snap_mean(delta) / 1e3, (double)rpb_snap_percentile(delta, 50) / 1e3,
 			(double)rpb_snap_percentile(delta, 99) / 1e3, (double)delta->max / 1e3,
 			errors - pg->prev_errors, acked, store, rpb_rss_bytes());
+		/* Fixed columns: a gauge is matched by position, and the stats keep
+		 * every name in the entry it first took. */
+		for (size_t g = 0; g < pg->gauge_cols; g++)
+			gauge_cell(pg->csv, rn->gauges.g[g].last);
+		fputc('\n', pg->csv);
 		fflush(pg->csv);
 	}
 	struct rpb_hist_snap *swap = pg->prev;

@@ -14,12 +14,16 @@ struct rpb_progress {
 	struct rpb_hist_snap *prev; /* all labels merged at the previous tick */
 	struct rpb_hist_snap *cur;
 	uint64_t prev_t, prev_errors;
+	size_t gauge_cols;          /* the backend's gauges, one column each */
 };
 
+/* Opens intervals.csv, whose header has a gauge_<name> column for each
+ * gauge the backend has answered with so far (read once before the
+ * workers start). */
 void rpb_progress_init(struct rpb_progress *pg, struct rpb_runner *rn);
 /* Prints "summary +" (the interval), "summary =" (so far) and, when the
  * backend has gauge readings, "gauges: NAME VALUE, ..." (the latest), and
- * writes an intervals.csv row; final marks the last call, at the end of the
+ * writes an intervals.csv row (the gauges' latest readings in their columns); final marks the last call, at the end of the
  * run (only its "summary +" line). */
 void rpb_progress_tick(struct rpb_progress *pg, struct rpb_runner *rn, bool final);
 void rpb_progress_fini(struct rpb_progress *pg);

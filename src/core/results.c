@@ -99,11 +99,22 @@ static double measured_seconds(struct rpb_runner *rn)
 	return (double)(rn->t_end - from) / 1e9;
 }
 
+/* The pattern's own operations, those the Status line's noun names: the
+ * threads', not those of workers with another role (harvest's writers and
+ * fillers). */
+static uint64_t threads_acked(struct rpb_runner *rn)
+{
+	uint64_t n = 0;
+	for (unsigned t = 0; t < rn->nthreads && t < rn->nworkers; t++)
+		n += atomic_load(&rn->workers[t].acked);
+	return n;
+}
+
 void rpb_status_line(struct rpb_runner *rn, char *buf, size_t n)
 {
 	char acked[32], bytes[32], stored[48] = "", hms[32];
 	const char *noun = rn->pattern->noun;
-	grouped(acked, sizeof acked, total_acked(rn));
+	grouped(acked, sizeof acked, threads_acked(rn));
 	/* Patterns that write no payload (metadata) say nothing about bytes. */
 	if (acked_bytes(rn)) {
 		human_bytes(bytes, sizeof bytes, acked_bytes(rn));

@@ -396,6 +396,9 @@ enum rpb_status rpb_run(struct rpb_runner *rn, struct rpb_err *err)
 	sigaddset(&block, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &block, &prev);
 
+	/* One reading before the start: the store's state before the first
+	 * operation, and the gauges' names for intervals.csv's header. */
+	rpb_gauges_sample(rn);
 	struct rpb_progress pg;
 	rpb_progress_init(&pg, rn);
 	pthread_t *th = calloc(rn->nworkers, sizeof *th);

@@ -156,7 +156,7 @@ enum rpb_status rpb_cfg_check(const struct rpb_store_cfg *cfg, const char *backe
 
 /* A reading taken off a store's servers at one moment, such as how far a
  * read replica lags behind the server that takes the writes. */
-#define RPB_GAUGES_MAX 4
+#define RPB_GAUGES_MAX 8
 struct rpb_gauge {
 	const char *name;   /* static, snake_case, ends in its unit: "replica_lag_s" */
 	double value;
