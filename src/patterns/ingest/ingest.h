@@ -66,6 +66,9 @@ uint64_t ingest_probe_content(const struct rpb_job *job, unsigned thread, uint64
 void ingest_digest_hex(const void *p, size_t n, char out[INGEST_HEX_LEN + 1]);
 const char *ingest_mime(enum rpb_content kind);
 
+/* Appends wall_ms as UTC ISO-8601 with ms ("2026-12-01T14:09:29.878Z", 24
+ * bytes, no NUL); returns the new end. */
+char *ingest_iso_ms(char *p, uint64_t wall_ms);
 /* Formats a description record into buf (INGEST_DESC_MAX bytes); returns its
  * length. wall_ms is the creation time, written as UTC ISO-8601 with ms. */
 size_t ingest_desc_format(char *buf, const char *id, const char *parent, uint64_t size,

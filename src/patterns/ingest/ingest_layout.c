@@ -121,14 +121,26 @@ static void civil(int64_t days, int *y, unsigned *m, unsigned *d)
 	*y = (int)(yoe + era * 400) + (*m <= 2);
 }
 
-size_t ingest_desc_format(char *buf, const char *id, const char *parent, uint64_t size,
-			  const char *hex, const char *mime, uint64_t wall_ms)
+char *ingest_iso_ms(char *p, uint64_t wall_ms)
 {
 	uint64_t secs = wall_ms / 1000;
 	int y;
 	unsigned mo, d;
 	civil((int64_t)(secs / 86400), &y, &mo, &d);
 	unsigned sod = (unsigned)(secs % 86400);
+	p = rpb_fmt_u64(p, (uint64_t)(y < 0 ? 0 : y), 4);
+	p = rpb_fmt_u64(rpb_fmt_str(p, "-"), mo, 2);
+	p = rpb_fmt_u64(rpb_fmt_str(p, "-"), d, 2);
+	p = rpb_fmt_u64(rpb_fmt_str(p, "T"), sod / 3600, 2);
+	p = rpb_fmt_u64(rpb_fmt_str(p, ":"), sod / 60 % 60, 2);
+	p = rpb_fmt_u64(rpb_fmt_str(p, ":"), sod % 60, 2);
+	p = rpb_fmt_u64(rpb_fmt_str(p, "."), wall_ms % 1000, 3);
+	return rpb_fmt_str(p, "Z");
+}
+
+size_t ingest_desc_format(char *buf, const char *id, const char *parent, uint64_t size,
+			  const char *hex, const char *mime, uint64_t wall_ms)
+{
 	/* Two keys (< INGEST_KEY_MAX each), a 20-digit size, the digest, a MIME
 	 * type and a timestamp: well inside INGEST_DESC_MAX. */
 	char *p = rpb_fmt_str(rpb_fmt_str(buf, "id="), id);
@@ -136,14 +148,8 @@ size_t ingest_desc_format(char *buf, const char *id, const char *parent, uint64_
 	p = rpb_fmt_u64(rpb_fmt_str(p, "\nsize="), size, 0);
 	p = rpb_fmt_str(rpb_fmt_str(p, "\nxxh3="), hex);
 	p = rpb_fmt_str(rpb_fmt_str(p, "\nmime="), mime);
-	p = rpb_fmt_u64(rpb_fmt_str(p, "\ncreated="), (uint64_t)(y < 0 ? 0 : y), 4);
-	p = rpb_fmt_u64(rpb_fmt_str(p, "-"), mo, 2);
-	p = rpb_fmt_u64(rpb_fmt_str(p, "-"), d, 2);
-	p = rpb_fmt_u64(rpb_fmt_str(p, "T"), sod / 3600, 2);
-	p = rpb_fmt_u64(rpb_fmt_str(p, ":"), sod / 60 % 60, 2);
-	p = rpb_fmt_u64(rpb_fmt_str(p, ":"), sod % 60, 2);
-	p = rpb_fmt_u64(rpb_fmt_str(p, "."), wall_ms % 1000, 3);
-	p = rpb_fmt_str(p, "Z\n");
+	p = ingest_iso_ms(rpb_fmt_str(p, "\ncreated="), wall_ms);
+	p = rpb_fmt_str(p, "\n");
 	*p = '\0';
 	return (size_t)(p - buf);
 }
