@@ -284,6 +284,7 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 	rn.job = &job;
 	rn.pattern = job.pattern;
 	rn.out_dir = out;
+	rn.store_dir = (b->flags & RPB_BF_SERVER) ? NULL : dir;
 	rn.quiet = c->quiet;
 	snprintf(rn.run_tag, sizeof rn.run_tag, "%08" PRIx32,
 		 (uint32_t)((rpb_now_ns() ^ rpb_wall_ms() * 2654435761u) ^ ((uint64_t)getpid() << 16)));
@@ -381,6 +382,8 @@ static int cmd_verify(const struct rpb_backend *b, const struct cli *c, const ch
 		goto out;
 	}
 	struct rpb_verify_result res = {0};
+	rf.ledger.store_dir = rf.dir;
+	rf.ledger.results_dir = c->target;
 	if (!pat || !pat->verify) {
 		fprintf(stderr, "%s: the %s pattern has no verify\n", prog, rpb_job_pattern_name(&rf.job));
 		goto out;

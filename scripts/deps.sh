@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
 	build-essential cmake pkg-config
 	libleveldb-dev libsnappy-dev libsqlite3-dev sqlite3 libpq-dev postgresql postgresql-client
-	libxxhash-dev libcriterion-dev libinih-dev libjansson-dev
+	libxxhash-dev libcriterion-dev libinih-dev libjansson-dev libssl-dev
 	gnuplot-nox libxml2-utils jq util-linux procps e2fsprogs
 )
 

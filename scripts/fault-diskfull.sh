@@ -123,11 +123,15 @@ run_case() {
 		printf '%-18s FAIL %5s  %s (see %s)\n' "$name" "$secs" "$(echo "$problems" | paste -sd ';' -)" "$d"
 		return
 	fi
-	local full=ok fs
+	local full=ok fs amp
 	[ "${st[1]}" = 0 ] || full="cannot open"
 	fs=$(sed -En '1s/^quota-run: (ext4|xfs|tmpfs) .*/\1/p' "$d/quota-run.log")
-	printf '%-18s ok   %5s  %-5s %s; verify %s (on the full disk: %s); grown: run 2 and verify ok\n' \
-		"$name" "$secs" "${fs:-?}" "$(short_status "$d/run1")" "$(verify_counts "$d/verify1.txt")" "$full"
+	# Space amplification: bytes on disk over acknowledged payload bytes.
+	amp=$(jq -r 'if .totals.acked_bytes > 0 and .totals.store_bytes != null
+		then "\(.totals.store_bytes / .totals.acked_bytes * 100 | round / 100)x" else "n/a" end' \
+		"$d/run1/result.json" 2>/dev/null || echo n/a)
+	printf '%-18s ok   %5s  %-5s %s; space %s; verify %s (on the full disk: %s); grown: run 2 and verify ok\n' \
+		"$name" "$secs" "${fs:-?}" "$(short_status "$d/run1")" "$amp" "$(verify_counts "$d/verify1.txt")" "$full"
 }
 
 # SQLite's own page quota, for where no file system can be mounted: hitting
@@ -172,6 +176,12 @@ run_max_pages
 # created first, the server PANICs and needs crash recovery once grown.
 run_case postgres postgres +3M
 run_case postgres-wal-panic postgres +15M
+# The Fedora model: node documents, pairtree branches and a file binary
+# store (objects of 0..100 KB, most in files), all on the quota.
+fedora=(--set model=fedora --set size_max=100k)
+run_case fedora-leveldb leveldb 16M "${fedora[@]}"
+run_case fedora-sqlite sqlite 16M "${fedora[@]}"
+run_case fedora-postgres postgres +8M "${fedora[@]}" --set 'binary_dir={quota}/binaries'
 
 if [ "$failed" -eq 0 ]; then
 	rm -rf -- "$work"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the CI workloads of every pattern with several threads and clients on
 # each backend binary of a ThreadSanitizer build (argument: the build
-# directory), then verifies the store. A background snapshot build covers
+# directory), then verifies the store. The Fedora model covers its node
+# locks and shared binary store. A background snapshot build covers
 # the harvesters' hand-over to their fillers. A reaper run (txn_timeout with a
 # stall) covers the reaper thread, a harvest from a hot standby of the
 # PostgreSQL server (postgres.read_dsn) the split sessions and the gauge
@@ -21,6 +22,7 @@ trap cleanup EXIT
 # name workload expected-exit extra --set arguments...
 cases=(
 	"ingest ci-ingest.ini 0 threads=3 clients=2 ops=400 interval=0.2"
+	"fedora ci-ingest.ini 0 threads=3 clients=2 ops=300 model=fedora size_max=64k probe_every=50"
 	"metadata ci-metadata.ini 0 threads=3 clients=2 ops=401 interval=0.2"
 	"harvest ci-harvest.ini 0 threads=3 clients=2 ops=150 interval=0.2 records=5000"
 	"snapshot ci-harvest.ini 0 threads=2 ops=100 records=3000 token=snapshot"

@@ -178,7 +178,9 @@ Test(workload, cannot_open)
 Test(workload, unknown_key)
 {
 	load_fails("unknown_key.ini", "3: unknown key 'sise_max' in [ingest]; valid keys: "
-				      "size_min, size_max, content, containers, probe_every");
+				      "size_min, size_max, content, containers, probe_every, model, "
+				      "pairtree_length, pairtree_count, child_block, binary_threshold, "
+				      "binary_dir, digest");
 	load_fails("unknown_run_key.ini", "3: unknown key 'thread' in [run]; valid keys: threads, "
 					  "clients, ops, duration, bytes, warmup, rate, interval, seed, "
 					  "sync, txn_timeout, inject, slow_ms, max_slow, on_error, "

@@ -86,7 +86,8 @@ uint64_t rpb_file_usage(const char *path)
 	return (uint64_t)sb.st_blocks * 512u;
 }
 
-static int usage_walk(const char *dir, uint64_t *bytes, int depth)
+/* max_depth 0: the files of dir only; more: its subdirectories too. */
+static int usage_walk(const char *dir, uint64_t *bytes, int depth, int max_depth)
 {
 	DIR *d = opendir(dir);
 	if (!d)
@@ -101,9 +102,15 @@ static int usage_walk(const char *dir, uint64_t *bytes, int depth)
 		struct stat sb;
 		if (lstat(path, &sb) != 0)
 			continue; /* removed while we looked: a compaction, not an error */
+		if (S_ISDIR(sb.st_mode)) {
+			if (depth >= max_depth)
+				continue;
+			*bytes += (uint64_t)sb.st_blocks * 512u;
+			if (usage_walk(path, bytes, depth + 1, max_depth) != 0)
+				rc = -1;
+			continue;
+		}
 		*bytes += (uint64_t)sb.st_blocks * 512u;
-		if (S_ISDIR(sb.st_mode) && depth < 16 && usage_walk(path, bytes, depth + 1) != 0)
-			rc = -1;
 	}
 	closedir(d);
 	return rc;
@@ -112,7 +119,16 @@ static int usage_walk(const char *dir, uint64_t *bytes, int depth)
 enum rpb_status rpb_dir_usage(const char *dir, uint64_t *bytes, struct rpb_err *err)
 {
 	*bytes = 0;
-	if (usage_walk(dir, bytes, 0) != 0)
+	if (usage_walk(dir, bytes, 0, 16) != 0)
+		return rpb_err_set(err, rpb_errno_class(errno), errno, NULL,
+				   "cannot measure store directory %s: %s", dir, strerror(errno));
+	return RPB_OK;
+}
+
+enum rpb_status rpb_dir_files_usage(const char *dir, uint64_t *bytes, struct rpb_err *err)
+{
+	*bytes = 0;
+	if (usage_walk(dir, bytes, 0, 0) != 0)
 		return rpb_err_set(err, rpb_errno_class(errno), errno, NULL,
 				   "cannot measure store directory %s: %s", dir, strerror(errno));
 	return RPB_OK;

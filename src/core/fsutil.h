@@ -14,6 +14,10 @@ enum rpb_status rpb_dir_prepare(const char *dir, bool create, struct rpb_err *er
 /* Bytes allocated on disk (st_blocks) by everything under dir. */
 enum rpb_status rpb_dir_usage(const char *dir, uint64_t *bytes, struct rpb_err *err);
 
+/* The same for the files directly in dir, not its subdirectories: a
+ * library's own files, beside what a pattern keeps in a subdirectory. */
+enum rpb_status rpb_dir_files_usage(const char *dir, uint64_t *bytes, struct rpb_err *err);
+
 /* Bytes allocated on disk by one file; 0 when it does not exist. */
 uint64_t rpb_file_usage(const char *path);
 

@@ -57,6 +57,11 @@ struct rpb_pattern {
 	 * dataType). */
 	bool (*binary_payload)(const void *config);
 
+	/* Optional: bytes the pattern keeps on disk beside the backend's own
+	 * files (the Fedora model's file binary store; a backend's usage counts
+	 * its own files only), so store_bytes and space amplification count
+	 * them. Called by the main thread while the workers run. */
+	uint64_t (*extra_bytes)(struct rpb_runner *rn);
 	/* Optional: once, before the workers start (corpus load, preload, side
 	 * files); may use its own session of the store. Shared state goes to
 	 * rn->pattern_state. */

@@ -141,8 +141,7 @@ void rpb_progress_tick(struct rpb_progress *pg, struct rpb_runner *rn, bool fina
 	}
 	if (pg->csv && (!final || delta->count)) {
 		uint64_t store = 0;
-		struct rpb_err err;
-		if (rn->backend->usage && rn->backend->usage(rn->store, &store, &err) != RPB_OK)
+		if (!rpb_store_bytes(rn, &store))
 			store = 0;
 		fprintf(pg->csv, "%.3f,%" PRIu64 ",%.2f,%.1f,%.1f,%.1f,%.1f,%" PRIu64 ",%" PRIu64 ",%" PRIu64
 				 ",%" PRIu64,

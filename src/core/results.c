@@ -408,8 +408,7 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 		 all->count ? 100.0 * (double)measured_errors / (double)all->count : 0);
 
 	uint64_t store_bytes = 0;
-	struct rpb_err uerr;
-	bool have_usage = rn->backend->usage && rn->backend->usage(rn->store, &store_bytes, &uerr) == RPB_OK;
+	bool have_usage = rpb_store_bytes(rn, &store_bytes);
 	uint64_t lag_n = 0, lag_max = 0;
 	double lag_sum = 0;
 	for (unsigned t = 0; t < rn->nworkers; t++) {

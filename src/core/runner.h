@@ -127,6 +127,7 @@ struct rpb_runner {
 	const struct rpb_pattern *pattern;
 	char run_tag[16];              /* names this run's keys in the store */
 	const char *out_dir;           /* results directory */
+	const char *store_dir;         /* the store's directory; NULL for a server's store */
 	bool quiet;                    /* no progress lines on stdout */
 
 	struct rpb_worker *workers;
@@ -188,6 +189,10 @@ enum rpb_status rpb_txn_finish(struct rpb_worker *w, struct rpb_session *s, enum
  * (before_begin = false) a stall fault sleeps. Does nothing on other ops. */
 void rpb_inject_point(struct rpb_worker *w, uint64_t i, bool before_begin, enum rpb_table table,
 		      rpb_slice key);
+
+/* The bytes the run's data take on disk: the backend's usage plus what the
+ * pattern keeps beside it; false when the backend cannot tell. */
+bool rpb_store_bytes(struct rpb_runner *rn, uint64_t *bytes);
 
 /* Requests a stop; the first reason is kept. Returns true if this call set it. */
 bool rpb_request_stop(struct rpb_runner *rn, enum rpb_stop why);

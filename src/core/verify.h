@@ -20,7 +20,16 @@ struct rpb_ledger {
 	unsigned nworkers;
 	const struct rpb_ledger_worker *workers;
 	bool interrupted;               /* read from the live ledger: the run died */
+	/* Where the run kept its files: the store's directory (NULL for a
+	 * server's store) and the results directory verify was given. */
+	const char *store_dir, *results_dir;
 };
+
+/* What the ledger says of operation op of one worker: acknowledged, in
+ * doubt (failed inside commit, or running when the run died), failed, or
+ * never started. */
+enum rpb_op_state { RPB_OP_ACKED = 0, RPB_OP_IN_DOUBT, RPB_OP_FAILED, RPB_OP_NOT_ISSUED };
+enum rpb_op_state rpb_ledger_op_state(const struct rpb_ledger_worker *lw, uint64_t op);
 
 struct rpb_verify_result {
 	uint64_t checked;     /* acknowledged objects checked */

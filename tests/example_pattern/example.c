@@ -96,21 +96,6 @@ struct vscan {
 	struct rpb_verify_result *res;
 };
 
-/* What the ledger says of operation op of one worker. */
-enum op_state { OP_ACKED, OP_IN_DOUBT, OP_FAILED, OP_NOT_ISSUED };
-
-static enum op_state op_state(const struct rpb_ledger_worker *lw, uint64_t op)
-{
-	if (op >= lw->issued)
-		return OP_NOT_ISSUED;
-	if (lw->in_flight && op == lw->issued - 1)
-		return OP_IN_DOUBT;
-	for (size_t f = 0; f < lw->nfailures; f++)
-		if (lw->failures[f].op == op)
-			return lw->failures[f].in_doubt ? OP_IN_DOUBT : OP_FAILED;
-	return OP_ACKED;
-}
-
 /* Every key of the run must belong to an operation that was acknowledged
  * (checked by value already) or is in doubt; any other is unexpected. */
 static int scan_entry(void *ctx, rpb_slice key, rpb_slice val)
@@ -123,12 +108,12 @@ static int scan_entry(void *ctx, rpb_slice key, rpb_slice val)
 	size_t tl = strlen(v->ledger->run_tag);
 	if (key.len < sizeof text)
 		memcpy(text, key.data, key.len);
-	enum op_state state = OP_NOT_ISSUED;
+	enum rpb_op_state state = RPB_OP_NOT_ISSUED;
 	if (key.len == 2 + tl + 1 + 4 + 1 + 12 &&
 	    sscanf(text + 2 + tl + 1, "%4u/%12" SCNu64, &thread, &op) == 2 &&
 	    thread < v->ledger->nworkers)
-		state = op_state(&v->ledger->workers[thread], op);
-	if (state == OP_FAILED || state == OP_NOT_ISSUED) {
+		state = rpb_ledger_op_state(&v->ledger->workers[thread], op);
+	if (state == RPB_OP_FAILED || state == RPB_OP_NOT_ISSUED) {
 		v->res->unexpected++;
 		rpb_verify_problem(v->res, "unexpected key %s", text);
 	}
@@ -150,9 +135,9 @@ static enum rpb_status example_verify(const struct rpb_backend *b, struct rpb_st
 	for (unsigned t = 0; !rc && t < ledger->nworkers; t++) {
 		const struct rpb_ledger_worker *lw = &ledger->workers[t];
 		for (uint64_t i = 0; !rc && i < lw->issued; i++) {
-			enum op_state state = op_state(lw, i);
-			res->in_doubt += state == OP_IN_DOUBT;
-			if (state != OP_ACKED)
+			enum rpb_op_state state = rpb_ledger_op_state(lw, i);
+			res->in_doubt += state == RPB_OP_IN_DOUBT;
+			if (state != RPB_OP_ACKED)
 				continue;
 			char key[EX_KEY_MAX];
 			size_t klen = key_of(key, ledger->run_tag, t, i);

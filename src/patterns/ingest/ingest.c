@@ -13,6 +13,7 @@
 
 #include "clock.h"
 #include "ingest.h"
+#include "ingest_fedora_run.h"
 #include "runner.h"
 
 enum {
@@ -32,28 +33,38 @@ static const char *const ingest_labels[L_COUNT] = {
 /* ---- the pattern ---- */
 
 /* Shared by the workers: probe.csv (probe_every > 0), written under its
- * stdio lock. */
+ * stdio lock; the Fedora model's binary store and locks. */
 struct ingest_shared {
 	FILE *probe;
+	struct fed_shared *fed;
 };
+
+static bool fedora(const struct rpb_job *job)
+{
+	return ingest_opts(job)->model == INGEST_FEDORA;
+}
 
 static enum rpb_status ingest_prepare(struct rpb_runner *rn, struct rpb_err *err)
 {
-	if (!ingest_opts(rn->job)->probe_every)
-		return RPB_OK;
 	struct ingest_shared *sh = calloc(1, sizeof *sh);
 	if (!sh)
 		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory");
+	rn->pattern_state = sh;
+	if (fedora(rn->job)) {
+		enum rpb_status st = fed_prepare(rn, &sh->fed, err);
+		if (st)
+			return st;
+	}
+	if (!ingest_opts(rn->job)->probe_every)
+		return RPB_OK;
 	char path[4200];
 	snprintf(path, sizeof path, "%s/probe.csv", rn->out_dir);
 	sh->probe = fopen(path, "w");
 	if (!sh->probe) {
 		int e = errno;
-		free(sh);
 		return rpb_err_set(err, RPB_IO, e, NULL, "cannot write %s: %s", path, strerror(e));
 	}
 	fprintf(sh->probe, "elapsed_ms,thread,probe,label,latency_us,status,objects_acked_by_thread\n");
-	rn->pattern_state = sh;
 	return RPB_OK;
 }
 
@@ -62,7 +73,9 @@ static void ingest_fini(struct rpb_runner *rn)
 	struct ingest_shared *sh = rn->pattern_state;
 	if (!sh)
 		return;
-	fclose(sh->probe);
+	if (sh->probe)
+		fclose(sh->probe);
+	fed_fini(sh->fed);
 	free(sh);
 	rn->pattern_state = NULL;
 }
@@ -75,6 +88,7 @@ struct ingest_worker {
 	size_t idlen, parentlen, memberlen;
 	uint64_t op;                 /* the main operation being written; UINT64_MAX for a probe */
 	struct rpb_buf got;          /* probe reads, reserved for the largest */
+	struct fed_worker *fed;      /* model = fedora */
 };
 
 static enum rpb_status ingest_worker_init(struct rpb_worker *w, struct rpb_err *err)
@@ -91,7 +105,11 @@ static enum rpb_status ingest_worker_init(struct rpb_worker *w, struct rpb_err *
 	/* A patch appends a line to the description it read, in place. */
 	size_t need = cap > 2 * INGEST_DESC_MAX ? cap : 2 * INGEST_DESC_MAX;
 	enum rpb_status st = rpb_buf_reserve(&iw->got, need, err);
+	if (!st && o->model == INGEST_FEDORA)
+		st = fed_worker_init(&iw->fed, cap, err);
 	if (st) {
+		fed_worker_fini(iw->fed);
+		rpb_buf_free(&iw->got);
 		free(iw->content);
 		free(iw);
 		return st;
@@ -105,6 +123,7 @@ static void ingest_worker_fini(struct rpb_worker *w)
 	struct ingest_worker *iw = w->state;
 	if (!iw)
 		return;
+	fed_worker_fini(iw->fed);
 	rpb_buf_free(&iw->got);
 	free(iw->content);
 	free(iw);
@@ -333,38 +352,93 @@ static void run_probe(struct rpb_worker *w, struct ingest_worker *iw, uint64_t o
 	probe_delete(&pc, &perr);
 }
 
+/* The same performance requests on a node of the Fedora model. */
+static void run_fedora_probe(struct rpb_worker *w, struct ingest_worker *iw, uint64_t op,
+			     uint64_t probe)
+{
+	struct ingest_shared *sh = w->rn->pattern_state;
+	struct probe_ctx pc = {w, iw, w->rn->backend, op, probe};
+	static const struct {
+		enum fed_probe_step step;
+		unsigned label;
+	} steps[] = {{FED_PROBE_PUT, L_PROBE_CREATE},  {FED_PROBE_OPTIONS, L_PROBE_HEAD},
+		     {FED_PROBE_GET, L_PROBE_GET},     {FED_PROBE_PATCH, L_PROBE_PATCH},
+		     {FED_PROBE_DELETE, L_PROBE_DELETE}};
+	uint64_t size = fed_probe_stage(w, iw->fed, probe);
+	for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
+		struct rpb_err perr;
+		uint64_t bytes;
+		bool at_commit;
+		uint64_t start = rpb_now_ns();
+		enum rpb_status st = fed_probe(w, sh->fed, iw->fed, steps[k].step, probe, size, &bytes,
+					       &at_commit, &perr);
+		probe_done(&pc, steps[k].label, start, rpb_now_ns(), st, bytes, &perr);
+		if (st && k == 0) {
+			/* A failed PUT: nothing to read; one failed inside commit may
+			 * have happened after all, so remove whatever is there. */
+			if (at_commit)
+				fed_probe(w, sh->fed, iw->fed, FED_PROBE_CLEANUP, probe, size, &bytes,
+					  &at_commit, &perr);
+			return;
+		}
+	}
+}
+
 /* ---- the operation ---- */
 
-static enum rpb_status ingest_op(struct rpb_worker *w, uint64_t i, struct rpb_err *err)
+/* model = fedora: the create as Fedora made it (ingest_fedora.c). */
+static enum rpb_status fedora_create(struct rpb_worker *w, struct ingest_worker *iw, uint64_t i,
+				     uint64_t *size, struct rpb_err *err)
+{
+	struct ingest_shared *sh = w->rn->pattern_state;
+	*size = fed_stage(w, iw->fed, i);
+	uint64_t start = rpb_now_ns();
+	enum rpb_status st = fed_create(w, sh->fed, iw->fed, i, *size, err);
+	rpb_sample(w, L_CREATE, start, rpb_now_ns(), st, st ? 0 : *size, st ? err : NULL);
+	return st;
+}
+
+/* model = flat: content, description and membership as three keys. */
+static enum rpb_status flat_create(struct rpb_worker *w, struct ingest_worker *iw, uint64_t i,
+				   uint64_t *size, struct rpb_err *err)
 {
 	struct rpb_runner *rn = w->rn;
-	const struct rpb_job *job = rn->job;
-	struct ingest_worker *iw = w->state;
-
 	/* The client building its request body: not part of the latency. */
-	uint64_t size = ingest_content(job, w->id, i, iw->content);
+	*size = ingest_content(rn->job, w->id, i, iw->content);
 	set_ids(iw, ingest_obj_key(iw->id, rn->run_tag, w->id, i),
-		ingest_container_key(iw->parent, rn->run_tag, i, ingest_opts(job)->containers));
-
+		ingest_container_key(iw->parent, rn->run_tag, i, ingest_opts(rn->job)->containers));
 	iw->op = i;
 	struct rpb_session *s = rpb_next_session(w);
 	bool at_commit;
 	rpb_inject_point(w, i, true, RPB_T_OBJECTS, rpb_slice_make(iw->id, iw->idlen));
 	uint64_t start = rpb_now_ns();
-	enum rpb_status st = write_resource(w, s, iw, size, &at_commit, err);
+	enum rpb_status st = write_resource(w, s, iw, *size, &at_commit, err);
 	uint64_t end = rpb_now_ns();
 	w->in_doubt = at_commit;
 	/* A failed create stored nothing: its bytes would inflate throughput,
 	 * and keeping them out makes label 0's bytes / acked the mean size. */
-	rpb_sample(w, L_CREATE, start, end, st, st ? 0 : size, st ? err : NULL);
+	rpb_sample(w, L_CREATE, start, end, st, st ? 0 : *size, st ? err : NULL);
+	return st;
+}
+
+static enum rpb_status ingest_op(struct rpb_worker *w, uint64_t i, struct rpb_err *err)
+{
+	struct rpb_runner *rn = w->rn;
+	struct ingest_worker *iw = w->state;
+	uint64_t size;
+	enum rpb_status st = iw->fed ? fedora_create(w, iw, i, &size, err)
+				     : flat_create(w, iw, i, &size, err);
 	if (st)
 		return st;
 	w->op_bytes = size;
-
-	uint64_t every = ingest_opts(job)->probe_every;
+	uint64_t every = ingest_opts(rn->job)->probe_every;
 	if (every && (i + 1) % every == 0 &&
-	    atomic_load_explicit(&rn->stop, memory_order_relaxed) == RPB_STOP_NONE)
-		run_probe(w, iw, i, (i + 1) / every);
+	    atomic_load_explicit(&rn->stop, memory_order_relaxed) == RPB_STOP_NONE) {
+		if (iw->fed)
+			run_fedora_probe(w, iw, i, (i + 1) / every);
+		else
+			run_probe(w, iw, i, (i + 1) / every);
+	}
 	return RPB_OK;
 }
 
@@ -384,6 +458,27 @@ static void ingest_report_json(struct rpb_runner *rn, json_t *obj)
 	}
 	json_object_set_new(obj, "mean_size",
 			    acked ? json_real((double)bytes / (double)acked) : json_null());
+	json_object_set_new(obj, "model", json_string(o->model == INGEST_FEDORA ? "fedora" : "flat"));
+	const struct ingest_shared *sh = rn->pattern_state;
+	if (sh && sh->fed)
+		fed_report_json(rn, sh->fed, obj);
+}
+
+/* The Fedora model's binary files outside the backend's store. */
+static uint64_t ingest_extra_bytes(struct rpb_runner *rn)
+{
+	const struct ingest_shared *sh = rn->pattern_state;
+	return sh && sh->fed ? fed_binary_bytes(sh->fed) : 0;
+}
+
+/* Verify of either model. */
+static enum rpb_status ingest_verify_any(const struct rpb_backend *b, struct rpb_store *st,
+					 const struct rpb_job *job, const struct rpb_ledger *ledger,
+					 struct rpb_verify_result *res, struct rpb_err *err)
+{
+	if (fedora(job))
+		return ingest_fedora_verify(b, st, job, ledger, res, err);
+	return ingest_verify(b, st, job, ledger, res, err);
 }
 
 static const char *const ingest_files[] = {"probe.csv", NULL};
@@ -398,11 +493,12 @@ const struct rpb_pattern rpb_pattern_ingest = {
 	.finish = ingest_finish,
 	.files = ingest_files,
 	.binary_payload = ingest_binary_payload,
+	.extra_bytes = ingest_extra_bytes,
 	.prepare = ingest_prepare,
 	.fini = ingest_fini,
 	.worker_init = ingest_worker_init,
 	.worker_fini = ingest_worker_fini,
 	.op = ingest_op,
 	.report_json = ingest_report_json,
-	.verify = ingest_verify,
+	.verify = ingest_verify_any,
 };

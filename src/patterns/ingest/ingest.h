@@ -21,12 +21,22 @@
 #include "workload.h"
 
 /* The [ingest] section (ingest_options.c). */
+enum ingest_model { INGEST_FLAT = 0, INGEST_FEDORA };
+enum ingest_digest { INGEST_SHA1 = 0, INGEST_NO_DIGEST };
+#define INGEST_BINARY_DIR_MAX 1024
 struct rpb_ingest_opts {
 	uint64_t size_min;     /* bytes, inclusive */
 	uint64_t size_max;     /* bytes, exclusive */
 	enum rpb_content content;
 	uint64_t containers;   /* creates spread over this many containers */
 	uint64_t probe_every;  /* creates between probe sequences; 0 = never */
+	enum ingest_model model;
+	/* model = fedora (ingest_fedora.h) */
+	uint64_t pairtree_length, pairtree_count;
+	uint64_t child_block;  /* child names per block; 0 = one list in the parent */
+	uint64_t binary_threshold; /* binaries this large or larger in files; 0 = none */
+	char binary_dir[INGEST_BINARY_DIR_MAX + 1]; /* empty: beside the store */
+	enum ingest_digest digest;
 };
 extern const struct rpb_optdef ingest_options[];
 int ingest_finish(void *config, const struct rpb_job *job, const char *where, char *msg,

@@ -7,7 +7,11 @@
 #define ING(f) offsetof(struct rpb_ingest_opts, f)
 
 static const char *const content_names[] = {"ascii", "binary", NULL};
+static const char *const model_names[] = {"flat", "fedora", NULL};
+static const char *const digest_names[] = {"sha1", "none", NULL};
 _Static_assert(sizeof(enum rpb_content) == sizeof(unsigned), "enum size");
+_Static_assert(sizeof(enum ingest_model) == sizeof(unsigned), "enum size");
+_Static_assert(sizeof(enum ingest_digest) == sizeof(unsigned), "enum size");
 
 const struct rpb_optdef ingest_options[] = {
 	{ .key = "size_min", .type = RPB_OPT_SIZE, .dflt = "0",
@@ -25,6 +29,35 @@ const struct rpb_optdef ingest_options[] = {
 	{ .key = "probe_every", .type = RPB_OPT_COUNT, .dflt = "1000",
 	  .umin = 0, .umax = RPB_OPT_P32, .off = ING(probe_every),
 	  .help = "creates between probe sequences; 0 = none" },
+	{ .key = "model", .type = RPB_OPT_ENUM, .dflt = "flat",
+	  .choices = model_names, .off = ING(model),
+	  .help = "flat: content, description and membership as three keys; fedora: as Fedora 4.5 "
+		  "persisted it (minted pairtree paths, node documents with child references, "
+		  "a file binary store, SHA-1 fixity)" },
+	{ .key = "pairtree_length", .type = RPB_OPT_COUNT, .dflt = "2",
+	  .umin = 1, .umax = 4, .off = ING(pairtree_length),
+	  .help = "fedora: hex digits of the minted UUID per pairtree level (Fedora: 2)" },
+	{ .key = "pairtree_count", .type = RPB_OPT_COUNT, .dflt = "4",
+	  .umin = 0, .umax = 8, .off = ING(pairtree_count),
+	  .help = "fedora: pairtree levels (Fedora: 4); 0 = every node directly in the root "
+		  "container, the flat worst case" },
+	{ .key = "child_block", .type = RPB_OPT_COUNT, .dflt = "1000",
+	  .umin = 0, .umax = 1000000, .off = ING(child_block),
+	  .help = "fedora: child references per block document (ModeShape's childCountTarget); "
+		  "0 = one unbounded list inside the parent's document" },
+	{ .key = "binary_threshold", .type = RPB_OPT_SIZE, .dflt = "4096",
+	  .umin = 0, .umax = RPB_OPT_64M, .off = ING(binary_threshold),
+	  .help = "fedora: binaries of at least this many bytes go to the file binary store "
+		  "(ModeShape's minimumBinarySizeInBytes), smaller ones inline; 0 = all inline, "
+		  "1 = every non-empty binary in a file" },
+	{ .key = "binary_dir", .type = RPB_OPT_STRING, .dflt = "",
+	  .umax = INGEST_BINARY_DIR_MAX, .off = ING(binary_dir),
+	  .help = "fedora: the file binary store's directory; empty = STORE/binaries, or "
+		  "RESULTS/binaries for a server's store" },
+	{ .key = "digest", .type = RPB_OPT_ENUM, .dflt = "sha1",
+	  .choices = digest_names, .off = ING(digest),
+	  .help = "fedora: the fixity digest every binary gets (SHA-1 with OpenSSL, as Fedora); "
+		  "none = no digest (the binary store then names files by XXH3-128)" },
 	{ .key = NULL },
 };
 
@@ -37,6 +70,18 @@ int ingest_finish(void *config, const struct rpb_job *job, const char *where, ch
 		snprintf(msg, n, "%s[ingest] size_min = %" PRIu64 " exceeds size_max = %" PRIu64
 			 "; make size_min < size_max, or equal for a fixed size",
 			 where, o->size_min, o->size_max);
+		return -1;
+	}
+	if (o->model == INGEST_FEDORA && o->pairtree_length * o->pairtree_count > 32) {
+		snprintf(msg, n, "%s[ingest] pairtree_length x pairtree_count = %" PRIu64
+			 " is more than the 32 hex digits of a UUID; lower one of them",
+			 where, o->pairtree_length * o->pairtree_count);
+		return -1;
+	}
+	if (o->model == INGEST_FEDORA && o->containers != 1) {
+		snprintf(msg, n, "%s[ingest] containers = %" PRIu64 " is for the flat model; the Fedora "
+			 "model creates in the root container through its pairtree (pairtree_count)",
+			 where, o->containers);
 		return -1;
 	}
 	return 0;

@@ -1,0 +1,157 @@
+/* The ingest pattern's Fedora model (model = fedora): a "Create Binary
+ * Resource" as Fedora 4.5 persisted it through ModeShape, shared by the run
+ * (ingest_fedora.c), verify (ingest_fedora_verify.c) and the tests.
+ *
+ * Every create mints a UUID from (seed, thread, op) and places the new node
+ * under a pairtree of branch nodes made from its first hex digits
+ * (pairtree_count levels of pairtree_length: /ab/cd/ef/01/<uuid>), creating
+ * missing branch nodes on the way. Every node is one document in the
+ * descriptions table, keyed f/<run tag><path> (the root's path is "/"),
+ * lines of key=value in this order:
+ *
+ *   type=binary|pairtree|container
+ *   created=<ISO ms>  modified=<ISO ms>
+ *   size=<n>  mime=<type>  sha1=<40 hex> (or xxh3=<32 hex> with digest =
+ *   none)  store=inline|file                     (binaries)
+ *   op=<thread>/<op> or probe=<thread>/<probe>   (which operation made it)
+ *   title=<text>                                 (a PATCH adds it)
+ *   children=<n>  blocks=<b>                     (containers and branches)
+ *   child=<name>                                 (child_block = 0: each child)
+ *   <an empty line>, then the content when store=inline
+ *
+ * With child_block = K > 0 the child names live in block documents of at
+ * most K names in the members table, keyed f/<run tag><path>#<block %06>,
+ * one name per line, as ModeShape splits a large child list: adding a
+ * child rewrites the parent's small document and the last block only. With
+ * child_block = 0 the parent's document holds every name, and each create
+ * rewrites all of them (the cost grows with the children).
+ *
+ * Binaries of at least binary_threshold bytes (0: none) go to the file
+ * binary store (ingest_binstore.c) named by their SHA-1; smaller ones are
+ * inline. */
+#ifndef RPB_INGEST_FEDORA_H
+#define RPB_INGEST_FEDORA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ingest.h"
+#include "store.h"
+
+#define FED_UUID_LEN 36
+#define FED_LEVELS_MAX 8       /* pairtree_count's maximum */
+#define FED_PATH_MAX 160       /* /<8 x (8 + 1)>/<uuid> and the probe paths fit */
+#define FED_KEY_MAX (FED_PATH_MAX + 40)
+#define FED_HEAD_MAX 1024      /* a header without child= lines */
+#define FED_SHA1_HEX 40
+#define FED_PROBE_CONTAINER "/probe" /* the probes' container, under the root */
+
+/* A node's path and its ancestors': at[0] is the root "/", at[depth] the
+ * node itself. */
+struct fed_path {
+	char uuid[FED_UUID_LEN + 1];
+	char at[FED_LEVELS_MAX + 2][FED_PATH_MAX];
+	size_t len[FED_LEVELS_MAX + 2];
+	unsigned depth;
+};
+
+/* Mints create op of thread's UUID and places it under the pairtree. */
+void fed_place(struct fed_path *p, const struct rpb_ingest_opts *o, uint64_t seed, unsigned thread,
+	       uint64_t op);
+/* Probe number probe of thread: /probe/<thread %04u>-<probe %012>. */
+void fed_probe_place(struct fed_path *p, unsigned thread, uint64_t probe);
+/* f/<tag><path>; f/<tag><path>#<block %06> for a child block. */
+size_t fed_node_key(char *buf, const char *tag, const char *path, size_t len);
+size_t fed_block_key(char *buf, const char *tag, const char *path, size_t len, uint64_t block);
+/* The last component of a path: the node's name in its parent's list. */
+const char *fed_name(const char *path, size_t len, size_t *nlen);
+
+enum fed_type { FED_BINARY = 0, FED_PAIRTREE, FED_CONTAINER, FED_NTYPES };
+extern const char *const fed_type_names[FED_NTYPES];
+
+/* A document parsed: the slices point into it. */
+struct fed_doc {
+	enum fed_type type;
+	rpb_slice created, modified, mime, op, probe, title;
+	rpb_slice digest;        /* the content's digest, hex: the file's name */
+	bool digest_is_sha1;     /* sha1=, else xxh3= (digest = none) */
+	bool has_size;
+	uint64_t size, children, blocks;
+	bool is_file;            /* store=file: the content is in the binary store */
+	rpb_slice child_lines;   /* the child= lines, contiguous */
+	rpb_slice content;       /* store=inline: the content */
+};
+/* Parses a document; false if it is malformed (no type, a line without
+ * '=', no empty line, inline content whose length is not size). */
+bool fed_doc_parse(const void *buf, size_t n, struct fed_doc *d);
+/* Calls fn for every child name in a document's child= lines or a block. */
+typedef void (*fed_name_fn)(void *ctx, const char *name, size_t len);
+void fed_doc_children(const struct fed_doc *d, fed_name_fn fn, void *ctx);
+void fed_block_names(const void *block, size_t n, fed_name_fn fn, void *ctx);
+
+/* What a new document's header says. created_ms = 0 copies created from
+ * base; base (may be NULL) also gives every field not set here. */
+struct fed_head {
+	enum fed_type type;
+	uint64_t created_ms, modified_ms;
+	uint64_t size;
+	const char *mime;
+	const char *digest;      /* hex; NULL: none */
+	bool digest_is_sha1;
+	bool is_file;
+	char made_kind;          /* 'o' op, 'p' probe, 0 none */
+	unsigned made_thread;
+	uint64_t made_n;
+	rpb_slice title;
+	uint64_t children, blocks;
+};
+/* Writes a document into out (its contents replaced): the header, then
+ * base's child= lines when keep_children, then one more child= line when
+ * extra_child is not NULL, the empty line and content. base and content
+ * must not point into out (read the old document into another buffer). */
+enum rpb_status fed_doc_write(struct rpb_buf *out, const struct fed_head *h,
+			      const struct fed_doc *base, bool keep_children,
+			      const char *extra_child, size_t extra_len, rpb_slice content,
+			      struct rpb_err *err);
+
+/* SHA-1 (OpenSSL EVP) of n bytes as 40 lower-case hex digits and a NUL;
+ * false if the library failed. */
+bool fed_sha1_hex(const void *p, size_t n, char out[FED_SHA1_HEX + 1]);
+
+/* The file binary store of a run: where, and whether writes are synced. */
+struct fed_binstore {
+	char dir[4096];
+	bool sync;
+};
+/* dir: binary_dir, or the default: <store dir>/binaries for a store in a
+ * directory, <results dir>/binaries for a server's. Creates it when
+ * create; 0, or -1 with a message in err. */
+enum rpb_status fed_binstore_open(struct fed_binstore *bs, const struct rpb_ingest_opts *o,
+				  const char *store_dir, const char *results_dir, bool sync,
+				  bool create, struct rpb_err *err);
+/* <dir>/<sha1[0..1]>/<sha1[2..3]>/<sha1> (sha1: the content digest's hex). */
+size_t fed_binstore_path(const struct fed_binstore *bs, const char *sha1, char *out, size_t n);
+/* Stores n bytes as the file named sha1 unless one is there (same content:
+ * *created = false): a temporary file made with O_CREAT|O_EXCL, written,
+ * synced with its directory when bs->sync, then renamed. ENOSPC is
+ * disk-full like any other store's. */
+enum rpb_status fed_binstore_put(const struct fed_binstore *bs, const char *sha1, const void *p,
+				 size_t n, bool *created, struct rpb_err *err);
+/* Reads the file named sha1 into out; RPB_NOT_FOUND when there is none. */
+enum rpb_status fed_binstore_get(const struct fed_binstore *bs, const char *sha1,
+				 struct rpb_buf *out, struct rpb_err *err);
+/* Removes the file named sha1 (a create that failed, a deleted probe). */
+void fed_binstore_remove(const struct fed_binstore *bs, const char *sha1);
+/* Calls fn with every file name (a SHA-1) in the store, and with names
+ * that are not one (leftover temporary files) too; returns the count. */
+uint64_t fed_binstore_each(const struct fed_binstore *bs, fed_name_fn fn, void *ctx);
+
+struct rpb_ledger;
+struct rpb_verify_result;
+/* The pattern's verify for model = fedora (ingest_fedora_verify.c). */
+enum rpb_status ingest_fedora_verify(const struct rpb_backend *b, struct rpb_store *st,
+				     const struct rpb_job *job, const struct rpb_ledger *ledger,
+				     struct rpb_verify_result *res, struct rpb_err *err);
+
+#endif

@@ -1,0 +1,309 @@
+/* The Fedora model's names and documents (ingest_fedora.h): UUIDs and
+ * pairtree paths from the seed, keys, and the node document's text form,
+ * shared by the run and verify so both read and write the same bytes. */
+#include <string.h>
+
+#include <openssl/evp.h>
+
+#include "fmt.h"
+#include "ingest_fedora.h"
+#include "rng.h"
+
+/* Apart from the content streams (ingest.h), so minting never shifts the
+ * contents the flat model draws. */
+#define FED_UUID_STREAM (UINT64_C(1) << 33)
+
+const char *const fed_type_names[FED_NTYPES] = {"binary", "pairtree", "container"};
+
+static const char hexdig[] = "0123456789abcdef";
+
+void fed_place(struct fed_path *p, const struct rpb_ingest_opts *o, uint64_t seed, unsigned thread,
+	       uint64_t op)
+{
+	struct rpb_rng r;
+	rpb_rng_seed(&r, seed, FED_UUID_STREAM | thread, op);
+	unsigned char b[16];
+	uint64_t hi = rpb_rng_next(&r), lo = rpb_rng_next(&r);
+	for (int i = 0; i < 8; i++) {
+		b[i] = (unsigned char)(hi >> (56 - 8 * i));
+		b[8 + i] = (unsigned char)(lo >> (56 - 8 * i));
+	}
+	b[6] = (unsigned char)((b[6] & 0x0f) | 0x40); /* version 4: random */
+	b[8] = (unsigned char)((b[8] & 0x3f) | 0x80); /* RFC 4122 variant */
+	char hex[33];
+	for (int i = 0; i < 16; i++) {
+		hex[2 * i] = hexdig[b[i] >> 4];
+		hex[2 * i + 1] = hexdig[b[i] & 15];
+	}
+	hex[32] = '\0';
+	char *u = p->uuid;
+	for (int i = 0; i < 32; i++) {
+		if (i == 8 || i == 12 || i == 16 || i == 20)
+			*u++ = '-';
+		*u++ = hex[i];
+	}
+	*u = '\0';
+
+	/* Pairtree levels from the digits (Fedora's UUIDPathMinter), then the
+	 * node itself. length * count <= 32 digits (the options' ranges). */
+	unsigned count = (unsigned)o->pairtree_count, len = (unsigned)o->pairtree_length;
+	p->at[0][0] = '/';
+	p->at[0][1] = '\0';
+	p->len[0] = 1;
+	size_t n = 0;
+	char path[FED_PATH_MAX];
+	for (unsigned l = 0; l < count; l++) {
+		path[n++] = '/';
+		memcpy(path + n, hex + (size_t)l * len, len);
+		n += len;
+		memcpy(p->at[l + 1], path, n);
+		p->at[l + 1][n] = '\0';
+		p->len[l + 1] = n;
+	}
+	path[n++] = '/';
+	memcpy(path + n, p->uuid, FED_UUID_LEN);
+	n += FED_UUID_LEN;
+	memcpy(p->at[count + 1], path, n);
+	p->at[count + 1][n] = '\0';
+	p->len[count + 1] = n;
+	p->depth = count + 1;
+}
+
+void fed_probe_place(struct fed_path *p, unsigned thread, uint64_t probe)
+{
+	memset(p->uuid, 0, sizeof p->uuid);
+	p->at[0][0] = '/';
+	p->at[0][1] = '\0';
+	p->len[0] = 1;
+	char *e = rpb_fmt_str(p->at[1], FED_PROBE_CONTAINER);
+	*e = '\0';
+	p->len[1] = (size_t)(e - p->at[1]);
+	e = rpb_fmt_str(p->at[2], FED_PROBE_CONTAINER "/");
+	e = rpb_fmt_u64(e, thread, 4);
+	*e++ = '-';
+	e = rpb_fmt_u64(e, probe, 12);
+	*e = '\0';
+	p->len[2] = (size_t)(e - p->at[2]);
+	p->depth = 2;
+}
+
+size_t fed_node_key(char *buf, const char *tag, const char *path, size_t len)
+{
+	char *p = rpb_fmt_str(rpb_fmt_str(buf, "f/"), tag);
+	p = rpb_fmt_mem(p, path, len);
+	*p = '\0';
+	return (size_t)(p - buf);
+}
+
+size_t fed_block_key(char *buf, const char *tag, const char *path, size_t len, uint64_t block)
+{
+	size_t n = fed_node_key(buf, tag, path, len);
+	char *p = buf + n;
+	*p++ = '#';
+	p = rpb_fmt_u64(p, block, 6);
+	*p = '\0';
+	return (size_t)(p - buf);
+}
+
+const char *fed_name(const char *path, size_t len, size_t *nlen)
+{
+	size_t i = len;
+	while (i > 0 && path[i - 1] != '/')
+		i--;
+	*nlen = len - i;
+	return path + i;
+}
+
+/* ---- documents ---- */
+
+static bool field_is(const char *k, size_t klen, const char *name)
+{
+	return strlen(name) == klen && memcmp(k, name, klen) == 0;
+}
+
+static bool parse_u64(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	if (n == 0 || n > 19)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	*out = v;
+	return true;
+}
+
+bool fed_doc_parse(const void *buf, size_t n, struct fed_doc *d)
+{
+	memset(d, 0, sizeof *d);
+	d->type = FED_NTYPES;
+	const char *p = buf, *end = p + n;
+	bool inline_store = false;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			return false; /* no empty line: a header cut short */
+		if (nl == p) {
+			p = nl + 1; /* the empty line: the content follows */
+			break;
+		}
+		const char *eq = memchr(p, '=', (size_t)(nl - p));
+		if (!eq)
+			return false;
+		size_t klen = (size_t)(eq - p);
+		rpb_slice v = rpb_slice_make(eq + 1, (size_t)(nl - eq - 1));
+		if (field_is(p, klen, "child")) {
+			if (!d->child_lines.data)
+				d->child_lines.data = p;
+			d->child_lines.len = (size_t)(nl + 1 - (const char *)d->child_lines.data);
+		} else if (field_is(p, klen, "type")) {
+			for (int t = 0; t < FED_NTYPES; t++)
+				if (v.len == strlen(fed_type_names[t]) &&
+				    !memcmp(v.data, fed_type_names[t], v.len))
+					d->type = (enum fed_type)t;
+		} else if (field_is(p, klen, "created")) {
+			d->created = v;
+		} else if (field_is(p, klen, "modified")) {
+			d->modified = v;
+		} else if (field_is(p, klen, "mime")) {
+			d->mime = v;
+		} else if (field_is(p, klen, "sha1") || field_is(p, klen, "xxh3")) {
+			d->digest = v;
+			d->digest_is_sha1 = p[0] == 's';
+		} else if (field_is(p, klen, "op")) {
+			d->op = v;
+		} else if (field_is(p, klen, "probe")) {
+			d->probe = v;
+		} else if (field_is(p, klen, "title")) {
+			d->title = v;
+		} else if (field_is(p, klen, "store")) {
+			d->is_file = v.len == 4 && !memcmp(v.data, "file", 4);
+			inline_store = v.len == 6 && !memcmp(v.data, "inline", 6);
+		} else if (field_is(p, klen, "size")) {
+			if (!parse_u64(v.data, v.len, &d->size))
+				return false;
+			d->has_size = true;
+		} else if (field_is(p, klen, "children")) {
+			if (!parse_u64(v.data, v.len, &d->children))
+				return false;
+		} else if (field_is(p, klen, "blocks")) {
+			if (!parse_u64(v.data, v.len, &d->blocks))
+				return false;
+		}
+		p = nl + 1;
+	}
+	if (d->type == FED_NTYPES)
+		return false;
+	d->content = rpb_slice_make(p, (size_t)(end - p));
+	if (d->type == FED_BINARY && (!d->has_size || (!d->is_file && !inline_store) ||
+				      (inline_store && d->content.len != d->size)))
+		return false;
+	return true;
+}
+
+void fed_block_names(const void *block, size_t n, fed_name_fn fn, void *ctx)
+{
+	const char *p = block, *end = p + n;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		if (eol > p)
+			fn(ctx, p, (size_t)(eol - p));
+		p = eol + 1;
+	}
+}
+
+void fed_doc_children(const struct fed_doc *d, fed_name_fn fn, void *ctx)
+{
+	const char *p = d->child_lines.data, *end = p + d->child_lines.len;
+	while (p && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		if (eol - p > 6)
+			fn(ctx, p + 6, (size_t)(eol - p - 6)); /* after "child=" */
+		p = eol + 1;
+	}
+}
+
+/* The header's text: every field on its own line, in the documented order. */
+static size_t head_format(char *buf, const struct fed_head *h, const struct fed_doc *base)
+{
+	char *p = rpb_fmt_str(rpb_fmt_str(buf, "type="), fed_type_names[h->type]);
+	p = rpb_fmt_str(p, "\ncreated=");
+	if (!h->created_ms && base && base->created.len)
+		p = rpb_fmt_mem(p, base->created.data, base->created.len);
+	else
+		p = ingest_iso_ms(p, h->created_ms ? h->created_ms : h->modified_ms);
+	p = ingest_iso_ms(rpb_fmt_str(p, "\nmodified="), h->modified_ms);
+	if (h->type == FED_BINARY) {
+		p = rpb_fmt_u64(rpb_fmt_str(p, "\nsize="), h->size, 0);
+		p = rpb_fmt_str(rpb_fmt_str(p, "\nmime="), h->mime ? h->mime : "");
+		if (h->digest)
+			p = rpb_fmt_str(rpb_fmt_str(p, h->digest_is_sha1 ? "\nsha1=" : "\nxxh3="),
+					h->digest);
+		p = rpb_fmt_str(p, h->is_file ? "\nstore=file" : "\nstore=inline");
+	}
+	if (h->made_kind) {
+		p = rpb_fmt_str(p, h->made_kind == 'o' ? "\nop=" : "\nprobe=");
+		p = rpb_fmt_u64(p, h->made_thread, 0);
+		*p++ = '/';
+		p = rpb_fmt_u64(p, h->made_n, 0);
+	}
+	if (h->title.len) {
+		size_t tl = h->title.len < 200 ? h->title.len : 200;
+		p = rpb_fmt_mem(rpb_fmt_str(p, "\ntitle="), h->title.data, tl);
+	}
+	if (h->type != FED_BINARY) {
+		p = rpb_fmt_u64(rpb_fmt_str(p, "\nchildren="), h->children, 0);
+		p = rpb_fmt_u64(rpb_fmt_str(p, "\nblocks="), h->blocks, 0);
+	}
+	*p++ = '\n';
+	return (size_t)(p - buf);
+}
+
+enum rpb_status fed_doc_write(struct rpb_buf *out, const struct fed_head *h,
+			      const struct fed_doc *base, bool keep_children,
+			      const char *extra_child, size_t extra_len, rpb_slice content,
+			      struct rpb_err *err)
+{
+	size_t kept = keep_children && base ? base->child_lines.len : 0;
+	size_t need = FED_HEAD_MAX + kept + (extra_child ? extra_len + 8 : 0) + 1 + content.len;
+	enum rpb_status st = rpb_buf_reserve(out, need, err);
+	if (st)
+		return st;
+	unsigned char *at = out->data;
+	size_t n = head_format((char *)at, h, base);
+	if (kept) {
+		memcpy(at + n, base->child_lines.data, kept);
+		n += kept;
+	}
+	if (extra_child) {
+		memcpy(at + n, "child=", 6);
+		memcpy(at + n + 6, extra_child, extra_len);
+		at[n + 6 + extra_len] = '\n';
+		n += 6 + extra_len + 1;
+	}
+	at[n++] = '\n';
+	if (content.len) {
+		memcpy(at + n, content.data, content.len);
+		n += content.len;
+	}
+	out->len = n;
+	return RPB_OK;
+}
+
+bool fed_sha1_hex(const void *p, size_t n, char out[FED_SHA1_HEX + 1])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int len = 0;
+	if (EVP_Digest(p, n, md, &len, EVP_sha1(), NULL) != 1 || len != 20)
+		return false;
+	for (unsigned i = 0; i < 20; i++) {
+		out[2 * i] = hexdig[md[i] >> 4];
+		out[2 * i + 1] = hexdig[md[i] & 15];
+	}
+	out[FED_SHA1_HEX] = '\0';
+	return true;
+}

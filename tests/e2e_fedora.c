@@ -1,0 +1,306 @@
+/* The ingest pattern's Fedora model, end to end: runs on every backend
+ * with binaries in files and probes, verify clean; verify finds each kind
+ * of damage (a deleted binary file, a corrupted one, a missing branch node,
+ * a dangling child reference); and the model's cost signature, counted
+ * through the bytes it passes to put: a parent's rewrite grows with its
+ * children when its list is one document (child_block = 0), and stays
+ * bounded by the block when it is split. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "e2e_util.h"
+#include "ingest_fedora.h"
+#include "pattern.h"
+#include "workload.h"
+
+/* A fedora run of ci-ingest with extra --set options (up to NULL). */
+static void fedora_run(const struct e2e_env *e, const char *out, ...)
+{
+	struct e2e_args a;
+	e2e_run_args(&a, e, E2E_CI_INGEST, out);
+	e2e_args_add(&a, "--set", "model=fedora", NULL);
+	va_list ap;
+	va_start(ap, out);
+	for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
+		e2e_args_add(&a, "--set", s, NULL);
+	va_end(ap);
+	struct e2e_proc p;
+	e2e_exec(&p, e->cap, &a);
+	e2e_assert_code(&p, 0);
+	e2e_assert_quiet(&p);
+	e2e_proc_free(&p);
+}
+
+static json_t *fedora_obj(json_t *r)
+{
+	json_t *f = json_object_get(json_object_get(r, "pattern"), "fedora");
+	cr_assert(json_is_object(f), "result.json has no pattern.fedora");
+	return f;
+}
+
+static json_int_t fint(json_t *r, const char *key)
+{
+	json_t *v = json_object_get(fedora_obj(r), key);
+	cr_assert(json_is_integer(v), "pattern.fedora.%s is missing", key);
+	return json_integer_value(v);
+}
+
+/* Files in the binary store, counted on disk. */
+static long count_files(const char *dir)
+{
+	char cmd[E2E_PATH * 2];
+	snprintf(cmd, sizeof cmd, "find '%s' -type f | wc -l", dir);
+	FILE *f = popen(cmd, "r");
+	cr_assert_not_null(f);
+	long n = -1;
+	cr_assert_eq(fscanf(f, "%ld", &n), 1);
+	pclose(f);
+	return n;
+}
+
+static void t_fedora_run_verify(const char *backend)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, backend);
+	/* Objects up to 64 KiB: most in the file store, the small ones inline;
+	 * probes every 100 creates, whose files are removed with them. */
+	fedora_run(&e, e.out, "size_max=64k", "probe_every=100", "ops=600", NULL);
+	json_t *r = e2e_result(e.out);
+	cr_assert_str_eq(e2e_jstr(r, "pattern.model"), "fedora");
+	json_int_t acked = e2e_jint(r, "totals.acked");
+	cr_assert_eq(acked, 2 * 600);
+	json_int_t files = fint(r, "files_written"), inl = fint(r, "inline");
+	cr_assert_eq(files + fint(r, "files_shared") + inl, acked, "every create is a file or inline");
+	cr_assert_gt(files, acked / 2, "most of 0..64 KiB is above 4 KiB");
+	cr_assert_gt(inl, 0);
+	cr_assert_gt(fint(r, "branches_created"), acked, "4 levels of 256: most paths are new");
+	const char *dir = json_string_value(json_object_get(fedora_obj(r), "binary_dir"));
+	cr_assert_not_null(dir);
+	cr_assert_eq(count_files(dir), files, "one file per written binary, none of the probes'");
+	cr_assert_eq(e2e_jint(r, "labels.probe-delete.samples"), 2 * 6);
+	cr_assert_eq(e2e_jint(r, "labels.probe-delete.errors"), 0);
+	json_decref(r);
+	e2e_verify_clean(&e, e.out, 2 * 600);
+	e2e_env_fini(&e);
+}
+
+#define T(backend)                                                                  \
+	Test(e2e_##backend, fedora_run_verify, .timeout = 180, .fini = e2e_cleanup) \
+	{                                                                           \
+		t_fedora_run_verify(#backend);                                      \
+	}
+#ifdef RPB_HAVE_LEVELDB
+T(leveldb)
+#endif
+#ifdef RPB_HAVE_SQLITE
+T(sqlite)
+#endif
+#ifdef RPB_HAVE_POSTGRES
+T(postgres)
+#endif
+
+Test(e2e_null, fedora_completes, .timeout = 60, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "null");
+	fedora_run(&e, e.out, "size_max=64k", "probe_every=100", "ops=300", NULL);
+	json_t *r = e2e_result(e.out);
+	cr_assert_eq(e2e_jint(r, "totals.acked"), 600);
+	cr_assert_str_eq(e2e_jstr(r, "stop.reason"), "completed");
+	json_decref(r);
+	e2e_env_fini(&e);
+}
+
+#ifdef RPB_HAVE_SQLITE
+
+/* A fedora run on SQLite, one thread, then the path of create 7. */
+static void damaged_setup(struct e2e_env *e, struct fed_path *p, const char *const *sets)
+{
+	e2e_env_init(e, "sqlite");
+	fedora_run(e, e->out, "threads=1", "clients=1", "ops=200", "probe_every=0", sets[0], sets[1],
+		   NULL);
+	struct rpb_job job;
+	char msg[512], path[E2E_PATH];
+	rpb_job_defaults(&job);
+	cr_assert_eq(rpb_job_load(&job, E2E_CI_INGEST, msg, sizeof msg), 0, "%s", msg);
+	cr_assert_eq(rpb_job_set(&job, "model=fedora", msg, sizeof msg), 0, "%s", msg);
+	for (int k = 0; k < 2; k++)
+		cr_assert_eq(rpb_job_set(&job, sets[k], msg, sizeof msg), 0, "%s", msg);
+	cr_assert_eq(rpb_job_finish(&job, msg, sizeof msg), 0, "%s", msg);
+	fed_place(p, ingest_opts(&job), job.run.seed, 0, 7);
+	rpb_job_free(&job);
+	(void)path;
+}
+
+static const char *run_tag(const struct e2e_env *e, char *buf, size_t n)
+{
+	json_t *r = e2e_result(e->out);
+	snprintf(buf, n, "%s", e2e_jstr(r, "manifest.run_tag"));
+	json_decref(r);
+	return buf;
+}
+
+/* verify exits 4 and its first problem says what it found. */
+static void assert_found(const struct e2e_env *e, const char *needle)
+{
+	char *out = e2e_verify(e, e->out, 4);
+	cr_assert(strstr(out, needle), "verify should report \"%s\":\n%s", needle, out);
+	free(out);
+}
+
+static void binary_file_of(const struct e2e_env *e, const struct fed_path *p, char *file, size_t n)
+{
+	struct e2e_store st;
+	e2e_store_open(&st, "sqlite", e->store);
+	char tag[32], key[FED_KEY_MAX];
+	struct rpb_err err;
+	struct rpb_buf got = {0};
+	size_t kl = fed_node_key(key, run_tag(e, tag, sizeof tag), p->at[p->depth], p->len[p->depth]);
+	cr_assert_eq(st.b->begin(st.s, RPB_TXN_READ, &err), RPB_OK);
+	cr_assert_eq(st.b->get(st.s, RPB_T_DESCRIPTIONS, rpb_slice_make(key, kl), &got, &err), RPB_OK,
+		     "create 7's document: %s", err.msg);
+	st.b->rollback(st.s);
+	struct fed_doc d;
+	cr_assert(fed_doc_parse(got.data, got.len, &d));
+	cr_assert(d.is_file, "create 7 of size_min=64k is in a file");
+	snprintf(file, n, "%s/binaries/%.2s/%.2s/%.*s", e->store, (const char *)d.digest.data,
+		 (const char *)d.digest.data + 2, (int)d.digest.len, (const char *)d.digest.data);
+	rpb_buf_free(&got);
+	e2e_store_close(&st);
+}
+
+static const char *const file_sets[] = {"size_max=64k", "size_min=64k"};
+static const char *const inline_sets[] = {"size_max=1k", "binary_threshold=0"};
+
+Test(fedora_verify, finds_a_deleted_binary_file, .timeout = 120, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	struct fed_path p;
+	damaged_setup(&e, &p, file_sets);
+	char file[E2E_PATH * 2];
+	binary_file_of(&e, &p, file, sizeof file);
+	cr_assert_eq(unlink(file), 0, "%s", file);
+	assert_found(&e, "its binary file");
+	e2e_env_fini(&e);
+}
+
+Test(fedora_verify, finds_a_corrupted_binary, .timeout = 120, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	struct fed_path p;
+	damaged_setup(&e, &p, file_sets);
+	char file[E2E_PATH * 2];
+	binary_file_of(&e, &p, file, sizeof file);
+	FILE *f = fopen(file, "r+");
+	cr_assert_not_null(f);
+	fputc('!', f);
+	fclose(f);
+	assert_found(&e, "a binary file whose content is not the create's");
+	e2e_env_fini(&e);
+}
+
+/* Removes (or, with extra, rewrites) a document of the run through the
+ * store interface. */
+static void edit_doc(const struct e2e_env *e, const char *path, const char *extra_child)
+{
+	struct e2e_store st;
+	e2e_store_open(&st, "sqlite", e->store);
+	char tag[32], key[FED_KEY_MAX];
+	struct rpb_err err;
+	struct rpb_buf got = {0}, out = {0};
+	size_t kl = fed_node_key(key, run_tag(e, tag, sizeof tag), path, strlen(path));
+	rpb_slice k = rpb_slice_make(key, kl);
+	cr_assert_eq(st.b->begin(st.s, RPB_TXN_WRITE, &err), RPB_OK);
+	if (!extra_child) {
+		cr_assert_eq(st.b->del(st.s, RPB_T_DESCRIPTIONS, k, &err), RPB_OK, "%s: %s", path, err.msg);
+	} else {
+		cr_assert_eq(st.b->get(st.s, RPB_T_DESCRIPTIONS, k, &got, &err), RPB_OK, "%s", err.msg);
+		struct fed_doc d;
+		cr_assert(fed_doc_parse(got.data, got.len, &d));
+		struct fed_head h = {.type = d.type, .modified_ms = 1, .children = d.children + 1};
+		cr_assert_eq(fed_doc_write(&out, &h, &d, true, extra_child, strlen(extra_child),
+					   rpb_slice_make(NULL, 0), &err),
+			     RPB_OK);
+		cr_assert_eq(st.b->put(st.s, RPB_T_DESCRIPTIONS, k, rpb_slice_make(out.data, out.len),
+				       &err),
+			     RPB_OK);
+	}
+	cr_assert_eq(st.b->commit(st.s, &err), RPB_OK, "%s", err.msg);
+	rpb_buf_free(&got);
+	rpb_buf_free(&out);
+	e2e_store_close(&st);
+}
+
+Test(fedora_verify, finds_a_missing_branch_node, .timeout = 120, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	struct fed_path p;
+	damaged_setup(&e, &p, inline_sets);
+	edit_doc(&e, p.at[2], NULL); /* /ab/cd of create 7 */
+	assert_found(&e, "branch node");
+	e2e_env_fini(&e);
+}
+
+Test(fedora_verify, finds_a_dangling_child_reference, .timeout = 120, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	struct fed_path p;
+	/* child_block = 0: the names are in the documents themselves. */
+	static const char *const sets[] = {"size_max=1k", "child_block=0"};
+	damaged_setup(&e, &p, sets);
+	edit_doc(&e, p.at[p.depth - 1], "00000000-0000-4000-8000-000000000000");
+	assert_found(&e, "a child reference points to a node that is not there");
+	e2e_env_fini(&e);
+}
+
+/* ---- the cost signature ---- */
+
+/* pattern.fedora.parent_rewrites: the mean bytes at the bucket whose
+ * children_from is from (0 when absent). */
+static double mean_at(json_t *r, json_int_t from)
+{
+	size_t i;
+	json_t *b;
+	json_array_foreach(json_object_get(fedora_obj(r), "parent_rewrites"), i, b)
+		if (json_integer_value(json_object_get(b, "children_from")) == from)
+			return json_number_value(json_object_get(b, "mean_bytes"));
+	return 0;
+}
+
+Test(fedora_cost, parent_rewrites_grow_with_one_list_and_not_with_blocks, .timeout = 180,
+     .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "sqlite");
+	char flat[E2E_PATH], blocked[E2E_PATH];
+	snprintf(flat, sizeof flat, "%s/flat", e.tmp);
+	snprintf(blocked, sizeof blocked, "%s/blocked", e.tmp);
+	/* Every create in the root container, one thread: the root had i
+	 * children (and the probe container) before create i. */
+	fedora_run(&e, flat, "pairtree_count=0", "child_block=0", "threads=1", "clients=1",
+		   "ops=2100", "probe_every=0", "size_max=1k", NULL);
+	fedora_run(&e, blocked, "pairtree_count=0", "child_block=100", "threads=1", "clients=1",
+		   "ops=2100", "probe_every=0", "size_max=1k", NULL);
+	json_t *rf = e2e_result(flat), *rb = e2e_result(blocked);
+	/* One list: a rewrite puts every name again, ~37 bytes each. */
+	double f8 = mean_at(rf, 8), f512 = mean_at(rf, 512), f1024 = mean_at(rf, 1024);
+	cr_assert_gt(f8, 0);
+	cr_assert(f1024 / f512 > 1.6 && f1024 / f512 < 2.4,
+		  "one list: twice the children, twice the bytes: %.0f at [512,1024), %.0f at "
+		  "[1024,2048)", f512, f1024);
+	cr_assert_gt(f1024, 20 * f8, "one list: %.0f bytes at [8,16), %.0f at [1024,2048)", f8, f1024);
+	/* Blocks of 100: the parent's small document and one block at most. */
+	double b128 = mean_at(rb, 128), b1024 = mean_at(rb, 1024);
+	cr_assert_gt(b128, 0);
+	cr_assert_lt(b1024, 100 * 37 + 400, "blocks of 100: %.0f bytes at [1024,2048)", b1024);
+	cr_assert_lt(b1024, 1.5 * b128, "blocks: %.0f bytes at [128,256), %.0f at [1024,2048)", b128,
+		     b1024);
+	json_decref(rf);
+	json_decref(rb);
+	e2e_env_fini(&e);
+}
+
+#endif
