@@ -3,10 +3,12 @@
  * script, no external style or font). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "dsn.h"
 #include "hostinfo.h"
 #include "plot.h"
 #include "report_html.h"
@@ -144,7 +146,11 @@ static void runs_table(FILE *f, const struct rpb_cmp *c, const char *dir)
 			fputs("schema ", f);
 			esc(f, jstr(store, "name"));
 			fputs(" at ", f);
-			esc(f, jstr(store, "dsn"));
+			/* Redacted again: a result file of an older rpbench may
+			 * hold a password. */
+			char *dsn = rpb_dsn_redacted(jstr(store, "dsn"));
+			esc(f, dsn ? dsn : "***");
+			free(dsn);
 		}
 		fputs("</td></tr>\n", f);
 	}
