@@ -459,6 +459,55 @@ char *e2e_tree(const char *dir)
 	return s;
 }
 
+/* Whether rel names an entry of a tree listing ("path type size hash"). */
+static bool listed(const char *tree, const char *rel)
+{
+	size_t n = strlen(rel);
+	for (const char *p = tree; p && *p;) {
+		if (!strncmp(p, rel, n) && p[n] == ' ')
+			return true;
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	return false;
+}
+
+static void no_secret_below(const char *root, const char *rel, const char *inputs,
+			    const char *secret)
+{
+	char dir[1024];
+	snprintf(dir, sizeof dir, "%s%s%s", root, *rel ? "/" : "", rel);
+	DIR *d = opendir(dir);
+	for (struct dirent *de; d && (de = readdir(d)) != NULL;) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		char sub[1024], path[2100];
+		snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", de->d_name);
+		snprintf(path, sizeof path, "%s/%s", root, sub);
+		struct stat sb;
+		if (lstat(path, &sb) != 0)
+			continue;
+		if (S_ISDIR(sb.st_mode)) {
+			no_secret_below(root, sub, inputs, secret);
+			continue;
+		}
+		if (!S_ISREG(sb.st_mode) || (inputs && listed(inputs, sub)))
+			continue;
+		size_t len = 0;
+		char *text = e2e_slurp(path, &len);
+		bool leaked = text && memmem(text, len, secret, strlen(secret));
+		free(text);
+		cr_assert(!leaked, "the secret \"%s\" leaked into %s", secret, path);
+	}
+	if (d)
+		closedir(d);
+}
+
+void e2e_assert_no_secret(const char *dir, const char *inputs, const char *secret)
+{
+	no_secret_below(dir, "", inputs, secret);
+}
+
 void e2e_assert_tree_kept(const char *before, const char *after, const char *what)
 {
 	for (const char *p = before; *p;) {
