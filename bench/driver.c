@@ -147,11 +147,10 @@ static int parse_cli(struct cli *c, const char *prog, int argc, char **argv)
  * parsed, in canonical spelling, every connection string redacted. */
 static char *recorded_command(const struct cli *c, const char *argv0)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	if (!f)
+	struct rpb_cmd cmd;
+	if (!rpb_cmd_open(&cmd))
 		return NULL;
+	FILE *f = cmd.f;
 	rpb_cmd_word(f, argv0);
 	rpb_cmd_word(f, c->command);
 	if (c->target)
@@ -170,11 +169,7 @@ static char *recorded_command(const struct cli *c, const char *argv0)
 		rpb_cmd_word(f, "--fresh");
 	if (c->quiet)
 		rpb_cmd_word(f, "--quiet");
-	if (fclose(f) != 0) {
-		free(text);
-		return NULL;
-	}
-	return text;
+	return rpb_cmd_close(&cmd);
 }
 
 /* Refuses a results directory that holds one of names (NULL-terminated). */

@@ -191,11 +191,10 @@ static int parse_cli(struct cli *c, int argc, char **argv)
  * what was parsed, every connection string redacted. */
 static char *recorded_command(const struct cli *c, const char *argv0)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	if (!f)
+	struct rpb_cmd cmd;
+	if (!rpb_cmd_open(&cmd))
 		return NULL;
+	FILE *f = cmd.f;
 	rpb_cmd_word(f, argv0);
 	rpb_cmd_word(f, c->command);
 	for (size_t i = 0; i < c->npos; i++)
@@ -219,11 +218,7 @@ static char *recorded_command(const struct cli *c, const char *argv0)
 		rpb_cmd_word(f, "--start-postgres");
 	if (c->quiet)
 		rpb_cmd_word(f, "--quiet");
-	if (fclose(f) != 0) {
-		free(text);
-		return NULL;
-	}
-	return text;
+	return rpb_cmd_close(&cmd);
 }
 
 static void default_out(char *buf, size_t n, const char *what)

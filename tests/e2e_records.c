@@ -3,7 +3,6 @@
  * in a *_pct twin, and verify reopens the store through it), and backend
  * option values whole, however long. */
 #include <criterion/criterion.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,23 +13,8 @@
 
 #ifdef RPB_HAVE_SQLITE
 
-static void run_ok(const struct e2e_env *e, const char *out, ...) __attribute__((sentinel));
-static void run_ok(const struct e2e_env *e, const char *out, ...)
-{
-	struct e2e_args a = {0};
-	e2e_run_args(&a, e, E2E_CI_INGEST, out);
-	e2e_args_add(&a, "--set", "ops=10", "--set", "probe_every=0", NULL);
-	va_list ap;
-	va_start(ap, out);
-	for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
-		e2e_args_add(&a, s, NULL);
-	va_end(ap);
-	struct e2e_proc p;
-	e2e_exec(&p, e->cap, &a);
-	e2e_assert_code(&p, 0);
-	e2e_assert_quiet(&p);
-	e2e_proc_free(&p);
-}
+/* A short ci-ingest run into e->out, with args (up to NULL) added. */
+#define RUN_OK(e, ...) e2e_run_ci(e, "--set", "ops=10", "--set", "probe_every=0", __VA_ARGS__)
 
 static const char *option(json_t *root, const char *name)
 {
@@ -44,7 +28,7 @@ Test(e2e_records, seed_past_int64, .timeout = 60, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "sqlite");
-	run_ok(&e, e.out, "--set", "seed=18446744073709551615", NULL);
+	RUN_OK(&e, "--set", "seed=18446744073709551615", NULL);
 	json_t *r = e2e_result(e.out);
 	cr_assert_str_eq(e2e_jstr(r, "manifest.seed"), "18446744073709551615");
 	cr_assert_str_eq(option(r, "run.seed"), "18446744073709551615");
@@ -73,10 +57,11 @@ Test(e2e_records, paths_not_utf8, .timeout = 60, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "sqlite");
-	char out[E2E_PATH], dir[E2E_PATH];
-	e2e_path(&e, out, "out-caf\xe9");
+	char dir[E2E_PATH];
+	snprintf(e.out, sizeof e.out, "%s/out-caf\xe9", e.tmp);
+	const char *out = e.out;
 	e2e_path(&e, dir, "store-\xff\xfe");
-	run_ok(&e, out, "--dir", dir, NULL);
+	RUN_OK(&e, "--dir", dir, NULL);
 	json_t *r = e2e_result(out);
 	json_t *man = json_object_get(r, "manifest");
 	json_t *store = json_object_get(man, "store");
@@ -104,7 +89,7 @@ Test(e2e_records, backend_values_whole, .timeout = 60, .fini = e2e_cleanup)
 	int k = snprintf(set, sizeof set, "postgres.application_name=");
 	memset(set + k, 'a', 4000);
 	set[k + 4000] = '\0';
-	run_ok(&e, e.out, "--set", set, NULL);
+	RUN_OK(&e, "--set", set, NULL);
 	json_t *r = e2e_result(e.out);
 	cr_assert_str_eq(option(r, "postgres.application_name"), set + k);
 	json_decref(r);

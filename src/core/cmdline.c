@@ -14,6 +14,23 @@ static bool plain(const char *w)
 			       "0123456789_./=:,@%+-") == strlen(w);
 }
 
+bool rpb_cmd_open(struct rpb_cmd *c)
+{
+	c->text = NULL;
+	c->len = 0;
+	c->f = open_memstream(&c->text, &c->len);
+	return c->f != NULL;
+}
+
+char *rpb_cmd_close(struct rpb_cmd *c)
+{
+	if (fclose(c->f) != 0) {
+		free(c->text);
+		return NULL;
+	}
+	return c->text;
+}
+
 void rpb_cmd_word(FILE *f, const char *word)
 {
 	if (ftell(f) > 0)

@@ -10,8 +10,19 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* A command line being built: rpb_cmd_open, the appenders below on its f,
+ * then rpb_cmd_close, which returns the text (malloc'd; NULL when out of
+ * memory). */
+struct rpb_cmd {
+	FILE *f;
+	char *text;
+	size_t len;
+};
+bool rpb_cmd_open(struct rpb_cmd *c);
+char *rpb_cmd_close(struct rpb_cmd *c);
+
 /* Appends word to a command line being written to f: a space first unless
- * f is still empty, single quotes when the shell would split or expand it. */
+ * f is still empty, quotes when the shell would split or expand it. */
 void rpb_cmd_word(FILE *f, const char *word);
 /* Appends "OPTION VALUE". */
 void rpb_cmd_opt(FILE *f, const char *option, const char *value);
