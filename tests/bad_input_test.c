@@ -268,7 +268,9 @@ static void run_case(const char *name)
 	for (int i = 0; i < x.nsecrets; i++) {
 		assert_no_secret(name, "stdout", p.out, x.secret[i]);
 		assert_no_secret(name, "stderr", p.err, x.secret[i]);
-		e2e_assert_no_secret(work, before, x.secret[i]);
+		char what[CASE_NAME_MAX + 8];
+		snprintf(what, sizeof what, "case %s", name);
+		e2e_assert_no_secret(what, work, before, x.secret[i]);
 	}
 	char *after = e2e_tree(work);
 	e2e_assert_tree_kept(before, after, name);

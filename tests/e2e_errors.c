@@ -119,7 +119,7 @@ Test(e2e_errors, wrong_dsn, .timeout = 30, .fini = e2e_cleanup)
 	    "host=/nonexistent/socket dbname=x password=hunter2", "--schema", e.schema, NULL);
 	e2e_assert_refusal(&p, EXIT_ENV, "/nonexistent/socket", NULL);
 	cr_assert_null(strstr(p.err, "hunter2"), "the message shows the DSN password: %s", p.err);
-	e2e_assert_no_secret(e.tmp, NULL, "hunter2");
+	e2e_assert_no_secret(p.cmd, e.tmp, NULL, "hunter2");
 	e2e_proc_free(&p);
 	e2e_env_fini(&e);
 }

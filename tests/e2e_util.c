@@ -472,7 +472,8 @@ static bool listed(const char *tree, const char *rel)
 	return false;
 }
 
-void e2e_assert_no_secret(const char *dir, const char *inputs, const char *secret)
+void e2e_assert_no_secret(const char *what, const char *dir, const char *inputs,
+			  const char *secret)
 {
 	char *tree = e2e_tree(dir);
 	for (char *save = NULL, *line = strtok_r(tree, "\n", &save); line;
@@ -489,7 +490,7 @@ void e2e_assert_no_secret(const char *dir, const char *inputs, const char *secre
 		char *text = e2e_slurp(path, &len);
 		bool leaked = text && memmem(text, len, secret, strlen(secret));
 		free(text);
-		cr_assert(!leaked, "the secret \"%s\" leaked into %s", secret, path);
+		cr_assert(!leaked, "%s: the secret \"%s\" leaked into %s", what, secret, path);
 	}
 	free(tree);
 }

@@ -214,6 +214,22 @@ Test(redact, command_words_read_back)
 	}
 }
 
+/* A command recorded by an older rpbench (joined by spaces, a DSN split in
+ * words) is redacted again; a current one stays as it is. */
+Test(redact, recorded_commands_redacted_again)
+{
+	char *c = rpb_cmd_redacted("rpbench-postgres run w.ini --dsn host=db password=hunter2 "
+				   "--set postgres.read_dsn=postgresql://u:hunter2@r/db --quiet");
+	cr_assert_not_null(c);
+	cr_assert_null(strstr(c, "hunter2"), "%s", c);
+	cr_assert_str_eq(c, "rpbench-postgres run w.ini --dsn \"host='db'\" \"password='***'\" "
+			    "--set \"postgres.read_dsn=user='u' password='***' dbname='db' host='r'\" --quiet");
+	char *again = rpb_cmd_redacted(c);
+	cr_assert_str_eq(again, c, "a current command is left as it is");
+	free(again);
+	free(c);
+}
+
 static void cli_problem(const char *elem, int ch, int opt, const char *want)
 {
 	static const struct option longopts[] = {

@@ -140,6 +140,33 @@ bool rpb_cmd_next_word(const char **p, char *out, size_t n)
 	return true;
 }
 
+char *rpb_cmd_redacted(const char *command)
+{
+	struct rpb_cmd cmd;
+	size_t n = strlen(command) + 1;
+	char *word = malloc(n), *prev = malloc(n);
+	if (!word || !prev || !rpb_cmd_open(&cmd)) {
+		free(word);
+		free(prev);
+		return NULL;
+	}
+	prev[0] = '\0';
+	for (const char *p = command; rpb_cmd_next_word(&p, word, n); strcpy(prev, word)) {
+		if (!strcmp(prev, "--dsn")) {
+			rpb_cmd_dsn(cmd.f, "--dsn", word);
+		} else if (!strcmp(prev, "--set")) {
+			rpb_cmd_set(cmd.f, "--set", word);
+		} else if (strcmp(word, "--dsn") && strcmp(word, "--set")) {
+			char *r = rpb_text_redacted(word);
+			rpb_cmd_word(cmd.f, r ? r : "***");
+			free(r);
+		}
+	}
+	free(word);
+	free(prev);
+	return rpb_cmd_close(&cmd);
+}
+
 void rpb_cli_problem(char *msg, size_t n, const struct option *longopts, int ch,
 		     const char *elem)
 {

@@ -37,6 +37,11 @@ void rpb_cmd_set(FILE *f, const char *option, const char *assignment);
  * (quotes removed); advances *p. false at the end. */
 bool rpb_cmd_next_word(const char **p, char *out, size_t n);
 
+/* A recorded command line (rpb_cmd_word's quoting) redacted again, word by
+ * word: for result files of older versions, which may hold a password.
+ * malloc'd; NULL when out of memory. */
+char *rpb_cmd_redacted(const char *command);
+
 /* A --set assignment as a message quotes it: "KEY=VALUE" with the value
  * redacted as rpb_cmd_set does, cut short (shown.h). */
 const char *rpb_set_shown(char *out, size_t n, const char *assignment);

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmdline.h"
 #include "dsn.h"
 #include "hostinfo.h"
 #include "plot.h"
@@ -180,7 +181,10 @@ static void runs_table(FILE *f, const struct rpb_cmp *c, const char *dir)
 	json_decref(hosts);
 	fputs("</p>\n<p>Commands:</p>\n<pre>", f);
 	for (size_t i = 0; i < c->nruns; i++) {
-		esc(f, jstr(json_object_get(c->runs[i].root, "manifest"), "command"));
+		/* Redacted again, as the store's DSN above. */
+		char *cmd = rpb_cmd_redacted(jstr(json_object_get(c->runs[i].root, "manifest"), "command"));
+		esc(f, cmd ? cmd : "***");
+		free(cmd);
 		fputs("\n", f);
 	}
 	fputs("</pre>\n", f);
