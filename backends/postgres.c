@@ -21,6 +21,7 @@
 
 /* The registry gets this from CMake; this file needs the declarations too. */
 #include "backends.h"
+#include "dsn.h"
 
 #define PG_DEFAULT_SCHEMA "rpbench"
 #define PG_NAMEDATALEN 63 /* longer identifiers are silently truncated */
@@ -192,56 +193,30 @@ static const char *pg_version(void)
 
 /* ---- connecting --------------------------------------------------------- */
 
-/* Replaces every occurrence of secret in msg (in place) with "***". */
-static void pg_mask(char *msg, const char *secret)
-{
-	size_t n = strlen(secret);
-	if (n == 0)
-		return;
-	char *o = msg;
-	for (const char *p = msg; *p;) {
-		if (strncmp(p, secret, n) == 0) {
-			size_t stars = n < 3 ? n : 3;
-			memset(o, '*', stars);
-			o += stars;
-			p += n;
-		} else {
-			*o++ = *p++;
-		}
-	}
-	*o = '\0';
-}
-
-/* Fills err for a failed connection without ever revealing a password from
- * the DSN: libpq echoes parts of malformed connection strings. Connection
- * failures are rare, so the masking copy may allocate. */
+/* Fills err for a failed connection without ever revealing a secret from
+ * the DSN (src/core/dsn.h): the secrets libpq parsed are masked in its
+ * message, and when it cannot parse the DSN its reason is given with what
+ * it quotes from the DSN masked. Connection failures are rare, so the
+ * masking copy may allocate. */
 static enum rpb_status pg_connect_error(const char *conninfo, const char *libpq_msg,
 					const char *fix, struct rpb_err *err)
 {
 	int len = pg_line_len(libpq_msg);
 	char *detail = malloc((size_t)len + 1);
+	char why[200] = "";
 	const char *shown = "details withheld: out of memory";
 	if (detail) {
 		memcpy(detail, libpq_msg, (size_t)len);
 		detail[len] = '\0';
 		shown = detail;
-	}
-	if (detail && conninfo && *conninfo) {
-		char *perr = NULL;
-		PQconninfoOption *opts = PQconninfoParse(conninfo, &perr);
-		if (opts) {
-			for (PQconninfoOption *o = opts; o->keyword; o++)
-				if (strcmp(o->keyword, "password") == 0 && o->val)
-					pg_mask(detail, o->val);
-			PQconninfoFree(opts);
-		} else if (strstr(conninfo, "password") || strchr(conninfo, '@')) {
-			/* Unparseable and possibly holding a secret: echo nothing. */
-			shown = "malformed connection string; details withheld as it may hold a password";
+		if (!rpb_dsn_mask_secrets(conninfo, detail)) {
+			rpb_dsn_parse_error(conninfo, why, sizeof why);
+			shown = why;
 		}
-		PQfreemem(perr);
 	}
 	enum rpb_status st = rpb_err_set(err, RPB_CONN_LOST, 0, NULL,
-					 "cannot connect to PostgreSQL (%s); %s", shown, fix);
+					 "cannot connect to PostgreSQL (%s%s); %s",
+					 shown == why ? "libpq cannot parse the DSN: " : "", shown, fix);
 	free(detail);
 	return st;
 }
@@ -426,9 +401,12 @@ static enum rpb_status pg_cfg_onoff(const struct rpb_store_cfg *cfg, const char 
 			*out = true;
 		else if (strcmp(v, "off") == 0 || strcmp(v, "0") == 0)
 			*out = false;
-		else
+		else {
+			char shown[64];
 			return rpb_err_set(err, RPB_INVALID, 0, NULL,
-					   "option %s = '%.64s' is invalid: give on or off", name, v);
+					   "option %s = '%s' is invalid: give on or off", name,
+					   rpb_text_shown(shown, sizeof shown, v));
+		}
 	}
 	return RPB_OK;
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "cmdline.h"
 #include "driver.h"
 #include "dsn.h"
 #include "fsutil.h"
@@ -19,6 +20,7 @@
 #include "progress.h"
 #include "results.h"
 #include "runner.h"
+#include "shown.h"
 #include "storeloc.h"
 #include "workload.h"
 
@@ -64,8 +66,8 @@ static void print_help(const struct rpb_backend *b, const char *prog)
 	printf("  --out DIR        results directory, must be new or empty\n"
 	       "                   (default: results/<pattern>-%s-<UTC time>)\n"
 	       "  --fresh          empty the store first (only a store rpbench marked as its own)\n"
-	       "  --quiet          no progress lines\n"
-	       "  --help, --version\n"
+	       "  -q, --quiet      no progress lines\n"
+	       "  -h, --help, --version\n"
 	       "\nExit codes: 0 completed (ops, duration or bytes limit), 1 usage or workload error,\n"
 	       "  2 environment error (store, server, results directory), 3 ended by a stop condition\n"
 	       "  (an error whose policy is stop, e.g. disk full or transaction timeout, or max_slow),\n"
@@ -88,26 +90,32 @@ static int usage_error(const char *prog, const char *fmt, const char *arg)
 	return RPB_EXIT_USAGE;
 }
 
+static const struct option longopts[] = {
+	{"set", required_argument, NULL, 's'}, {"dir", required_argument, NULL, 'd'},
+	{"dsn", required_argument, NULL, 'D'}, {"schema", required_argument, NULL, 'S'},
+	{"out", required_argument, NULL, 'o'}, {"fresh", no_argument, NULL, 'f'},
+	{"quiet", no_argument, NULL, 'q'},     {"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},   {NULL, 0, NULL, 0},
+};
+
 static int parse_cli(struct cli *c, const char *prog, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"set", required_argument, NULL, 's'}, {"dir", required_argument, NULL, 'd'},
-		{"dsn", required_argument, NULL, 'D'}, {"schema", required_argument, NULL, 'S'},
-		{"out", required_argument, NULL, 'o'}, {"fresh", no_argument, NULL, 'f'},
-		{"quiet", no_argument, NULL, 'q'},     {"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'},   {NULL, 0, NULL, 0},
-	};
 	memset(c, 0, sizeof *c);
 	opterr = 0;
 	int ch;
-	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1 || optind < argc) {
+	char why[512], shown[RPB_SHOWN_SIZE];
+	for (;;) {
+		const char *elem = optind < argc ? argv[optind] : NULL;
+		if ((ch = getopt_long(argc, argv, "+:qh", longopts, NULL)) == -1 && optind >= argc)
+			break;
 		if (ch == -1) { /* a positional argument: the command and its target */
 			if (!c->command)
 				c->command = argv[optind];
 			else if (!c->target)
 				c->target = argv[optind];
 			else
-				return usage_error(prog, "unexpected argument '%s'", argv[optind]);
+				return usage_error(prog, "unexpected argument '%s'",
+						   rpb_text_shown(shown, sizeof shown, argv[optind]));
 			optind++;
 			continue;
 		}
@@ -125,15 +133,43 @@ static int parse_cli(struct cli *c, const char *prog, int argc, char **argv)
 		case 'q': c->quiet = true; break;
 		case 'h': c->command = "--help"; return 0;
 		case 'V': c->command = "--version"; return 0;
-		case ':':
-			return usage_error(prog, "option %s needs a value", argv[optind - 1]);
 		default:
-			return usage_error(prog, "unknown option '%s'", argv[optind - 1]);
+			rpb_cli_problem(why, sizeof why, longopts, ch, elem);
+			return usage_error(prog, "%s", why);
 		}
 	}
 	if (!c->command)
 		return usage_error(prog, "no command given%s", "");
 	return 0;
+}
+
+/* The command line as result.json records it: rebuilt from what was
+ * parsed, in canonical spelling, every connection string redacted. */
+static char *recorded_command(const struct cli *c, const char *argv0)
+{
+	struct rpb_cmd cmd;
+	if (!rpb_cmd_open(&cmd))
+		return NULL;
+	FILE *f = cmd.f;
+	rpb_cmd_word(f, argv0);
+	rpb_cmd_word(f, c->command);
+	if (c->target)
+		rpb_cmd_word(f, c->target);
+	for (size_t i = 0; i < c->nsets; i++)
+		rpb_cmd_set(f, "--set", c->sets[i]);
+	if (c->dir)
+		rpb_cmd_opt(f, "--dir", c->dir);
+	if (c->dsn)
+		rpb_cmd_dsn(f, "--dsn", c->dsn);
+	if (c->schema)
+		rpb_cmd_opt(f, "--schema", c->schema);
+	if (c->out)
+		rpb_cmd_opt(f, "--out", c->out);
+	if (c->fresh)
+		rpb_cmd_word(f, "--fresh");
+	if (c->quiet)
+		rpb_cmd_word(f, "--quiet");
+	return rpb_cmd_close(&cmd);
 }
 
 /* Refuses a results directory that holds one of names (NULL-terminated). */
@@ -196,7 +232,7 @@ static FILE *open_output(const char *dir, const char *name, const char *header)
 
 static int load_job(struct rpb_job *job, const struct cli *c, const char *prog)
 {
-	char msg[1024];
+	char msg[2048];
 	rpb_job_defaults(job);
 	if (!c->target) {
 		fprintf(stderr, "%s: run needs a workload file; see data/workloads/ and %s --help\n", prog,
@@ -242,8 +278,8 @@ static int check_location_flags(const struct rpb_backend *b, const struct cli *c
 	return 0;
 }
 
-static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char *prog, int argc,
-		   char **argv)
+static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char *prog,
+		   const char *argv0)
 {
 	struct rpb_job job;
 	int rc = load_job(&job, c, prog);
@@ -255,7 +291,7 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 		rpb_job_free(&job);
 		return rc;
 	}
-	char msg[8192], out[4096], dir[4200], command[4096], dsn_shown[1024];
+	char msg[8192], out[4096], dir[4200], *command = NULL, *dsn_shown = NULL;
 	struct rpb_runner rn = {0};
 	struct rpb_live_ledger live = {.failfd = -1};
 	struct rpb_store_cfg cfg;
@@ -292,7 +328,10 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 		snprintf(msg, sizeof msg, "cannot write %s/samples.jtl: %s", out, strerror(errno));
 		goto fail;
 	}
-	rpb_dsn_redact(c->dsn ? c->dsn : "", dsn_shown, sizeof dsn_shown);
+	if (!(dsn_shown = rpb_dsn_redacted(c->dsn)) || !(command = recorded_command(c, argv0))) {
+		snprintf(msg, sizeof msg, "out of memory recording the command line");
+		goto fail;
+	}
 	if (!c->quiet) {
 		printf("rpbench %s: %s on %s (%s), sync = %s, %" PRIu64 " thread(s) x %" PRIu64
 		       " client(s), seed %" PRIu64 "\n",
@@ -305,7 +344,6 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 			printf("store: %s\n", dir);
 		fflush(stdout);
 	}
-	rpb_command_redact(command, sizeof command, argc, argv);
 	struct rpb_store_where where = {
 		.dir = (b->flags & RPB_BF_SERVER) ? NULL : dir,
 		.dsn = (b->flags & RPB_BF_SERVER) ? dsn_shown : NULL,
@@ -337,6 +375,8 @@ done:
 	rpb_live_ledger_close(&live);
 	b->close(rn.store);
 	rpb_job_free(&job);
+	free(command);
+	free(dsn_shown);
 	return rc;
 }
 
@@ -435,8 +475,10 @@ int rpb_main(const struct rpb_backend *b, int argc, char **argv)
 		return 0;
 	}
 	if (strcmp(c.command, "run") == 0)
-		return cmd_run(b, &c, prog, argc, argv);
+		return cmd_run(b, &c, prog, argv[0]);
 	if (strcmp(c.command, "verify") == 0)
 		return cmd_verify(b, &c, prog);
-	return usage_error(prog, "unknown command '%s' (commands: run, verify)", c.command);
+	char shown[RPB_SHOWN_SIZE];
+	return usage_error(prog, "unknown command '%s' (commands: run, verify)",
+			   rpb_text_shown(shown, sizeof shown, c.command));
 }

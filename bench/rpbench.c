@@ -9,10 +9,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmdline.h"
 #include "compare.h"
 #include "compare_exec.h"
 #include "dsn.h"
 #include "report.h"
+#include "shown.h"
 #include "workload.h"
 
 /* The exit codes, as the per-backend binaries use them. */
@@ -33,7 +35,7 @@ struct cli {
 	size_t nbackends;
 	char backend_list[1024];
 	unsigned repeat;
-	const char *out, *dsn;
+	const char *out, *dsn, *repeat_text;
 	bool start_pg, results, quiet;
 };
 
@@ -69,7 +71,7 @@ static void print_help(void)
 	       "  --dsn DSN         the PostgreSQL server for the postgres backend\n"
 	       "  --start-postgres  start a throwaway PostgreSQL server for the postgres runs\n"
 	       "                    (scripts/pg-throwaway; always stopped and removed at the end)\n"
-	       "  --quiet           print nothing but the final table\n"
+	       "  -q, --quiet       print nothing but the final table\n"
 	       "\nRuns of different workload options or durability (sync) are refused (exit 1) with\n"
 	       "the differing options named.\n"
 	       "\nExit codes: 0 every run completed, 1 usage (or runs that cannot be compared),\n"
@@ -93,10 +95,12 @@ static int parse_backends(struct cli *c, const char *list)
 	for (char *save = NULL, *b = strtok_r(c->backend_list, ",", &save); b;
 	     b = strtok_r(NULL, ",", &save)) {
 		bool known = false;
+		char shown[RPB_SHOWN_SIZE];
 		for (size_t i = 0; i < sizeof known_backends / sizeof known_backends[0]; i++)
 			known |= !strcmp(b, known_backends[i]);
 		if (!known)
-			return usage_error("unknown backend '%s' in --backends (backends: leveldb, sqlite, postgres, null)", b);
+			return usage_error("unknown backend '%s' in --backends (backends: leveldb, sqlite, postgres, null)",
+					   rpb_text_shown(shown, sizeof shown, b));
 		for (size_t i = 0; i < c->nbackends; i++)
 			if (!strcmp(c->backends[i], b))
 				return usage_error("backend '%s' is named twice in --backends; use --repeat to run it again", b);
@@ -109,21 +113,26 @@ static int parse_backends(struct cli *c, const char *list)
 	return 0;
 }
 
+static const struct option longopts[] = {
+	{"backends", required_argument, NULL, 'b'}, {"repeat", required_argument, NULL, 'r'},
+	{"set", required_argument, NULL, 's'},      {"out", required_argument, NULL, 'o'},
+	{"dsn", required_argument, NULL, 'D'},      {"start-postgres", no_argument, NULL, 'P'},
+	{"results", no_argument, NULL, 'R'},        {"quiet", no_argument, NULL, 'q'},
+	{"help", no_argument, NULL, 'h'},           {"version", no_argument, NULL, 'V'},
+	{NULL, 0, NULL, 0},
+};
+
 static int parse_cli(struct cli *c, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"backends", required_argument, NULL, 'b'}, {"repeat", required_argument, NULL, 'r'},
-		{"set", required_argument, NULL, 's'},      {"out", required_argument, NULL, 'o'},
-		{"dsn", required_argument, NULL, 'D'},      {"start-postgres", no_argument, NULL, 'P'},
-		{"results", no_argument, NULL, 'R'},        {"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},           {"version", no_argument, NULL, 'V'},
-		{NULL, 0, NULL, 0},
-	};
 	memset(c, 0, sizeof *c);
 	c->repeat = 1;
 	opterr = 0;
 	int ch, rc;
-	while ((ch = getopt_long(argc, argv, "+", longopts, NULL)) != -1 || optind < argc) {
+	char why[512], shown[RPB_SHOWN_SIZE];
+	for (;;) {
+		const char *elem = optind < argc ? argv[optind] : NULL;
+		if ((ch = getopt_long(argc, argv, "+:qh", longopts, NULL)) == -1 && optind >= argc)
+			break;
 		if (ch == -1) {
 			if (!c->command)
 				c->command = argv[optind];
@@ -143,8 +152,10 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 			char *end;
 			long v = strtol(optarg, &end, 10);
 			if (*end || v < 1 || v > 100)
-				return usage_error("--repeat takes a count from 1 to 100, not '%s'", optarg);
+				return usage_error("--repeat takes a count from 1 to 100, not '%s'",
+						   rpb_text_shown(shown, sizeof shown, optarg));
 			c->repeat = (unsigned)v;
+			c->repeat_text = optarg;
 			break;
 		}
 		case 's':
@@ -159,8 +170,9 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 		case 'q': c->quiet = true; break;
 		case 'h': c->command = "--help"; return 0;
 		case 'V': c->command = "--version"; return 0;
-		case ':': return usage_error("option %s needs a value", argv[optind - 1]);
-		default: return usage_error("unknown option '%s'", argv[optind - 1]);
+		default:
+			rpb_cli_problem(why, sizeof why, longopts, ch, elem);
+			return usage_error("%s", why);
 		}
 	}
 	if (!c->command)
@@ -173,6 +185,40 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 	if (c->results && strcmp(c->command, "compare") != 0)
 		return usage_error("--results is an option of compare, not %s", c->command);
 	return 0;
+}
+
+/* The command line as compare.json and compare.md record it: rebuilt from
+ * what was parsed, every connection string redacted. */
+static char *recorded_command(const struct cli *c, const char *argv0)
+{
+	struct rpb_cmd cmd;
+	if (!rpb_cmd_open(&cmd))
+		return NULL;
+	FILE *f = cmd.f;
+	rpb_cmd_word(f, argv0);
+	rpb_cmd_word(f, c->command);
+	for (size_t i = 0; i < c->npos; i++)
+		rpb_cmd_word(f, c->pos[i]);
+	if (c->results)
+		rpb_cmd_word(f, "--results");
+	if (c->nbackends) {
+		rpb_cmd_word(f, "--backends");
+		for (size_t i = 0; i < c->nbackends; i++)
+			fprintf(f, "%s%s", i ? "," : " ", c->backends[i]);
+	}
+	if (c->repeat_text)
+		rpb_cmd_opt(f, "--repeat", c->repeat_text);
+	for (size_t i = 0; i < c->nsets; i++)
+		rpb_cmd_set(f, "--set", c->sets[i]);
+	if (c->out)
+		rpb_cmd_opt(f, "--out", c->out);
+	if (c->dsn)
+		rpb_cmd_dsn(f, "--dsn", c->dsn);
+	if (c->start_pg)
+		rpb_cmd_word(f, "--start-postgres");
+	if (c->quiet)
+		rpb_cmd_word(f, "--quiet");
+	return rpb_cmd_close(&cmd);
 }
 
 static void default_out(char *buf, size_t n, const char *what)
@@ -269,10 +315,11 @@ static int check_plan(const struct cli *cl, struct rpb_cmp_plan *p, struct rpb_j
 {
 	char msg[8192];
 	rpb_job_defaults(job); /* first: every return leaves a job to free */
+	char shown[RPB_SHOWN_SIZE];
 	if (cl->npos != 1)
 		return usage_error(cl->npos ? "compare takes one workload file, not '%s' as well (or --results DIR...)"
 					    : "compare needs a workload file%s; see data/workloads/",
-				   cl->npos ? cl->pos[1] : "");
+				   cl->npos ? rpb_text_shown(shown, sizeof shown, cl->pos[1]) : "");
 	if (!cl->nbackends)
 		return usage_error("compare needs --backends, e.g. --backends leveldb,sqlite%s", "");
 	if (cl->dsn && cl->start_pg)
@@ -430,11 +477,19 @@ int main(int argc, char **argv)
 		printf("rpbench %s\n", RPB_VERSION);
 		return EXIT_OK;
 	}
-	char command[8192];
-	rpb_command_redact(command, sizeof command, argc, argv);
-	if (!strcmp(cl.command, "compare"))
-		return cl.results ? cmd_compare_results(&cl, command) : cmd_compare_run(&cl, command);
+	if (!strcmp(cl.command, "compare")) {
+		char *command = recorded_command(&cl, argv[0]);
+		if (!command) {
+			fprintf(stderr, "rpbench: out of memory recording the command line\n");
+			return EXIT_ENV;
+		}
+		rc = cl.results ? cmd_compare_results(&cl, command) : cmd_compare_run(&cl, command);
+		free(command);
+		return rc;
+	}
 	if (!strcmp(cl.command, "report"))
 		return cmd_report(&cl);
-	return usage_error("unknown command '%s' (commands: compare, report)", cl.command);
+	char shown[RPB_SHOWN_SIZE];
+	return usage_error("unknown command '%s' (commands: compare, report)",
+			   rpb_text_shown(shown, sizeof shown, cl.command));
 }

@@ -110,21 +110,6 @@ Test(e2e_errors, dir_with_postgres, .timeout = 30, .fini = e2e_cleanup)
 	cr_assert(!e2e_exists("/tmp/rpbt-e2e-never"), "--dir with postgres created the directory");
 }
 
-/* The password must appear nowhere: not on stderr, not in any result file. */
-static void assert_no_secret(const char *dir, const char *secret)
-{
-	char *tree = e2e_tree(dir);
-	for (char *save = NULL, *line = strtok_r(tree, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char path[E2E_PATH * 2];
-		snprintf(path, sizeof path, "%s/%.*s", dir, (int)strcspn(line, " "), line);
-		char *text = e2e_slurp(path, NULL);
-		cr_assert(!text || !strstr(text, secret), "%s contains the DSN password", path);
-		free(text);
-	}
-	free(tree);
-}
-
 Test(e2e_errors, wrong_dsn, .timeout = 30, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
@@ -134,7 +119,7 @@ Test(e2e_errors, wrong_dsn, .timeout = 30, .fini = e2e_cleanup)
 	    "host=/nonexistent/socket dbname=x password=hunter2", "--schema", e.schema, NULL);
 	e2e_assert_refusal(&p, EXIT_ENV, "/nonexistent/socket", NULL);
 	cr_assert_null(strstr(p.err, "hunter2"), "the message shows the DSN password: %s", p.err);
-	assert_no_secret(e.tmp, "hunter2");
+	e2e_assert_no_secret(p.cmd, e.tmp, NULL, "hunter2");
 	e2e_proc_free(&p);
 	e2e_env_fini(&e);
 }

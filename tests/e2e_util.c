@@ -459,6 +459,42 @@ char *e2e_tree(const char *dir)
 	return s;
 }
 
+/* Whether rel names an entry of a tree listing ("path type size hash"). */
+static bool listed(const char *tree, const char *rel)
+{
+	size_t n = strlen(rel);
+	for (const char *p = tree; p && *p;) {
+		if (!strncmp(p, rel, n) && p[n] == ' ')
+			return true;
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	return false;
+}
+
+void e2e_assert_no_secret(const char *what, const char *dir, const char *inputs,
+			  const char *secret)
+{
+	char *tree = e2e_tree(dir);
+	for (char *save = NULL, *line = strtok_r(tree, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		/* "path type size hash": the path is all before the last three. */
+		for (int k = 0; k < 3; k++)
+			*strrchr(line, ' ') = '\0';
+		char path[2100];
+		snprintf(path, sizeof path, "%s/%s", dir, line);
+		struct stat sb;
+		if (lstat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || (inputs && listed(inputs, line)))
+			continue;
+		size_t len = 0;
+		char *text = e2e_slurp(path, &len);
+		bool leaked = text && memmem(text, len, secret, strlen(secret));
+		free(text);
+		cr_assert(!leaked, "%s: the secret \"%s\" leaked into %s", what, secret, path);
+	}
+	free(tree);
+}
+
 void e2e_assert_tree_kept(const char *before, const char *after, const char *what)
 {
 	for (const char *p = before; *p;) {

@@ -105,6 +105,12 @@ const char *e2e_jstr(json_t *root, const char *path);
 /* Epoch ms of the manifest's ISO-8601 "start" or "end". */
 uint64_t e2e_jtime_ms(json_t *root, const char *path);
 
+/* Asserts that secret appears in no regular file under dir (captured
+ * output included), read as bytes, except the inputs: files an e2e_tree
+ * listing of dir names (NULL: none). what names the check in a failure. */
+void e2e_assert_no_secret(const char *what, const char *dir, const char *inputs,
+			  const char *secret);
+
 /* A listing of a tree: one line "path type size fnv1a" per entry, sorted.
  * Lines of before missing from after name what was deleted or changed. */
 char *e2e_tree(const char *dir);

@@ -272,6 +272,50 @@ Test(harvest_options, from_until_and_set_are_checked)
 	rpb_job_free(&job);
 }
 
+/* Whether harvest takes the date as from (and as until), and the day it is. */
+static bool date_ok(const char *date, int64_t *day)
+{
+	struct rpb_job job;
+	char msg[512], a[64];
+	rpb_job_defaults(&job);
+	cr_assert_eq(rpb_job_choose(&job, rpb_pattern_find("harvest"), msg, sizeof msg), 0, "%s", msg);
+	cr_assert_eq(rpb_job_set(&job, "harvest.period=36500", msg, sizeof msg), 0, "%s", msg);
+	snprintf(a, sizeof a, "harvest.from=%s", date);
+	cr_assert_eq(rpb_job_set(&job, a, msg, sizeof msg), 0, "%s", msg);
+	bool ok = rpb_job_finish(&job, msg, sizeof msg) == 0;
+	if (ok)
+		*day = (hv_opts(&job)->from_s - RPB_HV_EPOCH) / 86400;
+	else
+		cr_assert(strstr(msg, "from = ") && strstr(msg, " is invalid; give a day offset in "
+							       "[0, 36500] or a calendar date"), "%s", msg);
+	rpb_job_free(&job);
+	return ok;
+}
+
+/* from and until are days of the civil calendar: every month has its own
+ * length, February 29 only in leap years (divisible by 4, centuries only by
+ * 400). */
+Test(harvest_options, dates_exist_in_the_calendar)
+{
+	static const char *const impossible[] = {
+		"2020-02-30", "2020-02-31", "2021-02-29", "2100-02-29", "2020-04-31", "2020-06-31",
+		"2020-09-31", "2020-11-31", "2020-13-01", "2020-00-10", "2020-01-00", "2020-01-32",
+	};
+	int64_t day;
+	for (size_t i = 0; i < sizeof impossible / sizeof impossible[0]; i++)
+		cr_assert_not(date_ok(impossible[i], &day), "%s was taken", impossible[i]);
+	static const struct { const char *date; int64_t day; } real[] = {
+		{"2020-01-01", 0},    {"2020-02-29", 59},   {"2020-03-01", 60},   {"2020-12-31", 365},
+		{"2021-02-28", 424},  {"2021-03-01", 425},  {"2024-02-29", 1520}, {"2000-02-29", -7246},
+		{"2020-04-30", 120},  {"2099-12-31", 29219},
+	};
+	for (size_t i = 0; i < sizeof real / sizeof real[0]; i++) {
+		cr_assert(date_ok(real[i].date, &day), "%s was refused", real[i].date);
+		cr_assert_eq(day, real[i].day, "%s is day %lld, not %lld", real[i].date, (long long)day,
+			     (long long)real[i].day);
+	}
+}
+
 /* Writer operations: deterministic, each writer updating only the records it
  * owns, creates beyond the corpus with distinct ids, every datestamp past
  * the corpus and distinct. */

@@ -5,7 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dsn.h"
 #include "store.h"
+
+/* A quoted value or key: short enough that the reason always fits an
+ * rpb_err message, and never a secret. */
+#define CFG_SHOWN 64
 
 static const char *cfg_find(const struct rpb_store_cfg *cfg, const char *name)
 {
@@ -36,10 +41,11 @@ enum rpb_status rpb_cfg_u64(const struct rpb_store_cfg *cfg, const char *name,
 	}
 	bool bad = errno || end == s || *end || s[0] == '-' || (v << shift >> shift) != v;
 	v <<= shift;
+	char shown[CFG_SHOWN];
 	if (bad || v < min || v > max)
 		return rpb_err_set(err, RPB_INVALID, 0, NULL,
 				   "option %s = '%s' is invalid: give an integer in [%" PRIu64 ", %" PRIu64 "]",
-				   name, s, min, max);
+				   name, rpb_text_shown(shown, sizeof shown, s), min, max);
 	*out = v;
 	return RPB_OK;
 }
@@ -51,10 +57,12 @@ enum rpb_status rpb_cfg_check(const struct rpb_store_cfg *cfg, const char *backe
 		bool known = false;
 		for (const struct rpb_optspec *sp = specs; sp && sp->name; sp++)
 			known |= strcmp(sp->name, cfg->opts[i].key) == 0;
+		char shown[CFG_SHOWN];
 		if (!known)
 			return rpb_err_set(err, RPB_INVALID, 0, NULL,
 					   "unknown %s option '%s'; see --help for the %s options",
-					   backend, cfg->opts[i].key, backend);
+					   backend, rpb_text_shown(shown, sizeof shown, cfg->opts[i].key),
+					   backend);
 	}
 	return RPB_OK;
 }

@@ -1,114 +1,196 @@
+/* Connection strings in output (dsn.h), read with libpq's own parser. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+#include <libpq-fe.h>
 
 #include "dsn.h"
+#include "shown.h"
 
-static void append(char *out, size_t n, size_t *len, const char *p, size_t k)
+/* libpq's rule for a "dbname" that is itself a connection string
+ * (PQconnectdbParams with expand_dbname): a URI or key=value pairs. */
+static bool is_conninfo(const char *s)
 {
-	if (*len + k >= n)
-		k = n - 1 - *len;
-	memcpy(out + *len, p, k);
-	*len += k;
-	out[*len] = '\0';
+	return strncmp(s, "postgresql://", 13) == 0 || strncmp(s, "postgres://", 11) == 0 ||
+	       strchr(s, '=');
 }
 
-/* URI form: scheme://user:password@host... */
-static int redact_uri(const char *dsn, char *out, size_t n)
+static bool is_secret(const PQconninfoOption *o)
 {
-	const char *scheme = strstr(dsn, "://");
-	if (!scheme)
-		return 0;
-	const char *auth = scheme + 3;
-	const char *at = strchr(auth, '@');
-	const char *colon = strchr(auth, ':');
-	const char *slash = strchr(auth, '/');
-	size_t len = 0;
-	out[0] = '\0';
-	if (at && colon && colon < at && (!slash || at < slash)) {
-		append(out, n, &len, dsn, (size_t)(colon + 1 - dsn));
-		append(out, n, &len, "***", 3);
-		dsn = at;
-	}
-	/* A password may also come as a query parameter. */
-	const char *q = strstr(dsn, "password=");
-	if (q) {
-		append(out, n, &len, dsn, (size_t)(q + 9 - dsn));
-		append(out, n, &len, "***", 3);
-		dsn = q + 9 + strcspn(q + 9, "&");
-	}
-	append(out, n, &len, dsn, strlen(dsn));
-	return 1;
+	return o->dispchar && o->dispchar[0] == '*';
 }
 
-void rpb_dsn_redact(const char *dsn, char *out, size_t n)
+/* value in single quotes, with \ and ' escaped as libpq reads them. */
+static void put_quoted(FILE *f, const char *value)
 {
-	if (!n)
-		return;
-	out[0] = '\0';
-	if (!dsn)
-		return;
-	if (redact_uri(dsn, out, n))
-		return;
-	size_t len = 0;
-	const char *p = dsn;
-	while (*p) {
-		const char *key = strstr(p, "password");
-		if (!key) {
-			append(out, n, &len, p, strlen(p));
-			break;
-		}
-		const char *eq = key + 8;
-		while (*eq == ' ')
-			eq++;
-		if (*eq != '=' || (key > dsn && key[-1] != ' ' && key[-1] != '\t')) {
-			append(out, n, &len, p, (size_t)(key + 8 - p));
-			p = key + 8;
-			continue;
-		}
-		eq++;
-		while (*eq == ' ')
-			eq++;
-		append(out, n, &len, p, (size_t)(eq - p));
-		append(out, n, &len, "***", 3);
-		if (*eq == '\'') { /* quoted value, backslash escapes */
-			eq++;
-			while (*eq && *eq != '\'')
-				eq += (*eq == '\\' && eq[1]) ? 2 : 1;
-			if (*eq)
-				eq++;
-		} else {
-			while (*eq && *eq != ' ' && *eq != '\t')
-				eq++;
-		}
-		p = eq;
+	fputc('\'', f);
+	for (const char *p = value; *p; p++) {
+		if (*p == '\\' || *p == '\'')
+			fputc('\\', f);
+		fputc(*p, f);
 	}
+	fputc('\'', f);
+}
+
+char *rpb_dsn_redacted(const char *dsn)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	if (dsn && *dsn && !is_conninfo(dsn)) {
+		fputs("dbname=", f);
+		put_quoted(f, dsn);
+	} else if (dsn && *dsn) {
+		PQconninfoOption *opts = PQconninfoParse(dsn, NULL);
+		if (!opts)
+			fputs("***", f);
+		const char *sep = "";
+		for (const PQconninfoOption *o = opts; o && o->keyword; o++) {
+			if (!o->val)
+				continue;
+			fprintf(f, "%s%s=", sep, o->keyword);
+			put_quoted(f, is_secret(o) ? "***" : o->val);
+			sep = " ";
+		}
+		PQconninfoFree(opts);
+	}
+	if (fclose(f) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+const char *rpb_dsn_shown(char *out, size_t n, const char *dsn)
+{
+	char *r = rpb_dsn_redacted(dsn);
+	rpb_shown(out, n, r ? r : "***");
+	free(r);
+	return out;
+}
+
+/* Whether text names one of libpq's secret keywords (read from libpq's
+ * option list, not from a list of our own). */
+static bool names_secret(const char *text)
+{
+	PQconninfoOption *all = PQconninfoParse("", NULL);
+	bool found = !all; /* out of memory: assume the worst */
+	for (const PQconninfoOption *o = all; o && o->keyword && !found; o++)
+		found = is_secret(o) && strcasestr(text, o->keyword);
+	PQconninfoFree(all);
+	return found;
+}
+
+char *rpb_text_redacted(const char *text)
+{
+	if (!text)
+		text = "";
+	PQconninfoOption *opts = is_conninfo(text) ? PQconninfoParse(text, NULL) : NULL;
+	bool parsed = opts != NULL, secret = false;
+	for (const PQconninfoOption *o = opts; o && o->keyword; o++)
+		secret |= is_secret(o) && o->val;
+	PQconninfoFree(opts);
+	if (secret)
+		return rpb_dsn_redacted(text);
+	if (!parsed && (names_secret(text) || (strstr(text, "://") && strchr(text, '@'))))
+		return strdup("***");
+	return strdup(text);
+}
+
+const char *rpb_text_shown(char *out, size_t n, const char *text)
+{
+	char *r = rpb_text_redacted(text);
+	rpb_shown(out, n, r ? r : "***");
+	free(r);
+	return out;
 }
 
 bool rpb_key_is_dsn(const char *key, size_t len)
 {
-	return len >= 3 && memcmp(key + len - 3, "dsn", 3) == 0;
+	return len >= 3 && strncasecmp(key + len - 3, "dsn", 3) == 0;
 }
 
-void rpb_command_redact(char *buf, size_t n, int argc, char **argv)
+bool rpb_key_is_secret(const char *key, size_t len)
 {
-	size_t len = 0;
-	buf[0] = '\0';
-	for (int i = 0; i < argc && len + 1 < n; i++) {
-		char part[1024];
-		const char *eq = strchr(argv[i], '=');
-		if (i > 0 && strcmp(argv[i - 1], "--dsn") == 0)
-			rpb_dsn_redact(argv[i], part, sizeof part);
-		else if (i > 0 && strcmp(argv[i - 1], "--set") == 0 && eq && rpb_key_is_dsn(argv[i], (size_t)(eq - argv[i]))) {
-			/* A backend option holding a connection string (postgres.read_dsn). */
-			int k = snprintf(part, sizeof part, "%.*s", (int)(eq - argv[i] + 1), argv[i]);
-			if (k > 0 && (size_t)k < sizeof part)
-				rpb_dsn_redact(eq + 1, part + k, sizeof part - (size_t)k);
+	static const char *const words[] = {"dsn", "pass", "secret"};
+	for (size_t i = 0; i < len; i++)
+		for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
+			if (len - i >= strlen(words[w]) && strncasecmp(key + i, words[w], strlen(words[w])) == 0)
+				return true;
+	return false;
+}
+
+char *rpb_value_redacted(const char *key, size_t len, const char *value)
+{
+	if (rpb_key_is_dsn(key, len))
+		return rpb_dsn_redacted(value);
+	if (rpb_key_is_secret(key, len))
+		return strdup(value && *value ? "***" : "");
+	return rpb_text_redacted(value);
+}
+
+/* Replaces every occurrence of secret in text, in place, with stars (no
+ * more than the secret's length, so the text never grows). */
+static void mask(char *text, const char *secret)
+{
+	size_t n = strlen(secret);
+	if (!n)
+		return;
+	char *o = text;
+	for (const char *p = text; *p;) {
+		if (strncmp(p, secret, n) == 0) {
+			size_t stars = n < 3 ? n : 3;
+			memset(o, '*', stars);
+			o += stars;
+			p += n;
+		} else {
+			*o++ = *p++;
 		}
-		else if (strncmp(argv[i], "--dsn=", 6) == 0) {
-			memcpy(part, "--dsn=", 7);
-			rpb_dsn_redact(argv[i] + 6, part + 6, sizeof part - 6);
-		} else
-			snprintf(part, sizeof part, "%s", argv[i]);
-		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? " " : "", part);
 	}
+	*o = '\0';
+}
+
+bool rpb_dsn_mask_secrets(const char *dsn, char *text)
+{
+	if (!dsn || !*dsn || !is_conninfo(dsn))
+		return true;
+	PQconninfoOption *opts = PQconninfoParse(dsn, NULL);
+	for (const PQconninfoOption *o = opts; o && o->keyword; o++)
+		if (is_secret(o) && o->val)
+			mask(text, o->val);
+	PQconninfoFree(opts);
+	return opts != NULL;
+}
+
+/* A quoted fragment that is only libpq's own punctuation ("=", "]"). */
+static bool punctuation(const char *s, size_t n)
+{
+	return n && strspn(s, "=]:/") >= n;
+}
+
+void rpb_dsn_parse_error(const char *dsn, char *out, size_t n)
+{
+	char *why = NULL;
+	PQconninfoOption *opts = dsn && is_conninfo(dsn) ? PQconninfoParse(dsn, &why) : NULL;
+	PQconninfoFree(opts);
+	size_t o = 0;
+	out[0] = '\0';
+	/* libpq quotes what it quotes from the DSN in double quotes. */
+	for (const char *p = why ? why : ""; *p && *p != '\n' && o + 4 < n;) {
+		const char *end = *p == '"' ? strchr(p + 1, '"') : NULL;
+		if (end) { /* a quoted fragment, whole */
+			size_t len = (size_t)(end - p - 1);
+			o += (size_t)snprintf(out + o, n - o, "\"%.*s\"", punctuation(p + 1, len) ? (int)len : 3,
+					      punctuation(p + 1, len) ? p + 1 : "***");
+			p = end + 1;
+		} else {
+			out[o++] = *p++;
+			out[o] = '\0';
+		}
+	}
+	PQfreemem(why);
 }

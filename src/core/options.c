@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dsn.h"
 #include "options.h"
+#include "shown.h"
 #include "store.h"
 
 /* Enum fields are stored through an unsigned pointer; GCC and Clang give enums
@@ -397,9 +399,11 @@ int rpb_opt_apply(void *cfg, const char *section, const struct rpb_optdef *d, co
 	enum rpb_opt_result r = rpb_opt_store(cfg, d, value);
 	if (r == RPB_OPT_OK)
 		return 0;
-	char expect[256];
+	char expect[256], shown[RPB_SHOWN_SIZE];
 	fmt_expect(expect, sizeof expect, d);
-	snprintf(err, n, "[%s] %s = %s is %s; give %s", section, d->key, value,
+	/* The value cut short (the reason must fit) and never a secret. */
+	snprintf(err, n, "[%s] %s = %s is %s; give %s", section, d->key,
+		 rpb_text_shown(shown, sizeof shown, value),
 		 r == RPB_OPT_RANGE ? "out of range" : "invalid", expect);
 	return -1;
 }

@@ -4,12 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsontext.h"
 #include "ledger.h"
 #include "results.h"
+#include "shown.h"
 
 static int fail(char *msg, size_t n, const char *path, const char *what)
 {
-	snprintf(msg, n, "%s: %s; give the results directory of an rpbench run", path, what);
+	char shown[RPB_SHOWN_SIZE];
+	snprintf(msg, n, "%s: %s; give the results directory of an rpbench run",
+		 rpb_shown(shown, sizeof shown, path), what);
 	return -1;
 }
 
@@ -60,14 +64,18 @@ int rpb_result_read(struct rpb_result_file *rf, const char *result_dir, char *ms
 	json_t *store = json_object_get(man, "store");
 	rf->backend = json_string_value(json_object_get(man, "backend"));
 	rf->run_tag = json_string_value(json_object_get(man, "run_tag"));
-	rf->dir = json_string_value(json_object_get(store, "dir"));
-	rf->dsn = json_string_value(json_object_get(store, "dsn"));
-	rf->name = json_string_value(json_object_get(store, "name"));
+	/* The store's location byte for byte, also when it is not UTF-8. */
+	rf->dir = rpb_json_get_exact(store, "dir");
+	rf->dsn = rpb_json_get_exact(store, "dsn");
+	rf->name = rpb_json_get_exact(store, "name");
 	if (!rf->backend || !rf->run_tag)
 		return fail(msg, n, path, "no manifest with backend and run tag");
 	char jmsg[512];
 	if (rpb_job_from_json(&rf->job, json_object_get(man, "options"), jmsg, sizeof jmsg) != 0)
 		return fail(msg, n, path, jmsg);
+	/* manifest.seed (text, exact up to 2^64-1) must be the run.seed option. */
+	if (!rpb_json_get_u64(json_object_get(man, "seed"), &rf->seed) || rf->seed != rf->job.run.seed)
+		return fail(msg, n, path, "manifest.seed is missing or differs from run.seed");
 	json_t *ledger = json_object_get(rf->root, "ledger");
 	/* A run that died before its end left only the result.json written at
 	 * its start: its ledger is the live one. */
@@ -79,6 +87,9 @@ int rpb_result_read(struct rpb_result_file *rf, const char *result_dir, char *ms
 void rpb_result_free(struct rpb_result_file *rf)
 {
 	rpb_job_free(&rf->job);
+	free(rf->dir);
+	free(rf->dsn);
+	free(rf->name);
 	free(rf->workers);
 	free(rf->failures);
 	json_decref(rf->root);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "hostinfo.h"
+#include "jsontext.h"
 #include "progress.h"
 #include "results.h"
 
@@ -215,6 +216,12 @@ static json_t *hist_json(const struct rpb_hist_snap *s, uint64_t samples, uint64
 	return o;
 }
 
+/* Adds the command line: exact bytes kept (jsontext.h), never dropped. */
+static int set_command(json_t *man, const struct rpb_store_where *where)
+{
+	return where->command ? rpb_json_set_exact(man, "command", where->command) : 0;
+}
+
 static json_t *manifest_json(struct rpb_runner *rn, const struct rpb_store_where *where)
 {
 	char start[40], end[40], fstype[32];
@@ -223,24 +230,35 @@ static json_t *manifest_json(struct rpb_runner *rn, const struct rpb_store_where
 	rpb_iso_time(end, sizeof end, rn->wall_end_ms);
 	rpb_fs_info(where->dir, fstype, sizeof fstype, &fs_free, &fs_total);
 	json_t *store = json_object();
-	if (where->dir) {
-		json_object_set_new(store, "dir", json_string(where->dir));
-		json_object_set_new(store, "fs_type", json_string(fstype));
-		json_object_set_new(store, "fs_free_bytes", json_integer((json_int_t)fs_free));
-		json_object_set_new(store, "fs_total_bytes", json_integer((json_int_t)fs_total));
+	bool ok = store != NULL;
+	if (ok && where->dir) {
+		ok = !rpb_json_set_exact(store, "dir", where->dir) &&
+		     !json_object_set_new(store, "fs_type", json_string(fstype)) &&
+		     !json_object_set_new(store, "fs_free_bytes", json_integer((json_int_t)fs_free)) &&
+		     !json_object_set_new(store, "fs_total_bytes", json_integer((json_int_t)fs_total));
 	}
-	if (where->dsn)
-		json_object_set_new(store, "dsn", json_string(where->dsn));
-	if (where->name)
-		json_object_set_new(store, "name", json_string(where->name));
-	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:I, s:s, s:s, s:s, s:s, s:{s:i, s:I}, s:o}",
-			 "rpbench_version", RPB_VERSION, "backend", rn->backend->name,
-			 "backend_version", rn->backend->version(), "pattern", rn->pattern->name,
-			 "options", rpb_job_to_json(rn->job), "seed", (json_int_t)rn->job->run.seed,
-			 "sync", rn->job->run.sync == RPB_SYNC_COMMIT ? "commit" : "none", "run_tag",
-			 rn->run_tag, "start", start, "end", end, "host", "cores",
-			 (int)rpb_host_cores(), "memory_bytes", (json_int_t)rpb_host_memory(), "store",
-			 store);
+	if (ok && where->dsn)
+		ok = !rpb_json_set_exact(store, "dsn", where->dsn);
+	if (ok && where->name)
+		ok = !rpb_json_set_exact(store, "name", where->name);
+	if (!ok) {
+		json_decref(store);
+		return NULL;
+	}
+	/* The seed as text: it goes up to 2^64-1 (jsontext.h). */
+	json_t *man = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:s, s:s, s:s, s:s, s:{s:i, s:I}, s:o}",
+				"rpbench_version", RPB_VERSION, "backend", rn->backend->name,
+				"backend_version", rn->backend->version(), "pattern", rn->pattern->name,
+				"options", rpb_job_to_json(rn->job), "seed", rpb_json_u64(rn->job->run.seed),
+				"sync", rn->job->run.sync == RPB_SYNC_COMMIT ? "commit" : "none", "run_tag",
+				rn->run_tag, "start", start, "end", end, "host", "cores",
+				(int)rpb_host_cores(), "memory_bytes", (json_int_t)rpb_host_memory(), "store",
+				store);
+	if (man && set_command(man, where)) {
+		json_decref(man);
+		return NULL;
+	}
+	return man;
 }
 
 static json_t *ledger_json(struct rpb_runner *rn)
@@ -275,9 +293,9 @@ static json_t *errors_json(struct rpb_runner *rn)
 		}
 		if (count)
 			json_object_set_new(o, rpb_status_name((enum rpb_status)c),
-					    json_pack("{s:I, s:s, s:i, s:s}", "count", (json_int_t)count,
-						      "first_message", first->msg, "native", first->native,
-						      "sqlstate", first->sqlstate));
+					    json_pack("{s:I, s:o, s:i, s:s}", "count", (json_int_t)count,
+						      "first_message", rpb_json_text(first->msg), "native",
+						      first->native, "sqlstate", first->sqlstate));
 	}
 	return o;
 }
@@ -349,8 +367,6 @@ int rpb_results_begin(struct rpb_runner *rn, const struct rpb_store_where *where
 {
 	json_t *man = manifest_json(rn, where);
 	json_object_del(man, "end"); /* not known yet */
-	if (where->command)
-		json_object_set_new(man, "command", json_string(where->command));
 	json_t *root = json_pack("{s:o, s:s, s:{s:s}}", "manifest", man,
 				 "status", "running (or ended without writing its results)", "stop",
 				 "reason", "running");
@@ -443,16 +459,16 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 	json_t *stop = json_pack("{s:s}", "reason", rpb_stop_name(why));
 	if (why == RPB_STOP_ERROR || why == RPB_STOP_SLOW) {
 		json_object_set_new(stop, "class", json_string(rpb_status_name(se->status)));
-		json_object_set_new(stop, "message", json_string(se->msg));
+		json_object_set_new(stop, "message", rpb_json_text(se->msg));
 		json_object_set_new(stop, "native", json_integer(se->native));
 		json_object_set_new(stop, "sqlstate", json_string(se->sqlstate));
 		json_object_set_new(stop, "thread", json_integer(rn->stop_worker));
 		json_object_set_new(stop, "op", json_integer((json_int_t)rn->stop_op));
 	}
-	json_t *root = json_pack("{s:o, s:o, s:o, s:o, s:o, s:s, s:s, s:o, s:o}", "manifest",
+	json_t *root = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:o}", "manifest",
 				 manifest_json(rn, where), "totals", totals, "labels", labels, "errors",
-				 errors_json(rn), "stop", stop, "status", status, "summary", line,
-				 "threads", threads_json(rn), "ledger", ledger_json(rn));
+				 errors_json(rn), "stop", stop, "status", rpb_json_text(status), "summary",
+				 line, "threads", threads_json(rn), "ledger", ledger_json(rn));
 	if (rn->job->run.rate > 0)
 		json_object_set_new(root, "rate",
 				    json_pack("{s:f, s:f, s:f}", "target_per_s", rn->job->run.rate,
@@ -461,9 +477,6 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 	json_t *gauges = rpb_gauges_json(&rn->gauges);
 	if (gauges)
 		json_object_set_new(root, "backend_gauges", gauges);
-	if (where->command)
-		json_object_set_new(json_object_get(root, "manifest"), "command",
-				    json_string(where->command));
 	json_t *pat = json_object();
 	if (rn->pattern->report_json)
 		rn->pattern->report_json(rn, pat);

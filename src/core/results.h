@@ -45,7 +45,8 @@ struct rpb_result_file {
 	struct rpb_job job;
 	const char *backend;
 	const char *run_tag;
-	const char *dir, *dsn, *name;
+	uint64_t seed;
+	char *dir, *dsn, *name; /* exact bytes (jsontext.h), owned; NULL when absent */
 	struct rpb_ledger ledger;
 	struct rpb_ledger_worker *workers;
 	struct rpb_failure *failures;

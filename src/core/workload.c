@@ -2,15 +2,21 @@
  * pattern brings its own table (pattern.h), found through the registry, so
  * the parser knows sections, not patterns. */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <ini.h>
 
+#include "cmdline.h"
 #include "dsn.h"
+#include "jsontext.h"
 #include "pattern.h"
+#include "shown.h"
 #include "workload.h"
 
 _Static_assert(sizeof(enum rpb_sync) == sizeof(unsigned), "enum size");
@@ -135,13 +141,15 @@ static const struct rpb_optdef *find_opt(const char *section, const char *key)
 static void unknown_key(char *err, size_t n, const char *section, const char *key)
 {
 	const struct rpb_optdef *table = section_table(section);
+	char k[RPB_SHOWN_SIZE];
 	if (strncmp(key, "on_error.", 9) == 0 && rpb_opt_find(table, "on_error")) {
-		snprintf(err, n, "unknown error class '%s' in [%s] %s; give one of: ",
-			 key + 9, section, key);
+		rpb_shown(k, sizeof k, key + 9);
+		snprintf(err, n, "unknown error class '%s' in [%s] on_error.%s; give one of: ", k,
+			 section, k);
 		rpb_opt_list_classes(err, n, table);
 		return;
 	}
-	snprintf(err, n, "unknown key '%s' in [%s]; valid keys: ", key, section);
+	snprintf(err, n, "unknown key '%s' in [%s]; valid keys: ", rpb_shown(k, sizeof k, key), section);
 	rpb_opt_list_keys(err, n, table);
 }
 
@@ -214,9 +222,19 @@ static int apply(struct rpb_job *job, const char *section, const char *key, cons
 {
 	const struct rpb_pattern *pat = NULL;
 	void *cfg = &job->run;
-	switch (section_kind(section, &pat)) {
+	char shown[RPB_SHOWN_SIZE];
+	enum sec_kind kind = section_kind(section, &pat);
+	if (kind != SEC_UNKNOWN && (!rpb_utf8_valid(key) || !rpb_utf8_valid(value))) {
+		/* result.json records every option as text (manifest.options). */
+		snprintf(err, n, "[%s] %s: the %s is not UTF-8 text; result.json records options as "
+			 "text, so write it in UTF-8", section, rpb_shown(shown, sizeof shown, key),
+			 rpb_utf8_valid(key) ? "value" : "key");
+		return -1;
+	}
+	switch (kind) {
 	case SEC_UNKNOWN:
-		snprintf(err, n, "unknown section [%s]; valid sections: ", section);
+		snprintf(err, n, "unknown section [%s]; valid sections: ",
+			 rpb_shown(shown, sizeof shown, section));
 		list_sections(err, n);
 		return -1;
 	case SEC_BACKEND:
@@ -282,14 +300,21 @@ const struct rpb_backend_section *rpb_job_backend(const struct rpb_job *job, con
 
 /* inih calls the handler only for key = value lines, so section headers
  * (an empty [ingest] selects a pattern; an unknown empty section is an error)
- * are seen here, in the line reader, which also counts lines: inih counts one
- * line per reader call, so both agree whatever INI_HANDLER_LINENO is. */
+ * are seen here, in the line reader, which also counts lines. The reader
+ * reads whole lines of any length (up to RPB_WORKLOAD_LINE_MAX) and hands
+ * each to inih in pieces its buffer holds; inih's growing buffer (Debian
+ * builds it with INI_RUNTIME_OPTIONS) asks for the rest of a line until it
+ * has all of it, so both count the same lines. */
 struct load_ctx {
 	struct rpb_job *job;
 	FILE *f;
+	char *line;          /* the current physical line */
+	size_t cap, len;
+	size_t served;       /* bytes of it handed to inih so far */
 	int lineno;
 	bool after_key;      /* an indented line now would continue a value */
 	bool stop;           /* an error was recorded: report EOF to inih */
+	bool err_whole;      /* err is not about one line's content */
 	int err_line;
 	char err[1024];
 	int pattern_line;    /* where this file chose its pattern */
@@ -310,11 +335,12 @@ static void ctx_fail(struct load_ctx *c, const char *fmt, ...)
 
 static void enter_section(struct load_ctx *c, const char *name)
 {
-	char err[1024] = "";
+	char err[1024] = "", shown[RPB_SHOWN_SIZE];
 	const struct rpb_pattern *pat = NULL;
 	switch (section_kind(name, &pat)) {
 	case SEC_UNKNOWN:
-		snprintf(err, sizeof err, "unknown section [%s]; valid sections: ", name);
+		snprintf(err, sizeof err, "unknown section [%s]; valid sections: ",
+			 rpb_shown(shown, sizeof shown, name));
 		list_sections(err, sizeof err);
 		ctx_fail(c, "%s", err);
 		return;
@@ -339,7 +365,7 @@ static void enter_section(struct load_ctx *c, const char *name)
 	}
 }
 
-/* Sees each raw line before inih does. */
+/* Sees each whole line before inih does. */
 static void scan_line(struct load_ctx *c, char *line)
 {
 	char *p = line;
@@ -359,25 +385,61 @@ static void scan_line(struct load_ctx *c, char *line)
 	char *end = strchr(p + 1, ']');
 	if (!end)
 		return; /* inih reports it as malformed */
-	char name[256];
-	snprintf(name, sizeof name, "%.*s", (int)(end - p - 1), p + 1);
+	*end = '\0';
 	c->after_key = false;
-	enter_section(c, name);
+	enter_section(c, p + 1);
+	*end = ']';
+}
+
+/* Reads the next whole line: false at the end or on a refused line. */
+static bool next_line(struct load_ctx *c, int num)
+{
+	ssize_t got = getline(&c->line, &c->cap, c->f);
+	if (got < 0)
+		return false;
+	c->len = (size_t)got;
+	c->served = 0;
+	c->lineno++;
+	if (memchr(c->line, '\0', c->len)) {
+		ctx_fail(c, "NUL byte at line %d; a workload file is text: remove the byte, or give "
+			 "the workload file itself", c->lineno);
+		c->err_whole = true;
+		return false;
+	}
+	if (c->len > RPB_WORKLOAD_LINE_MAX) {
+		ctx_fail(c, "line is longer than %d bytes; shorten it", RPB_WORKLOAD_LINE_MAX);
+		return false;
+	}
+#ifndef RPB_INIH_RUNTIME_OPTIONS
+	/* An inih without a growing buffer would cut the line. */
+	if (c->len >= (size_t)num) {
+		ctx_fail(c, "line is longer than %d bytes, the limit of the inih this rpbench was "
+			 "built with; shorten it", num - 2);
+		return false;
+	}
+#else
+	(void)num;
+#endif
+	scan_line(c, c->line);
+	return !c->stop;
 }
 
 static char *read_line(char *str, int num, void *stream)
 {
 	struct load_ctx *c = stream;
-	if (c->stop || !fgets(str, num, c->f))
+	if (c->stop || num < 2)
 		return NULL;
-	c->lineno++;
-	size_t len = strlen(str);
-	if (len && str[len - 1] != '\n' && !feof(c->f)) {
-		ctx_fail(c, "line is longer than %d characters; shorten it", num - 2);
+	/* A line inih has all of: the next one. Otherwise inih asks for the
+	 * rest of the line in its grown buffer. */
+	if (c->served == c->len && !next_line(c, num))
 		return NULL;
-	}
-	scan_line(c, str);
-	return c->stop ? NULL : str;
+	size_t k = c->len - c->served;
+	if (k > (size_t)num - 1)
+		k = (size_t)num - 1;
+	memcpy(str, c->line + c->served, k);
+	str[k] = '\0';
+	c->served += k;
+	return str;
 }
 
 #if INI_HANDLER_LINENO
@@ -393,8 +455,9 @@ static int on_pair(void *user, const char *section, const char *name, const char
 	if (!name)
 		return 1; /* a build that reports section starts: done by the reader */
 	if (!section[0]) {
+		char shown[RPB_SHOWN_SIZE];
 		ctx_fail(c, "key '%s' is outside any section; put it under [run] or a pattern section",
-			 name);
+			 rpb_shown(shown, sizeof shown, name));
 		return 0;
 	}
 	char err[1024] = "";
@@ -405,31 +468,77 @@ static int on_pair(void *user, const char *section, const char *name, const char
 	return 1;
 }
 
+/* What a file that is not a regular file is, for the message. */
+static const char *file_kind(mode_t mode)
+{
+	return S_ISDIR(mode) ? "a directory" : S_ISFIFO(mode) ? "a FIFO" : S_ISCHR(mode) ? "a character device"
+	       : S_ISBLK(mode) ? "a block device" : S_ISSOCK(mode) ? "a socket" : "not a regular file";
+}
+
+/* Opens a workload for reading only when it is a regular file: a FIFO or a
+ * device could block or never end. O_NONBLOCK keeps the open itself from
+ * waiting for a FIFO's writer; fstat then looks at what was opened. */
+static FILE *open_workload(const char *path, char *msg, size_t n)
+{
+	char shown[RPB_SHOWN_SIZE];
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		snprintf(msg, n, "cannot read workload %s: %s", rpb_shown(shown, sizeof shown, path),
+			 strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(msg, n, "workload %s is %s, not a file; give a workload .ini file (see "
+			 "data/workloads/)", rpb_shown(shown, sizeof shown, path), file_kind(st.st_mode));
+		close(fd);
+		return NULL;
+	}
+	FILE *f = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0 ? fdopen(fd, "r") : NULL;
+	if (!f) {
+		snprintf(msg, n, "cannot read workload %s: %s", rpb_shown(shown, sizeof shown, path),
+			 strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
 int rpb_job_load(struct rpb_job *job, const char *path, char *msg, size_t n)
 {
 	snprintf(job->source, sizeof job->source, "%s", path);
 	struct load_ctx c = {.job = job};
-	c.f = fopen(path, "r");
-	if (!c.f) {
-		snprintf(msg, n, "cannot read workload %s: %s", path, strerror(errno));
+	char shown[RPB_SHOWN_SIZE];
+	rpb_shown(shown, sizeof shown, path);
+	if (!(c.f = open_workload(path, msg, n)))
 		return -1;
-	}
+#ifdef RPB_INIH_RUNTIME_OPTIONS
+	/* A heap buffer that grows to the longest line rpbench reads. */
+	ini_use_stack = false;
+	ini_allow_realloc = true;
+	ini_max_line = RPB_WORKLOAD_LINE_MAX + 3;
+#endif
 	int ret = ini_parse_stream(read_line, &c, on_pair, &c);
 	bool read_error = ferror(c.f);
 	int read_errno = errno;
 	fclose(c.f);
+	free(c.line);
 	/* inih keeps going after a malformed line, so the first problem is
 	 * whichever of its line and ours comes first. */
 	if (ret > 0 && (!c.stop || ret < c.err_line)) {
-		snprintf(msg, n, "%s:%d: malformed line; write key = value under a [section]", path, ret);
+		snprintf(msg, n, "%s:%d: malformed line; write key = value under a [section]", shown, ret);
 		return -1;
 	}
 	if (c.stop) {
-		snprintf(msg, n, "%s:%d: %s", path, c.err_line, c.err);
+		if (c.err_whole)
+			snprintf(msg, n, "%s: %s", shown, c.err);
+		else
+			snprintf(msg, n, "%s:%d: %s", shown, c.err_line, c.err);
 		return -1;
 	}
 	if (read_error || ret < 0) {
-		snprintf(msg, n, "cannot read workload %s: %s", path,
+		snprintf(msg, n, "cannot read workload %s: %s", shown,
 			 read_error ? strerror(read_errno) : "out of memory");
 		return -1;
 	}
@@ -471,15 +580,19 @@ static int resolve_bare(const struct rpb_job *job, const char *key, const char *
 			 found[0], found[1], found[0], key, found[1], key);
 		return -1;
 	}
-	char *dot = strchr(key, '.');
+	char *dot = strchr(key, '.'), shown[RPB_SHOWN_SIZE];
 	if (strncmp(key, "on_error.", 9) == 0) {
 		unknown_key(err, n, "run", key);
 	} else if (dot) {
-		snprintf(err, n, "unknown section [%.*s]; valid sections: ", (int)(dot - key), key);
+		char name[RPB_SHOWN_SIZE];
+		snprintf(name, sizeof name, "%.*s", (int)(dot - key), key);
+		snprintf(err, n, "unknown section [%s]; valid sections: ",
+			 rpb_shown(shown, sizeof shown, name));
 		list_sections(err, n);
 	} else {
+		rpb_shown(shown, sizeof shown, key);
 		snprintf(err, n, "unknown key '%s' in [run] and the pattern section; "
-			 "write backend.%s for a backend option, see --help for the others", key, key);
+			 "write backend.%s for a backend option, see --help for the others", shown, shown);
 	}
 	return -1;
 }
@@ -519,8 +632,10 @@ int rpb_job_set(struct rpb_job *job, const char *assignment, char *msg, size_t n
 	}
 	rc = apply(job, section, key, value, err, sizeof err);
 out:
-	if (rc)
-		snprintf(msg, n, "--set '%s': %s", assignment, err);
+	if (rc) {
+		char shown[RPB_SHOWN_SIZE];
+		snprintf(msg, n, "--set '%s': %s", rpb_set_shown(shown, sizeof shown, assignment), err);
+	}
 	free(copy);
 	return rc;
 }
@@ -530,9 +645,9 @@ out:
 int rpb_job_finish(struct rpb_job *job, char *msg, size_t n)
 {
 	const char *src = job->source[0] ? job->source : NULL;
-	char where[4200] = "";
+	char where[RPB_SHOWN_SIZE + 2] = "", shown[RPB_SHOWN_SIZE];
 	if (src)
-		snprintf(where, sizeof where, "%s: ", src);
+		snprintf(where, sizeof where, "%s: ", rpb_shown(shown, sizeof shown, src));
 	if (!job->pattern) {
 		char known[256] = "";
 		for (size_t i = 0; i < rpb_pattern_count(); i++)
@@ -548,6 +663,17 @@ int rpb_job_finish(struct rpb_job *job, char *msg, size_t n)
 
 /* ---- JSON ---- */
 
+/* Sets obj["section.key"] to value; -1 when out of memory. */
+static int set_str(json_t *obj, const char *section, const char *key, const char *value)
+{
+	char *name = NULL;
+	if (asprintf(&name, "%s.%s", section, key) < 0)
+		return -1;
+	int rc = json_object_set_new(obj, name, json_string(value));
+	free(name);
+	return rc;
+}
+
 /* Adds every option of one section's table; on_error only sets the
  * per-class policies, which are dumped instead. */
 static int dump_section(json_t *obj, const char *section, const struct rpb_optdef *table,
@@ -556,21 +682,18 @@ static int dump_section(json_t *obj, const char *section, const struct rpb_optde
 	for (const struct rpb_optdef *d = table; d && d->key; d++) {
 		if (d->type == RPB_OPT_POLICY && d->cls < 0)
 			continue;
-		char v[128];
-		rpb_opt_format(v, sizeof v, cfg, d);
-		char name[512];
-		snprintf(name, sizeof name, "%s.%s", section, d->key);
-		if (json_object_set_new(obj, name, json_string(v)))
+		/* Text options are recorded whole. */
+		size_t size = d->type == RPB_OPT_STRING ? d->umax + 1 : 128;
+		char *v = malloc(size);
+		if (!v)
+			return -1;
+		rpb_opt_format(v, size, cfg, d);
+		int rc = set_str(obj, section, d->key, v);
+		free(v);
+		if (rc)
 			return -1;
 	}
 	return 0;
-}
-
-static int set_str(json_t *obj, const char *section, const char *key, const char *value)
-{
-	char name[512];
-	snprintf(name, sizeof name, "%s.%s", section, key);
-	return json_object_set_new(obj, name, json_string(value));
 }
 
 json_t *rpb_job_to_json(const struct rpb_job *job)
@@ -582,13 +705,12 @@ json_t *rpb_job_to_json(const struct rpb_job *job)
 		goto fail;
 	for (size_t i = 0; i < job->nbackends; i++)
 		for (size_t j = 0; j < job->backends[i].n; j++) {
+			/* Whole, with any secret redacted (dsn.h). */
 			const struct rpb_kv *kv = &job->backends[i].kv[j];
-			char shown[1024];
-			if (rpb_key_is_dsn(kv->key, strlen(kv->key)))
-				rpb_dsn_redact(kv->value, shown, sizeof shown);
-			else
-				snprintf(shown, sizeof shown, "%s", kv->value);
-			if (set_str(obj, job->backends[i].name, kv->key, shown))
+			char *shown = rpb_value_redacted(kv->key, strlen(kv->key), kv->value);
+			int rc = shown ? set_str(obj, job->backends[i].name, kv->key, shown) : -1;
+			free(shown);
+			if (rc)
 				goto fail;
 		}
 	return obj;
@@ -634,7 +756,8 @@ int rpb_job_from_json(struct rpb_job *job, const json_t *obj, char *msg, size_t 
 			apply(job, section, dot + 1, value, err, sizeof err);
 		}
 		if (err[0]) {
-			snprintf(msg, n, "job JSON '%s': %s", name, err);
+			char shown[RPB_SHOWN_SIZE];
+			snprintf(msg, n, "job JSON '%s': %s", rpb_shown(shown, sizeof shown, name), err);
 			return -1;
 		}
 	}

@@ -51,6 +51,9 @@ struct rpb_backend_section {
 
 #define RPB_JOB_MAX_BACKEND_SECTIONS 8
 
+/* The longest line of a workload file, in bytes (a longer one is refused). */
+#define RPB_WORKLOAD_LINE_MAX (1 << 20)
+
 struct rpb_job {
 	char source[4096];     /* the workload file, as given */
 	/* The pattern a section or key chose (NULL: none yet), and its option

@@ -4,7 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmdline.h"
 #include "compare.h"
+#include "jsontext.h"
+#include "shown.h"
 
 const struct rpb_cmp_metric_def rpb_cmp_metrics[RPB_M_COUNT] = {
 	[RPB_M_THROUGHPUT] = {"throughput_per_s", "%s throughput, ops/s", true, true},
@@ -59,17 +62,18 @@ static const char *jstr(const json_t *obj, const char *key, const char *dflt)
 void rpb_cmp_workload_name(const json_t *root, char *buf, size_t n)
 {
 	const char *cmd = jstr(json_object_get(root, "manifest"), "command", "");
+	char word[RPB_CMP_PATH];
+	bool after_run = false;
 	buf[0] = '\0';
-	const char *p = strstr(cmd, " run ");
-	if (!p)
-		return;
-	p += 5;
-	size_t len = strcspn(p, " ");
-	const char *base = p;
-	for (const char *q = p; q < p + len; q++)
-		if (*q == '/')
-			base = q + 1;
-	snprintf(buf, n, "%.*s", (int)(p + len - base), base);
+	/* The word after "run": the command is shell-quoted (cmdline.h). */
+	while (rpb_cmd_next_word(&cmd, word, sizeof word)) {
+		if (after_run) {
+			const char *slash = strrchr(word, '/');
+			snprintf(buf, n, "%s", slash ? slash + 1 : word);
+			return;
+		}
+		after_run = !strcmp(word, "run");
+	}
 }
 
 /* The figures of one run from its main label and totals. */
@@ -178,6 +182,8 @@ int rpb_cmp_add(struct rpb_cmp *c, const char *dir, const char *name, int exit_c
 		read_figures(r);
 	if (!c->options) {
 		c->options = json_object_get(manifest, "options");
+		/* Text since seeds go up to 2^64-1; a number in older results. */
+		c->have_seed = rpb_json_get_u64(json_object_get(manifest, "seed"), &c->seed);
 		snprintf(c->pattern, sizeof c->pattern, "%s", jstr(manifest, "pattern", "?"));
 		snprintf(c->sync, sizeof c->sync, "%s", jstr(manifest, "sync", "?"));
 		rpb_cmp_workload_name(r->root, c->workload, sizeof c->workload);
@@ -193,8 +199,9 @@ static void add_diff(char *buf, size_t n, size_t *len, const char *key, const ch
 {
 	if (*len >= n)
 		return;
+	char sa[RPB_SHOWN_SIZE], sb[RPB_SHOWN_SIZE];
 	int w = snprintf(buf + *len, n - *len, "%s%s differs (%s vs %s)", *len ? ", " : "", key,
-			 a ? a : "absent", b ? b : "absent");
+			 a ? rpb_shown(sa, sizeof sa, a) : "absent", b ? rpb_shown(sb, sizeof sb, b) : "absent");
 	*len += w > 0 ? (size_t)w : 0;
 }
 
@@ -233,10 +240,11 @@ int rpb_cmp_check(const struct rpb_cmp *c, char *msg, size_t n)
 			if (!json_object_get(ropts, key))
 				add_diff(diffs, sizeof diffs, &len, key, NULL, json_string_value(v));
 		if (len) {
+			char d0[RPB_SHOWN_SIZE], d1[RPB_SHOWN_SIZE];
 			snprintf(msg, n,
 				 "cannot compare %s (%s) with %s (%s): %s; compare runs of one workload file and --set list",
-				 c->runs[first].dir, c->runs[first].backend, c->runs[i].dir, c->runs[i].backend,
-				 diffs);
+				 rpb_shown(d0, sizeof d0, c->runs[first].dir), c->runs[first].backend,
+				 rpb_shown(d1, sizeof d1, c->runs[i].dir), c->runs[i].backend, diffs);
 			return -1;
 		}
 	}

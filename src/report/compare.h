@@ -86,6 +86,8 @@ struct rpb_cmp {
 	size_t nbackends;
 	/* From the first run with a manifest (all agree once checked). */
 	char pattern[32], main_label[64], sync[16], workload[256];
+	uint64_t seed;   /* manifest.seed, exact */
+	bool have_seed;
 	json_t *options; /* borrowed from that run's manifest */
 };
 

@@ -3,10 +3,13 @@
  * script, no external style or font). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "cmdline.h"
+#include "dsn.h"
 #include "hostinfo.h"
 #include "plot.h"
 #include "report_html.h"
@@ -144,7 +147,11 @@ static void runs_table(FILE *f, const struct rpb_cmp *c, const char *dir)
 			fputs("schema ", f);
 			esc(f, jstr(store, "name"));
 			fputs(" at ", f);
-			esc(f, jstr(store, "dsn"));
+			/* Redacted again: a result file of an older rpbench may
+			 * hold a password. */
+			char *dsn = rpb_dsn_redacted(jstr(store, "dsn"));
+			esc(f, dsn ? dsn : "***");
+			free(dsn);
 		}
 		fputs("</td></tr>\n", f);
 	}
@@ -174,7 +181,10 @@ static void runs_table(FILE *f, const struct rpb_cmp *c, const char *dir)
 	json_decref(hosts);
 	fputs("</p>\n<p>Commands:</p>\n<pre>", f);
 	for (size_t i = 0; i < c->nruns; i++) {
-		esc(f, jstr(json_object_get(c->runs[i].root, "manifest"), "command"));
+		/* Redacted again, as the store's DSN above. */
+		char *cmd = rpb_cmd_redacted(jstr(json_object_get(c->runs[i].root, "manifest"), "command"));
+		esc(f, cmd ? cmd : "***");
+		free(cmd);
 		fputs("\n", f);
 	}
 	fputs("</pre>\n", f);

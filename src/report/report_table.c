@@ -2,6 +2,7 @@
  * rounding, the Markdown/terminal form, the headline; and relative paths
  * for the files that link to each other. */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -240,10 +241,12 @@ void rpb_report_headline(const struct rpb_cmp *c, char *buf, size_t n)
 {
 	const char *threads = json_string_value(json_object_get(c->options, "run.threads"));
 	const char *clients = json_string_value(json_object_get(c->options, "run.clients"));
-	const char *seed = json_string_value(json_object_get(c->options, "run.seed"));
+	char seed[24] = "?";
+	if (c->have_seed)
+		snprintf(seed, sizeof seed, "%" PRIu64, c->seed);
 	snprintf(buf, n, "%s%s%s%s, sync = %s, %s thread(s) x %s client(s), seed %s", c->pattern,
 		 c->workload[0] ? " (" : "", c->workload, c->workload[0] ? ")" : "", c->sync,
-		 threads ? threads : "?", clients ? clients : "?", seed ? seed : "?");
+		 threads ? threads : "?", clients ? clients : "?", seed);
 }
 
 void rpb_relpath(const char *base, const char *target, char *buf, size_t n)

@@ -81,13 +81,22 @@ const struct rpb_optdef harvest_options[] = {
 	{ .key = NULL },
 };
 
+/* Days in month m of year y in the civil (proleptic Gregorian) calendar. */
+static int days_in_month(int y, int m)
+{
+	static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+	return m == 2 && leap ? 29 : days[m - 1];
+}
+
 /* A harvest day bound: a day offset into the corpus period, or an ISO
- * date YYYY-MM-DD (days counted from 2020-01-01, day 0). */
+ * date YYYY-MM-DD that exists in the calendar (days counted from
+ * 2020-01-01, day 0). */
 static bool hv_parse_day(const char *s, int64_t *day)
 {
 	int y, m, d, len = 0;
 	if (sscanf(s, "%4d-%2d-%2d%n", &y, &m, &d, &len) == 3 && len == 10 && (size_t)len == strlen(s)) {
-		if (m < 1 || m > 12 || d < 1 || d > 31)
+		if (m < 1 || m > 12 || d < 1 || d > days_in_month(y, m))
 			return false;
 		/* Days from the civil date (proleptic Gregorian, March-based year). */
 		int64_t yy = y - (m <= 2), era = (yy >= 0 ? yy : yy - 399) / 400;
@@ -114,7 +123,7 @@ int harvest_finish(void *config, const struct rpb_job *job, const char *where, c
 									   : NULL;
 	if (bad) {
 		snprintf(msg, n, "%s[harvest] %s = %s is invalid; give a day offset in [0, 36500] or a "
-			 "date YYYY-MM-DD", where, bad, bad[0] == 'f' ? h->from : h->until);
+			 "calendar date YYYY-MM-DD", where, bad, bad[0] == 'f' ? h->from : h->until);
 		return -1;
 	}
 	if (from > until) {

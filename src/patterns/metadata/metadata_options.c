@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "metadata.h"
+#include "shown.h"
 
 #define MD(f) offsetof(struct rpb_metadata_opts, f)
 
@@ -60,9 +61,10 @@ int metadata_finish(void *config, const struct rpb_job *job, const char *where, 
 		else
 			snprintf(m->node, sizeof m->node, "node0");
 	}
+	char shown[RPB_SHOWN_SIZE];
 	if (!md_name_ok(m->node, strlen(m->node))) {
 		snprintf(msg, n, "%s[metadata] node = %s is invalid; give a name of letters, digits, "
-			 "'.', '_' or '-'", where, m->node);
+			 "'.', '_' or '-'", where, rpb_shown(shown, sizeof shown, m->node));
 		return -1;
 	}
 	const char *p = m->workspace;
@@ -75,7 +77,7 @@ int metadata_finish(void *config, const struct rpb_job *job, const char *where, 
 	if (!ok || *p) {
 		snprintf(msg, n, "%s[metadata] workspace = %s is invalid; give an absolute path like "
 			 RPB_MD_WORKSPACE_DEFAULT " whose parts are letters, digits, '.', '_' or '-'",
-			 where, m->workspace);
+			 where, rpb_shown(shown, sizeof shown, m->workspace));
 		return -1;
 	}
 	return 0;

@@ -1,0 +1,203 @@
+/* No password leaves the process: every spelling of a connection string
+ * with a secret, fed to the real binaries (postgres.read_dsn to SQLite runs,
+ * which record it without connecting; --dsn to runs and verify against the
+ * test server, which trusts every connection and never asks for the
+ * password; compare), in every option spelling getopt accepts. The secret
+ * must appear on neither output stream and in no file the run leaves:
+ * results, logs, stores, compare's tables and report. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "e2e_util.h"
+
+/* A spelling and the texts that must never show (the secret as given, and
+ * as libpq reads it). */
+struct spelling {
+	const char *text;
+	const char *secret[2];
+};
+
+/* Connection strings to a read replica that no SQLite run connects to. */
+static const struct spelling replica_dsns[] = {
+	{"host=replica password=hunter2", {"hunter2"}},
+	{"password=hunter2 host=replica", {"hunter2"}},
+	{"host=replica\npassword=hunter2", {"hunter2"}},
+	{"host=replica\tpassword=hunter2", {"hunter2"}},
+	{"host=replica password = hunter2", {"hunter2"}},
+	{"host=replica password='hunter2'", {"hunter2"}},
+	{"host=replica password='hun ter2'", {"hun ter2"}},
+	{"host=replica password='hun\\'ter2'", {"hun\\'ter2", "hun'ter2"}},
+	{"host=replica password=hun\\ ter2", {"hun\\ ter2", "hun ter2"}},
+	{"host=replica sslpassword=hunter2", {"hunter2"}},
+	{"host=replica  password=hunter2  ", {"hunter2"}},
+	{"postgresql://reader:hunter2@replica/rpbench", {"hunter2"}},
+	{"postgres://reader:hunter2@replica:5433/rpbench", {"hunter2"}},
+	{"postgresql://reader:hun%74er2@replica/rpbench", {"hun%74er2", "hunter2"}},
+	{"postgresql://reader:hunter2@r1:5432,r2:5433/rpbench", {"hunter2"}},
+	{"postgresql://replica/rpbench?password=hunter2", {"hunter2"}},
+	{"postgresql://replica/rpbench?user=reader&password=hunter2&sslmode=disable", {"hunter2"}},
+	{"postgresql://replica/rpbench?pass%77ord=hunter2", {"hunter2"}},
+	{"postgresql://replica/rpbench?sslpassword=hunter2", {"hunter2"}},
+	/* libpq cannot parse these: shown as *** whole. */
+	{"host=replica passwordhunter2", {"hunter2"}},
+	{"host=replica password='hunter2", {"hunter2"}},
+	{"host=replica PASSWORD=hunter2", {"hunter2"}},
+	{"postgresql://reader:hunter2@replica/rpbench?x=%zz", {"hunter2"}},
+};
+#define NREPLICA (sizeof replica_dsns / sizeof replica_dsns[0])
+
+/* Every option spelling getopt_long accepts for --set, and the workload. */
+static const char *const set_forms[] = {"--set", "--se", "--set=", "--se=", "workload"};
+
+/* Neither stream nor any file under the test directory but the inputs (an
+ * e2e_tree listing, or NULL) holds a secret. */
+static void assert_clean(const struct e2e_env *e, const struct e2e_proc *p,
+			 const char *const secret[2], const char *inputs)
+{
+	for (int i = 0; i < 2 && secret[i]; i++) {
+		cr_assert_null(strstr(p->out, secret[i]), "`%s`: \"%s\" on stdout:\n%s", p->cmd,
+			       secret[i], p->out);
+		cr_assert_null(strstr(p->err, secret[i]), "`%s`: \"%s\" on stderr:\n%s", p->cmd,
+			       secret[i], p->err);
+		e2e_assert_no_secret(p->cmd, e->tmp, inputs, secret[i]);
+	}
+}
+
+#ifdef RPB_HAVE_SQLITE
+/* The run records postgres.read_dsn (manifest.options, the command line)
+ * though SQLite never uses it. */
+Test(e2e_secrets, read_dsn_every_spelling, .timeout = 240, .fini = e2e_cleanup)
+{
+	for (size_t i = 0; i < NREPLICA; i++)
+		for (size_t f = 0; f < sizeof set_forms / sizeof set_forms[0]; f++) {
+			const struct spelling *sp = &replica_dsns[i];
+			const char *form = set_forms[f];
+			bool workload = !strcmp(form, "workload");
+			if (workload && strchr(sp->text, '\n'))
+				continue; /* a line break ends an INI value */
+			struct e2e_env e;
+			e2e_env_init(&e, "sqlite");
+			char *assign = NULL, wl[E2E_PATH];
+			struct e2e_args a = {0};
+			e2e_args_add(&a, e.bin, "run", NULL);
+			if (workload) {
+				char *text = NULL;
+				cr_assert_geq(asprintf(&text, "[run]\nthreads = 1\nops = 5\nsync = none\n"
+							      "[ingest]\nprobe_every = 0\n[postgres]\n"
+							      "read_dsn = %s\n", sp->text), 0);
+				e2e_write_file(e2e_path(&e, wl, "w.ini"), text);
+				free(text);
+				e2e_args_add(&a, wl, NULL);
+			} else {
+				e2e_args_add(&a, E2E_CI_INGEST, "--set", "ops=5", "--set", "probe_every=0",
+					     NULL);
+				bool attached = form[strlen(form) - 1] == '=';
+				cr_assert_geq(asprintf(&assign, "%spostgres.read_dsn=%s", attached ? form : "",
+						       sp->text), 0);
+				if (!attached)
+					e2e_args_add(&a, form, NULL);
+				e2e_args_add(&a, assign, NULL);
+			}
+			e2e_args_add(&a, "--out", e.out, NULL);
+			struct e2e_proc p;
+			e2e_exec(&p, e.cap, &a);
+			e2e_assert_code(&p, 0);
+			/* The workload file is an input: it holds the secret. */
+			assert_clean(&e, &p, sp->secret, workload ? "w.ini file\n" : NULL);
+			free(assign);
+			e2e_proc_free(&p);
+			e2e_env_fini(&e);
+		}
+}
+#endif
+
+#ifdef RPB_HAVE_POSTGRES
+/* The test server's socket directory, for URIs (host=DIR in its DSN). */
+static void pg_host(char *buf, size_t n)
+{
+	const char *h = strstr(rpbt_pg_dsn(), "host=");
+	cr_assert_not_null(h, "the test DSN names no host: %s", rpbt_pg_dsn());
+	snprintf(buf, n, "%.*s", (int)strcspn(h + 5, " "), h + 5);
+}
+
+/* Every option spelling getopt_long accepts for --dsn. */
+static const char *const dsn_forms[] = {"--dsn", "--ds", "--dsn=", "--ds="};
+
+Test(e2e_secrets, dsn_every_spelling, .timeout = 240, .fini = e2e_cleanup)
+{
+	char host[256];
+	pg_host(host, sizeof host);
+	char *dsns[16];
+	size_t n = 0;
+	const char *const tails[] = {" password=hunter2", "\npassword=hunter2", "\tpassword=hunter2",
+				     " password = 'hunter2'", " sslpassword=hunter2"};
+	for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++)
+		cr_assert_geq(asprintf(&dsns[n++], "%s%s", rpbt_pg_dsn(), tails[i]), 0);
+	const char *const uris[] = {"postgresql://postgres:hunter2@/rpbench?host=%s",
+				    "postgres://postgres:hunter2@/rpbench?host=%s",
+				    "postgresql://postgres:hun%%74er2@/rpbench?host=%s",
+				    "postgresql:///rpbench?user=postgres&password=hunter2&host=%s",
+				    "postgresql:///rpbench?user=postgres&%%70assword=hunter2&host=%s"};
+	for (size_t i = 0; i < sizeof uris / sizeof uris[0]; i++)
+		cr_assert_geq(asprintf(&dsns[n++], uris[i], host), 0);
+	const char *const secret[2] = {"hunter2", "hun%74er2"};
+	for (size_t i = 0; i < n; i++) {
+		const char *form = dsn_forms[i % (sizeof dsn_forms / sizeof dsn_forms[0])];
+		struct e2e_env e;
+		e2e_env_init(&e, "postgres");
+		char *opt = NULL;
+		bool attached = form[strlen(form) - 1] == '=';
+		cr_assert_geq(asprintf(&opt, "%s%s", attached ? form : "", dsns[i]), 0);
+		struct e2e_args a = {0};
+		e2e_args_add(&a, e.bin, "run", E2E_CI_INGEST, "--set", "ops=5", "--set", "probe_every=0",
+			     "--schema", e.schema, "--out", e.out, NULL);
+		if (!attached)
+			e2e_args_add(&a, form, NULL);
+		e2e_args_add(&a, opt, NULL);
+		struct e2e_proc p;
+		e2e_exec(&p, e.cap, &a);
+		e2e_assert_code(&p, 0);
+		assert_clean(&e, &p, secret, NULL);
+		e2e_proc_free(&p);
+		/* verify, given the password again, prints none of it either. */
+		a.n = 0;
+		e2e_args_add(&a, e.bin, "verify", e.out, "--dsn", dsns[i], NULL);
+		e2e_exec(&p, e.cap, &a);
+		e2e_assert_code(&p, 0);
+		assert_clean(&e, &p, secret, NULL);
+		e2e_proc_free(&p);
+		free(opt);
+		e2e_env_fini(&e);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(dsns[i]);
+}
+
+/* compare: its recorded command (compare.json, compare.md, report/index.html),
+ * each run's results and log. */
+Test(e2e_secrets, compare, .timeout = 120, .fini = e2e_cleanup)
+{
+	char host[256], *uri = NULL;
+	pg_host(host, sizeof host);
+	cr_assert_geq(asprintf(&uri, "postgresql://postgres:hun%%74er2@/rpbench?host=%s", host), 0);
+	struct e2e_env e;
+	e2e_env_init(&e, "postgres");
+	struct e2e_args a = {0};
+	e2e_args_add(&a, RPB_BINARY_DIR "/bin/rpbench", "compare", E2E_CI_INGEST, "--backends",
+		     "postgres", "--set", "ops=5", "--set", "probe_every=0", "--se",
+		     "postgres.replica_wait_ms=1000", "--out", e.out, "--ds", uri, NULL);
+	struct e2e_proc p;
+	e2e_exec(&p, e.cap, &a);
+	e2e_assert_code(&p, 0);
+	const char *const secret[2] = {"hunter2", "hun%74er2"};
+	assert_clean(&e, &p, secret, NULL);
+	char path[E2E_PATH + 32];
+	snprintf(path, sizeof path, "%s/report/index.html", e.out);
+	cr_assert(e2e_exists(path), "compare wrote no report");
+	e2e_proc_free(&p);
+	e2e_env_fini(&e);
+	free(uri);
+}
+#endif
