@@ -31,6 +31,16 @@ const char *rpb_stop_name(enum rpb_stop s)
 	return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown";
 }
 
+bool rpb_stop_reason_known(const char *name)
+{
+	if (!strcmp(name, "running"))
+		return true;
+	for (int s = RPB_STOP_COMPLETED; s <= RPB_STOP_SIGNAL; s++)
+		if (!strcmp(name, rpb_stop_name((enum rpb_stop)s)))
+			return true;
+	return false;
+}
+
 bool rpb_request_stop(struct rpb_runner *rn, enum rpb_stop why)
 {
 	int expected = RPB_STOP_NONE;

@@ -41,6 +41,9 @@ enum rpb_stop {
 	RPB_STOP_SIGNAL,    /* SIGINT or SIGTERM */
 };
 const char *rpb_stop_name(enum rpb_stop s);
+/* Whether name is a stop.reason a result.json may hold: a stop name other
+ * than none, or "running" (written before the first operation). */
+bool rpb_stop_reason_known(const char *name);
 
 /* One acknowledged-or-not record per failed main operation, for verify. */
 struct rpb_failure {
