@@ -123,7 +123,7 @@ static void record_failure(struct rpb_worker *w, uint64_t op, enum rpb_status st
 		w->failures = f;
 		w->capfailures = cap;
 	}
-	w->failures[w->nfailures++] = (struct rpb_failure){op, st, w->in_doubt};
+	w->failures[w->nfailures++] = (struct rpb_failure){op, st, w->in_doubt, 0};
 }
 
 /* Says in the message that the reaper, not the store, ended the transaction. */
@@ -278,9 +278,7 @@ static void close_sessions(struct rpb_runner *rn)
 static enum rpb_status init_workers(struct rpb_runner *rn, struct rpb_err *err)
 {
 	rn->nthreads = (unsigned)rn->job->run.threads;
-	rn->nworkers = rn->nthreads;
-	if (rn->pattern->extra_workers)
-		rn->nworkers += rn->pattern->extra_workers(rn->job);
+	rn->nworkers = rpb_job_workers(rn->job);
 	rn->workers = rpb_calloc_lines(rn->nworkers, sizeof *rn->workers);
 	if (!rn->workers)
 		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for %u workers", rn->nworkers);

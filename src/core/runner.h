@@ -45,11 +45,13 @@ const char *rpb_stop_name(enum rpb_stop s);
  * than none, or "running" (written before the first operation). */
 bool rpb_stop_reason_known(const char *name);
 
-/* One acknowledged-or-not record per failed main operation, for verify. */
+/* One record per failed main operation, or per failed side step of an
+ * operation (label > 0: a probe step of ingest), for verify. */
 struct rpb_failure {
 	uint64_t op;            /* the worker's operation index */
 	enum rpb_status status;
 	bool in_doubt;          /* failed inside commit: outcome unknown */
+	unsigned label;         /* 0: the main operation; else the failed step's label */
 };
 
 /* A worker's open transaction as the reaper sees it (txn_timeout). The

@@ -1,6 +1,8 @@
 /* Shared by every pattern's verify. */
 #include <stdarg.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "verify.h"
 
@@ -12,4 +14,34 @@ void rpb_verify_problem(struct rpb_verify_result *res, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(res->first_problem, sizeof res->first_problem, fmt, ap);
 	va_end(ap);
+}
+
+/* Short printable ASCII is shown; anything else (control bytes, text a
+ * terminal would act on) only described. */
+static const char *shown(const char *v)
+{
+	size_t len = strlen(v);
+	for (size_t i = 0; i < len; i++)
+		if (v[i] < ' ' || v[i] > '~')
+			return "(unprintable text)";
+	return len <= 64 ? v : "(text too long)";
+}
+
+int rpb_ledger_damaged(char *msg, size_t n, const char *where, const char *field,
+		       const char *value, const char *why)
+{
+	snprintf(msg, n,
+		 "%s: damaged ledger: %s = %s is impossible for this run%s%s%s; give the results "
+		 "directory of an rpbench run",
+		 where, field, shown(value), why ? " (" : "", why ? why : "", why ? ")" : "");
+	return -1;
+}
+
+enum rpb_status rpb_verify_damaged(struct rpb_verify_result *res, struct rpb_err *err,
+				   const char *field, uint64_t value, const char *why)
+{
+	res->damaged = true;
+	return rpb_err_set(err, RPB_INVALID, 0, NULL,
+			   "damaged ledger: %s = %" PRIu64 " is impossible for this run (%s)", field,
+			   value, why);
 }
