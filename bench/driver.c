@@ -362,6 +362,8 @@ static void print_verified(const struct rpb_verify_result *res, const struct rpb
 		printf(" (%" PRIu64 " in doubt: %s, accepted whole or absent)", res->in_doubt,
 		       l->interrupted ? "failed inside commit or running when the run died"
 				      : "failed inside commit");
+	if (res->left)
+		printf("; %" PRIu64 " records left by %s (expected)", res->left, res->left_by);
 	printf("\n");
 	if (l->interrupted)
 		printf("note: the run did not finish; checked against its live ledger (%s)\n",

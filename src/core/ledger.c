@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "ledger.h"
+#include "runner.h"
 
 _Static_assert(sizeof(struct rpb_ledger_header) == 64, "header is one cache line");
 _Static_assert(sizeof(struct rpb_ledger_slot) == 64, "slot is one cache line");
@@ -57,14 +58,15 @@ int rpb_live_ledger_open(struct rpb_live_ledger *L, const char *dir, unsigned nw
 	return 0;
 }
 
-void rpb_live_ledger_failure(struct rpb_live_ledger *L, unsigned worker, uint64_t op,
-			     enum rpb_status st, bool in_doubt)
+void rpb_live_ledger_failure(struct rpb_live_ledger *L, unsigned worker,
+			     const struct rpb_failure *f, const char *const *labels)
 {
 	if (L->failfd < 0)
 		return;
-	char line[96];
-	int len = snprintf(line, sizeof line, "%u %" PRIu64 " %s %d\n", worker, op,
-			   rpb_status_name(st), in_doubt ? 1 : 0);
+	char line[160];
+	int len = snprintf(line, sizeof line, "%u %" PRIu64 " %s %d%s%s\n", worker, f->op,
+			   rpb_status_name(f->status), f->in_doubt ? 1 : 0, f->label ? " " : "",
+			   f->label ? labels[f->label] : "");
 	/* One write of a short line to an O_APPEND file: whole even when several
 	 * workers fail at once. A failed write makes verify find the ledger
 	 * damaged: loud, not silent. */

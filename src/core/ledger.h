@@ -62,9 +62,10 @@ struct rpb_live_ledger {
 int rpb_live_ledger_open(struct rpb_live_ledger *L, const char *dir, unsigned nworkers,
 			 char *msg, size_t n);
 struct rpb_failure;
-/* Appends one failed operation (the error path only). */
-void rpb_live_ledger_failure(struct rpb_live_ledger *L, unsigned worker, uint64_t op,
-			     enum rpb_status st, bool in_doubt);
+/* Appends one failed operation or side step (the error path only); labels
+ * are the pattern's, naming a step. */
+void rpb_live_ledger_failure(struct rpb_live_ledger *L, unsigned worker,
+			     const struct rpb_failure *f, const char *const *labels);
 void rpb_live_ledger_close(struct rpb_live_ledger *L);
 
 /* ---- reading back (ledger_read.c) ---- */

@@ -30,6 +30,9 @@ struct rpb_verify_result {
 	uint64_t corrupt;     /* present but wrong size, digest or description */
 	uint64_t unexpected;  /* in the store though never acknowledged */
 	uint64_t in_doubt;    /* failed inside commit: either state accepted if whole */
+	uint64_t left;        /* records that failed side steps listed in the ledger left
+			       * behind (expected, not unexpected) */
+	const char *left_by;  /* what left them: "failed probe steps" */
 	bool damaged;         /* the ledger is impossible for this run: the error says why */
 	char first_problem[512]; /* one line describing the first discrepancy */
 };

@@ -20,6 +20,17 @@
 #include "store.h"
 #include "workload.h"
 
+/* The sample labels; label 0 is the main operation. */
+enum {
+	L_CREATE = 0,
+	L_PROBE_CREATE,
+	L_PROBE_HEAD,
+	L_PROBE_GET,
+	L_PROBE_PATCH,
+	L_PROBE_DELETE,
+	L_COUNT
+};
+
 /* The [ingest] section (ingest_options.c). */
 struct rpb_ingest_opts {
 	uint64_t size_min;     /* bytes, inclusive */
