@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backends.h"
 #include "clock.h"
 #include "cmdline.h"
 #include "driver.h"
@@ -352,9 +353,7 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 	};
 	/* Before the first operation: what verify needs if the run dies. */
 	rn.wall_start_ms = rpb_wall_ms();
-	unsigned nworkers = (unsigned)job.run.threads +
-			    (rn.pattern->extra_workers ? rn.pattern->extra_workers(&job) : 0);
-	if (rpb_live_ledger_open(&live, out, nworkers, msg, sizeof msg) != 0 ||
+	if (rpb_live_ledger_open(&live, out, rpb_job_workers(&job), msg, sizeof msg) != 0 ||
 	    rpb_results_begin(&rn, &where, msg, sizeof msg) != 0)
 		goto fail;
 	rn.live = &live;
@@ -380,6 +379,38 @@ done:
 	return rc;
 }
 
+/* A result.json may name any directory: an existing embedded store
+ * directory is reopened only when it carries rpbench's mark (a missing one
+ * is left to the backend, which then finds no store). */
+static bool store_is_ours(const struct rpb_backend *b, const struct rpb_result_file *rf)
+{
+	if (b->flags & (RPB_BF_SERVER | RPB_BF_STORES_NOTHING))
+		return true;
+	char mark[4200];
+	snprintf(mark, sizeof mark, "%s/%s", rf->dir ? rf->dir : "", RPB_DIR_MARK);
+	struct stat sb;
+	if (rf->dir && lstat(rf->dir, &sb) != 0)
+		return true;
+	return rf->dir && lstat(mark, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+static void print_verified(const struct rpb_verify_result *res, const struct rpb_ledger *l)
+{
+	printf("verified %" PRIu64 " objects: %" PRIu64 " missing, %" PRIu64 " corrupt, %" PRIu64
+	       " unexpected",
+	       res->checked, res->missing, res->corrupt, res->unexpected);
+	if (res->in_doubt)
+		printf(" (%" PRIu64 " in doubt: %s, accepted whole or absent)", res->in_doubt,
+		       l->interrupted ? "failed inside commit or running when the run died"
+				      : "failed inside commit");
+	if (res->left)
+		printf("; %" PRIu64 " records left by %s (expected)", res->left, res->left_by);
+	printf("\n");
+	if (l->interrupted)
+		printf("note: the run did not finish; checked against its live ledger (%s)\n",
+		       RPB_LEDGER_FILE);
+}
+
 static int cmd_verify(const struct rpb_backend *b, const struct cli *c, const char *prog)
 {
 	if (!c->target) {
@@ -397,6 +428,12 @@ static int cmd_verify(const struct rpb_backend *b, const struct cli *c, const ch
 	struct rpb_store *st = NULL;
 	struct rpb_err err = {0};
 	const struct rpb_pattern *pat = rf.job.pattern;
+	if (!rpb_backend_find(rf.backend)) {
+		fprintf(stderr, "%s: %s/result.json: manifest.backend names no backend of this build; "
+			"give the results directory of an rpbench run\n", prog, c->target);
+		rc = RPB_EXIT_USAGE;
+		goto out;
+	}
 	if (strcmp(rf.backend, b->name) != 0) {
 		fprintf(stderr, "%s: %s is a result of a %s run; use rpbench-%s verify\n", prog, c->target,
 			rf.backend, rf.backend);
@@ -414,6 +451,12 @@ static int cmd_verify(const struct rpb_backend *b, const struct cli *c, const ch
 		fprintf(stderr, "%s: the null backend keeps nothing; verify needs a real backend\n", prog);
 		goto out;
 	}
+	if (!store_is_ours(b, &rf)) {
+		fprintf(stderr, "%s: %s/result.json: manifest.store.dir is not a store rpbench made (no %s "
+			"mark), so verify leaves it alone; give the results directory of an rpbench run\n",
+			prog, c->target, RPB_DIR_MARK);
+		goto out;
+	}
 	struct rpb_store_cfg cfg;
 	store_cfg(&cfg, b, &rf.job, rf.dir, dsn && *dsn ? dsn : NULL, rf.name);
 	cfg.primary_only = true; /* the store of record, not a replica's copy */
@@ -424,25 +467,21 @@ static int cmd_verify(const struct rpb_backend *b, const struct cli *c, const ch
 	struct rpb_verify_result res = {0};
 	rf.ledger.store_dir = rf.dir;
 	rf.ledger.results_dir = c->target;
-	if (!pat || !pat->verify) {
-		fprintf(stderr, "%s: the %s pattern has no verify\n", prog, rpb_job_pattern_name(&rf.job));
+	if (!pat->verify) {
+		fprintf(stderr, "%s: the %s pattern has no verify\n", prog, pat->name);
 		goto out;
 	}
 	if (pat->verify(b, st, &rf.job, &rf.ledger, &res, &err) != RPB_OK) {
-		fprintf(stderr, "%s: verify could not run: %s\n", prog, err.msg);
+		if (res.damaged)
+			fprintf(stderr, "%s: %s/%s: %s; give the results directory of an rpbench run\n",
+				prog, c->target, rf.ledger.interrupted ? RPB_LEDGER_FILE : "result.json",
+				err.msg);
+		else
+			fprintf(stderr, "%s: verify could not run: %s\n", prog, err.msg);
+		rc = res.damaged ? RPB_EXIT_USAGE : RPB_EXIT_ENV;
 		goto out;
 	}
-	printf("verified %" PRIu64 " objects: %" PRIu64 " missing, %" PRIu64 " corrupt, %" PRIu64
-	       " unexpected",
-	       res.checked, res.missing, res.corrupt, res.unexpected);
-	if (res.in_doubt)
-		printf(" (%" PRIu64 " in doubt: %s, accepted whole or absent)", res.in_doubt,
-		       rf.ledger.interrupted ? "failed inside commit or running when the run died"
-					     : "failed inside commit");
-	printf("\n");
-	if (rf.ledger.interrupted)
-		printf("note: the run did not finish; checked against its live ledger (%s)\n",
-		       RPB_LEDGER_FILE);
+	print_verified(&res, &rf.ledger);
 	if (res.missing || res.corrupt || res.unexpected) {
 		printf("first problem: %s\n", res.first_problem);
 		rc = RPB_EXIT_VERIFY;

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backends.h"
 #include "cmdline.h"
 #include "compare.h"
 #include "compare_exec.h"
@@ -24,6 +25,12 @@ enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_ENV = 2, EXIT_INCOMPLETE = 3, EXIT_SIGN
 #define MAX_BACKENDS 16
 
 static const char *const known_backends[] = {"leveldb", "sqlite", "postgres", "null"};
+
+/* The backends a results directory may name: those of this build. */
+static bool backend_known(const char *name)
+{
+	return rpb_backend_find(name) != NULL;
+}
 
 struct cli {
 	const char *command;
@@ -289,7 +296,7 @@ static int load_dirs(struct rpb_cmp *c, const struct cli *cl)
 static int cmd_compare_results(const struct cli *cl, const char *command)
 {
 	struct rpb_cmp c;
-	rpb_cmp_init(&c);
+	rpb_cmp_init(&c, backend_known);
 	int rc = load_dirs(&c, cl);
 	if (!rc && cl->out) {
 		char msg[8192];
@@ -403,7 +410,7 @@ static int cmd_compare_run(const struct cli *cl, const char *command)
 	}
 
 	struct rpb_cmp c;
-	rpb_cmp_init(&c);
+	rpb_cmp_init(&c, backend_known);
 	rc = rpb_exec_runs(&p, &c, msg, sizeof msg) != 0 ? EXIT_ENV : EXIT_OK;
 	if (rc)
 		fprintf(stderr, "rpbench: %s\n", msg);
@@ -446,7 +453,7 @@ static int cmd_compare_run(const struct cli *cl, const char *command)
 static int cmd_report(const struct cli *cl)
 {
 	struct rpb_cmp c;
-	rpb_cmp_init(&c);
+	rpb_cmp_init(&c, backend_known);
 	int rc = load_dirs(&c, cl);
 	char out[RPB_CMP_PATH], msg[8192];
 	if (cl->out)

@@ -36,6 +36,45 @@ static void free_cases(struct criterion_test_params *crp)
 	cr_free(crp->params);
 }
 
+/* Whether text (a case's cmd and setup.sh) names "/<prog>" as a whole word. */
+static bool names_program(const char *text, const char *prog)
+{
+	size_t len = strlen(prog);
+	for (const char *p = text; (p = strstr(p, prog)) != NULL; p += len)
+		if (p > text && p[-1] == '/' &&
+		    !(p[len] == '-' || (p[len] >= 'a' && p[len] <= 'z') || (p[len] >= '0' && p[len] <= '9')))
+			return true;
+	return false;
+}
+
+/* A case runs only in a build that has every program it names, as tests of
+ * a backend that is switched off are left out. */
+static bool programs_built(const char *dir)
+{
+	static const char *const progs[] = {"rpbench-leveldb", "rpbench-sqlite", "rpbench-postgres",
+					    "rpbench-null", "rpbench"};
+	char path[E2E_PATH];
+	bool ok = true, lib = false;
+	for (int f = 0; f < 3 && ok; f++) {
+		if (f == 2 && !lib)
+			break;
+		/* The shared helpers a setup.sh sources name programs too. */
+		if (f == 2)
+			snprintf(path, sizeof path, "%s/lib/results.sh", CORPUS);
+		else
+			snprintf(path, sizeof path, "%s/%s", dir, f ? "setup.sh" : "cmd");
+		char *text = e2e_slurp(path, NULL);
+		lib = lib || (text && strstr(text, "/tests/bad_input/lib/"));
+		for (size_t i = 0; text && ok && i < sizeof progs / sizeof progs[0]; i++) {
+			char bin[E2E_PATH];
+			snprintf(bin, sizeof bin, "%s/bin/%s", RPB_BINARY_DIR, progs[i]);
+			ok = !names_program(text, progs[i]) || access(bin, X_OK) == 0;
+		}
+		free(text);
+	}
+	return ok;
+}
+
 ParameterizedTestParameters(bad_input, corpus)
 {
 	size_t n = 0, cap = 128;
@@ -45,6 +84,10 @@ ParameterizedTestParameters(bad_input, corpus)
 		char cmd[E2E_PATH];
 		snprintf(cmd, sizeof cmd, "%s/%s/cmd", CORPUS, e->d_name);
 		if (e->d_name[0] == '.' || access(cmd, R_OK) != 0 || strlen(e->d_name) >= CASE_NAME_MAX)
+			continue;
+		char dir[E2E_PATH];
+		snprintf(dir, sizeof dir, "%s/%s", CORPUS, e->d_name);
+		if (!programs_built(dir))
 			continue;
 		if (n == cap) {
 			struct bi_case *more = cr_malloc(2 * cap * sizeof *cases);

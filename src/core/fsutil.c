@@ -1,7 +1,9 @@
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -132,4 +134,45 @@ enum rpb_status rpb_dir_files_usage(const char *dir, uint64_t *bytes, struct rpb
 		return rpb_err_set(err, rpb_errno_class(errno), errno, NULL,
 				   "cannot measure store directory %s: %s", dir, strerror(errno));
 	return RPB_OK;
+}
+
+char *rpb_file_slurp(const char *path, size_t max, size_t *len, const char **why)
+{
+	/* O_NONBLOCK: a FIFO under a result file's name must not hang the open. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	char *buf = NULL;
+	*why = NULL;
+	if (fd < 0)
+		*why = errno == ENOENT ? "does not exist" : "cannot be opened";
+	else if (fstat(fd, &st) != 0)
+		*why = "cannot be read";
+	else if (S_ISDIR(st.st_mode))
+		*why = "is a directory, not a file";
+	else if (!S_ISREG(st.st_mode))
+		*why = "is not a regular file";
+	else if ((uint64_t)st.st_size > max)
+		*why = "is larger than any file rpbench writes";
+	else if (!(buf = malloc((size_t)st.st_size + 1)))
+		*why = "does not fit in memory";
+	size_t got = 0;
+	while (buf && got < (size_t)st.st_size) {
+		ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			*why = "cannot be read";
+			break;
+		}
+		got += (size_t)r;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (*why) {
+		free(buf);
+		return NULL;
+	}
+	buf[got] = '\0';
+	*len = got;
+	return buf;
 }

@@ -21,6 +21,12 @@ enum rpb_status rpb_dir_files_usage(const char *dir, uint64_t *bytes, struct rpb
 /* Bytes allocated on disk by one file; 0 when it does not exist. */
 uint64_t rpb_file_usage(const char *path);
 
+/* Reads a whole regular file of at most max bytes into a malloc'd buffer
+ * with a NUL after its *len bytes. Returns NULL with *why set ("does not
+ * exist", "is a directory, not a file", "is larger than ...", ...): a
+ * results directory may hold anything under a result file's name. */
+char *rpb_file_slurp(const char *path, size_t max, size_t *len, const char **why);
+
 /* Maps an errno to an error class (ENOSPC/EDQUOT: disk full, ENOMEM, ...). */
 enum rpb_status rpb_errno_class(int e);
 

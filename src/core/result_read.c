@@ -1,13 +1,22 @@
 /* Reads a run's result.json back: what verify needs to reopen the store and
- * know which operations were acknowledged. */
+ * know which operations were acknowledged. A results directory may come
+ * from anyone, so every field is checked for its type and range before it
+ * is used, and every count of the ledger against the run's own manifest
+ * (ledger_check.c). */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "clock.h"
+#include "fsutil.h"
 #include "jsontext.h"
 #include "ledger.h"
 #include "results.h"
 #include "shown.h"
+
+#define RESULT_MAX (UINT64_C(1) << 32) /* far larger than any result.json */
 
 static int fail(char *msg, size_t n, const char *path, const char *what)
 {
@@ -17,71 +26,249 @@ static int fail(char *msg, size_t n, const char *path, const char *what)
 	return -1;
 }
 
-static int read_ledger(struct rpb_result_file *rf, json_t *ledger, const char *path, char *msg,
-		       size_t n)
+/* "2026-12-01T04:06:42.798Z" (rpb_iso_time's form) to ms since the epoch. */
+static bool iso_ms(const char *s, uint64_t *ms)
 {
-	json_t *workers = json_object_get(ledger, "workers");
-	if (!json_is_array(workers))
-		return fail(msg, n, path, "no ledger in result.json");
-	size_t nw = json_array_size(workers), nf = 0, i, j;
-	json_t *w, *f;
-	json_array_foreach(workers, i, w)
-		nf += json_array_size(json_object_get(w, "failures"));
-	rf->workers = calloc(nw ? nw : 1, sizeof *rf->workers);
-	rf->failures = calloc(nf ? nf : 1, sizeof *rf->failures);
-	if (!rf->workers || !rf->failures)
-		return fail(msg, n, path, "out of memory reading the ledger");
-	struct rpb_failure *next = rf->failures;
-	json_array_foreach(workers, i, w) {
-		struct rpb_ledger_worker *lw = &rf->workers[i];
-		lw->issued = (uint64_t)json_integer_value(json_object_get(w, "issued"));
-		lw->failures = next;
-		json_array_foreach(json_object_get(w, "failures"), j, f) {
-			const char *cls = json_string_value(json_array_get(f, 1));
-			next->op = (uint64_t)json_integer_value(json_array_get(f, 0));
-			next->status = cls ? rpb_status_parse(cls) : RPB_IO;
-			next->in_doubt = json_is_true(json_array_get(f, 2));
-			next++;
-			lw->nfailures++;
-		}
-	}
-	rf->ledger.run_tag = rf->run_tag;
-	rf->ledger.nworkers = (unsigned)nw;
-	rf->ledger.workers = rf->workers;
-	return 0;
+	struct tm tm = {0};
+	unsigned msec;
+	int used = 0;
+	if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d.%3uZ%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+			 &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &msec, &used) != 7 ||
+	    used != 24 || s[used] || tm.tm_year < 1970 || tm.tm_mon < 1 || tm.tm_mon > 12 ||
+	    tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 || tm.tm_min > 59 || tm.tm_sec > 60)
+		return false;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	time_t t = timegm(&tm);
+	if (t < 0)
+		return false;
+	*ms = (uint64_t)t * 1000 + msec;
+	return true;
 }
 
-int rpb_result_read(struct rpb_result_file *rf, const char *result_dir, char *msg, size_t n)
+/* The run tag names the run's keys: 8 lower-case hex digits, as the driver
+ * writes it. */
+static bool run_tag_ok(const char *s)
 {
-	memset(rf, 0, sizeof *rf);
-	char path[4200];
-	snprintf(path, sizeof path, "%s/result.json", result_dir);
-	json_error_t jerr;
-	rf->root = json_load_file(path, 0, &jerr);
-	if (!rf->root)
-		return fail(msg, n, path, jerr.line > 0 ? "malformed JSON" : "cannot be read");
+	size_t i = 0;
+	for (; s && i < 8; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return s && !s[i];
+}
+
+/* A string member, or absent; anything else is damage. */
+static bool opt_string(const json_t *obj, const char *key, const char **out)
+{
+	const json_t *v = json_object_get(obj, key);
+	*out = json_string_value(v);
+	return !v || *out;
+}
+
+static int parse_manifest(struct rpb_result_file *rf, const char *path, char *msg, size_t n)
+{
 	json_t *man = json_object_get(rf->root, "manifest");
 	json_t *store = json_object_get(man, "store");
-	rf->backend = json_string_value(json_object_get(man, "backend"));
-	rf->run_tag = json_string_value(json_object_get(man, "run_tag"));
+	const json_t *stop = json_object_get(rf->root, "stop");
+	const char *start, *end, *reason;
+	if (!json_is_object(man))
+		return fail(msg, n, path, "no manifest");
+	if (!opt_string(man, "backend", &rf->backend) || !rf->backend)
+		return fail(msg, n, path, "manifest.backend is not a backend name");
+	if (!opt_string(man, "run_tag", &rf->run_tag) || !run_tag_ok(rf->run_tag))
+		return fail(msg, n, path, "manifest.run_tag is not a run tag (8 hex digits)");
+	const char *dir, *dsn, *name;
+	if ((store && !json_is_object(store)) || !opt_string(store, "dir", &dir) ||
+	    !opt_string(store, "dsn", &dsn) || !opt_string(store, "name", &name))
+		return fail(msg, n, path, "manifest.store holds a value that is not text");
 	/* The store's location byte for byte, also when it is not UTF-8. */
 	rf->dir = rpb_json_get_exact(store, "dir");
 	rf->dsn = rpb_json_get_exact(store, "dsn");
 	rf->name = rpb_json_get_exact(store, "name");
-	if (!rf->backend || !rf->run_tag)
-		return fail(msg, n, path, "no manifest with backend and run tag");
+	if (!opt_string(man, "start", &start) || !iso_ms(start, &rf->start_ms))
+		return fail(msg, n, path, "manifest.start is not a time rpbench writes");
+	if (!opt_string(man, "end", &end) || (end && (!iso_ms(end, &rf->end_ms) || rf->end_ms < rf->start_ms)))
+		return fail(msg, n, path, "manifest.end is not a time after manifest.start");
+	if (!opt_string(stop, "reason", &reason) || !reason)
+		return fail(msg, n, path, "no stop.reason");
+	if (!rpb_stop_reason_known(reason))
+		return fail(msg, n, path, "stop.reason is none that rpbench writes (completed, duration, "
+					  "bytes, error, slow, signal, running)");
 	char jmsg[512];
 	if (rpb_job_from_json(&rf->job, json_object_get(man, "options"), jmsg, sizeof jmsg) != 0)
 		return fail(msg, n, path, jmsg);
+	if (!rf->job.pattern)
+		return fail(msg, n, path, "manifest.options names no pattern");
 	/* manifest.seed (text, exact up to 2^64-1) must be the run.seed option. */
 	if (!rpb_json_get_u64(json_object_get(man, "seed"), &rf->seed) || rf->seed != rf->job.run.seed)
 		return fail(msg, n, path, "manifest.seed is missing or differs from run.seed");
-	json_t *ledger = json_object_get(rf->root, "ledger");
+	rf->nworkers = rpb_job_workers(&rf->job);
+	return 0;
+}
+
+/* "[op, class, in_doubt]" (a failed main operation) or, for a step,
+ * "[op, class, in_doubt, label]" into f. Returns NULL, or the part that is
+ * wrong ("" for the entry's shape, "class", "step") with its text in *text. */
+static const char *failure_entry(const struct rpb_result_file *rf, const json_t *e, bool step,
+				 struct rpb_failure *f, const char **text)
+{
+	const json_t *op = json_array_get(e, 0), *doubt = json_array_get(e, 2);
+	const char *cls = json_string_value(json_array_get(e, 1));
+	const char *label = json_string_value(json_array_get(e, 3));
+	if (!json_is_array(e) || json_array_size(e) != (step ? 4u : 3u) || !json_is_integer(op) ||
+	    json_integer_value(op) < 0 || !cls || !json_is_boolean(doubt) || (step && !label))
+		return "";
+	f->op = (uint64_t)json_integer_value(op);
+	f->status = rpb_status_parse(cls);
+	f->in_doubt = json_is_true(doubt);
+	f->label = 0;
+	*text = cls;
+	if (f->status == RPB_OK || f->status >= RPB_STATUS_COUNT)
+		return "class";
+	const struct rpb_pattern *p = rf->job.pattern;
+	if (step) {
+		unsigned l = 1;
+		while (l < p->nlabels && strcmp(p->labels[l], label) != 0)
+			l++;
+		*text = label;
+		if (l == p->nlabels)
+			return "step";
+		f->label = l;
+	}
+	return NULL;
+}
+
+/* A worker's failures ("failures") or steps ("step_failures", optional). */
+static int read_list(struct rpb_result_file *rf, const json_t *w, unsigned t, bool step,
+		     uint64_t issued, struct rpb_failure **next, const char *path, char *msg, size_t n)
+{
+	const json_t *list = json_object_get(w, step ? "step_failures" : "failures");
+	char field[96];
+	snprintf(field, sizeof field, "ledger.workers[%u].%s", t, step ? "step_failures" : "failures");
+	if (!list && step)
+		return 0;
+	if (!json_is_array(list))
+		return rpb_ledger_damaged(msg, n, path, field, "(not a list)", NULL);
+	size_t j;
+	const json_t *e;
+	const struct rpb_failure *prev = NULL;
+	json_array_foreach(list, j, e) {
+		snprintf(field, sizeof field, "ledger.workers[%u].%s[%zu]", t,
+			 step ? "step_failures" : "failures", j);
+		const char *text = NULL, *bad = failure_entry(rf, e, step, *next, &text);
+		if (bad && !*bad)
+			return rpb_ledger_damaged(msg, n, path, field, "(another shape)",
+						  step ? "each is [op, class, in_doubt, step]"
+						       : "each is [op, class, in_doubt]");
+		if (bad) {
+			char part[128];
+			snprintf(part, sizeof part, "%s %s", field, bad);
+			return rpb_ledger_damaged(msg, n, path, part, text,
+						  *bad == 'c' ? "not an error class"
+							      : "not a side step of the pattern");
+		}
+		if (rpb_failure_check(*next, prev, step, issued, path, field, msg, n) != 0)
+			return -1;
+		prev = (*next)++;
+	}
+	return 0;
+}
+
+static int read_ledger(struct rpb_result_file *rf, const json_t *ledger, const char *path,
+		       char *msg, size_t n)
+{
+	const json_t *workers = json_object_get(ledger, "workers");
+	const char *tag;
+	if (!json_is_object(ledger) || !json_is_array(workers))
+		return fail(msg, n, path, "the ledger has no list of workers");
+	if (!opt_string(ledger, "run_tag", &tag) || (tag && strcmp(tag, rf->run_tag) != 0))
+		return fail(msg, n, path, "the ledger's run_tag is not the manifest's");
+	size_t nw = json_array_size(workers), nf = 0, i;
+	const json_t *w;
+	json_array_foreach(workers, i, w)
+		nf += json_array_size(json_object_get(w, "failures")) +
+		      json_array_size(json_object_get(w, "step_failures"));
+	rf->workers = calloc(nw ? nw : 1, sizeof *rf->workers);
+	rf->failures = calloc(nf ? nf : 1, sizeof *rf->failures);
+	if (!rf->workers || !rf->failures)
+		return fail(msg, n, path, "does not fit in memory");
+	if (rpb_workers_check(rf, nw, false, path, msg, n) != 0)
+		return -1;
+	rf->ledger.nworkers = (unsigned)nw;
+	rf->ledger.workers = rf->workers;
+	struct rpb_failure *next = rf->failures;
+	json_array_foreach(workers, i, w) {
+		struct rpb_ledger_worker *lw = &rf->workers[i];
+		const json_t *issued = json_object_get(w, "issued"), *acked = json_object_get(w, "acked");
+		char field[64], value[32];
+		snprintf(field, sizeof field, "ledger.workers[%zu].issued", i);
+		snprintf(value, sizeof value, "%" JSON_INTEGER_FORMAT, json_integer_value(issued));
+		if (!json_is_integer(issued) || json_integer_value(issued) < 0)
+			return rpb_ledger_damaged(msg, n, path, field,
+						  json_is_integer(issued) ? value : "(not a count)", NULL);
+		lw->issued = (uint64_t)json_integer_value(issued);
+		if (rpb_issued_check(rf, (unsigned)i, lw->issued, false, path, msg, n) != 0)
+			return -1;
+		lw->failures = next;
+		if (read_list(rf, w, (unsigned)i, false, lw->issued, &next, path, msg, n) != 0)
+			return -1;
+		lw->nfailures = (size_t)(next - lw->failures);
+		lw->steps = next;
+		if (read_list(rf, w, (unsigned)i, true, lw->issued, &next, path, msg, n) != 0)
+			return -1;
+		lw->nsteps = (size_t)(next - lw->steps);
+		/* Every started operation was acknowledged or failed, once. */
+		snprintf(field, sizeof field, "ledger.workers[%zu].acked", i);
+		snprintf(value, sizeof value, "%" JSON_INTEGER_FORMAT, json_integer_value(acked));
+		if (acked && (!json_is_integer(acked) ||
+			      (uint64_t)json_integer_value(acked) != lw->issued - lw->nfailures))
+			return rpb_ledger_damaged(msg, n, path, field,
+						  json_is_integer(acked) ? value : "(not a count)",
+						  "issued less the failures listed");
+	}
+	return 0;
+}
+
+int rpb_result_parse(struct rpb_result_file *rf, const char *text, size_t len, const char *path,
+		     uint64_t now_ms, char *msg, size_t n)
+{
+	memset(rf, 0, sizeof *rf);
+	rpb_job_defaults(&rf->job);
+	rf->now_ms = now_ms;
+	json_error_t jerr;
+	rf->root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!json_is_object(rf->root))
+		return fail(msg, n, path, "malformed JSON");
+	if (parse_manifest(rf, path, msg, n) != 0)
+		return -1;
+	rf->ledger.run_tag = rf->run_tag;
+	const json_t *ledger = json_object_get(rf->root, "ledger");
 	/* A run that died before its end left only the result.json written at
 	 * its start: its ledger is the live one. */
-	if (!ledger)
-		return rpb_live_ledger_read(rf, result_dir, msg, n);
+	if (!ledger) {
+		rf->ledger.interrupted = true;
+		return 0;
+	}
 	return read_ledger(rf, ledger, path, msg, n);
+}
+
+int rpb_result_read(struct rpb_result_file *rf, const char *result_dir, char *msg, size_t n)
+{
+	char path[4200];
+	const char *why;
+	size_t len = 0;
+	snprintf(path, sizeof path, "%s/result.json", result_dir);
+	char *text = rpb_file_slurp(path, RESULT_MAX, &len, &why);
+	if (!text) {
+		memset(rf, 0, sizeof *rf);
+		rpb_job_defaults(&rf->job);
+		return fail(msg, n, path, why);
+	}
+	int rc = rpb_result_parse(rf, text, len, path, rpb_wall_ms(), msg, n);
+	free(text);
+	if (!rc && rf->ledger.interrupted)
+		rc = rpb_live_ledger_read(rf, result_dir, msg, n);
+	return rc;
 }
 
 void rpb_result_free(struct rpb_result_file *rf)

@@ -261,20 +261,35 @@ static json_t *manifest_json(struct rpb_runner *rn, const struct rpb_store_where
 	return man;
 }
 
+/* [op, class, in_doubt] per failed main operation; [op, class, in_doubt,
+ * label] per failed side step, a list written only when there is one (so
+ * files without it read as before). */
+static json_t *failures_json(const struct rpb_failure_list *l, const char *const *labels)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < l->n; i++) {
+		const struct rpb_failure *f = &l->v[i];
+		json_t *e = json_pack("[I, s, b]", (json_int_t)f->op, rpb_status_name(f->status),
+				      f->in_doubt);
+		if (f->label)
+			json_array_append_new(e, json_string(labels[f->label]));
+		json_array_append_new(a, e);
+	}
+	return a;
+}
+
 static json_t *ledger_json(struct rpb_runner *rn)
 {
 	json_t *workers = json_array();
 	for (unsigned t = 0; t < rn->nworkers; t++) {
 		struct rpb_worker *w = &rn->workers[t];
-		json_t *fails = json_array();
-		for (size_t i = 0; i < w->nfailures; i++)
-			json_array_append_new(fails, json_pack("[I, s, b]", (json_int_t)w->failures[i].op,
-							       rpb_status_name(w->failures[i].status),
-							       w->failures[i].in_doubt));
-		json_array_append_new(workers, json_pack("{s:I, s:I, s:o}", "issued",
-							 (json_int_t)atomic_load(&w->issued), "acked",
-							 (json_int_t)atomic_load(&w->acked), "failures",
-							 fails));
+		json_t *o = json_pack("{s:I, s:I, s:o}", "issued", (json_int_t)atomic_load(&w->issued),
+				      "acked", (json_int_t)atomic_load(&w->acked), "failures",
+				      failures_json(&w->failures, rn->pattern->labels));
+		if (w->steps.n)
+			json_object_set_new(o, "step_failures",
+					    failures_json(&w->steps, rn->pattern->labels));
+		json_array_append_new(workers, o);
 	}
 	return json_pack("{s:s, s:o}", "run_tag", rn->run_tag, "workers", workers);
 }

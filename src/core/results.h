@@ -38,8 +38,11 @@ int rpb_results_begin(struct rpb_runner *rn, const struct rpb_store_where *where
 int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where, char *msg,
 		      size_t n);
 
-/* Reads a result.json back for verify: the job, backend name, run tag, store
- * location and ledger. Returns non-zero with a one-line msg on failure. */
+/* A run's result.json read back for verify: the job, backend name, run
+ * tag, store location and ledger. Every byte of a results directory is
+ * untrusted: each field is checked for its type and range, and every count
+ * of the ledger against what the run's own manifest allows (ledger_check.c)
+ * before it sizes an allocation or a loop. */
 struct rpb_result_file {
 	json_t *root;
 	struct rpb_job job;
@@ -47,11 +50,24 @@ struct rpb_result_file {
 	const char *run_tag;
 	uint64_t seed;
 	char *dir, *dsn, *name; /* exact bytes (jsontext.h), owned; NULL when absent */
+	uint64_t start_ms, end_ms;  /* manifest start and end (0: no end, the run did not finish) */
+	uint64_t now_ms;            /* when it was read: a run that did not finish ended before */
+	unsigned nworkers;          /* the run's workers: threads + the pattern's extra ones */
 	struct rpb_ledger ledger;
 	struct rpb_ledger_worker *workers;
-	struct rpb_failure *failures;
+	struct rpb_failure *failures; /* every worker's failures, then every worker's steps */
 };
+/* Reads DIR/result.json (and, for a run that did not finish, its live
+ * ledger). Returns non-zero with a one-line msg naming the file and the
+ * first problem. */
 int rpb_result_read(struct rpb_result_file *rf, const char *result_dir, char *msg, size_t n);
+/* The same from the bytes of a result.json (path names it in messages),
+ * for tests and fuzzing. A result.json without a ledger leaves rf->ledger
+ * empty with rf->ledger.interrupted set: the live ledger is to be read
+ * (rpb_live_ledger_parse). now_ms bounds how long a run that did not
+ * finish can have run. */
+int rpb_result_parse(struct rpb_result_file *rf, const char *text, size_t len, const char *path,
+		     uint64_t now_ms, char *msg, size_t n);
 void rpb_result_free(struct rpb_result_file *rf);
 
 #endif

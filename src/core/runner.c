@@ -42,6 +42,16 @@ bool rpb_store_bytes(struct rpb_runner *rn, uint64_t *bytes)
 	return true;
 }
 
+bool rpb_stop_reason_known(const char *name)
+{
+	if (!strcmp(name, "running"))
+		return true;
+	for (int s = RPB_STOP_COMPLETED; s <= RPB_STOP_SIGNAL; s++)
+		if (!strcmp(name, rpb_stop_name((enum rpb_stop)s)))
+			return true;
+	return false;
+}
+
 bool rpb_request_stop(struct rpb_runner *rn, enum rpb_stop why)
 {
 	int expected = RPB_STOP_NONE;
@@ -114,17 +124,26 @@ static void end_warmup(struct rpb_worker *w)
 	w->warm = true;
 }
 
-static void record_failure(struct rpb_worker *w, uint64_t op, enum rpb_status st)
+static void record_failure(struct rpb_failure_list *l, struct rpb_failure f)
 {
-	if (w->nfailures == w->capfailures) {
-		size_t cap = w->capfailures ? w->capfailures * 2 : 16;
-		struct rpb_failure *f = realloc(w->failures, cap * sizeof *f);
-		if (!f)
-			return; /* verify will then report the op as missing: loud, not silent */
-		w->failures = f;
-		w->capfailures = cap;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 16;
+		struct rpb_failure *v = realloc(l->v, cap * sizeof *v);
+		if (!v)
+			return; /* verify then finds the ledger damaged: loud, not silent */
+		l->v = v;
+		l->cap = cap;
 	}
-	w->failures[w->nfailures++] = (struct rpb_failure){op, st, w->in_doubt};
+	l->v[l->n++] = f;
+}
+
+void rpb_step_failed(struct rpb_worker *w, uint64_t op, unsigned label, enum rpb_status st,
+		     bool in_doubt)
+{
+	struct rpb_failure f = {op, st, in_doubt, label};
+	record_failure(&w->steps, f);
+	if (w->rn->live && w->slot)
+		rpb_live_ledger_failure(w->rn->live, w->id, &f, w->rn->pattern->labels);
 }
 
 /* Says in the message that the reaper, not the store, ended the transaction. */
@@ -169,9 +188,10 @@ static bool do_op(struct rpb_worker *w, uint64_t i)
 			bump(&w->retries, 1);
 			continue;
 		}
-		record_failure(w, i, st);
+		struct rpb_failure f = {i, st, w->in_doubt, 0};
+		record_failure(&w->failures, f);
 		if (rn->live && w->slot)
-			rpb_live_ledger_failure(rn->live, w->id, i, st, w->in_doubt);
+			rpb_live_ledger_failure(rn->live, w->id, &f, rn->pattern->labels);
 		if (pol->action == RPB_ACT_CONTINUE)
 			return true;
 		if (rn->pattern->error_ends_thread) {
@@ -279,9 +299,7 @@ static void close_sessions(struct rpb_runner *rn)
 static enum rpb_status init_workers(struct rpb_runner *rn, struct rpb_err *err)
 {
 	rn->nthreads = (unsigned)rn->job->run.threads;
-	rn->nworkers = rn->nthreads;
-	if (rn->pattern->extra_workers)
-		rn->nworkers += rn->pattern->extra_workers(rn->job);
+	rn->nworkers = rpb_job_workers(rn->job);
 	rn->workers = rpb_calloc_lines(rn->nworkers, sizeof *rn->workers);
 	if (!rn->workers)
 		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for %u workers", rn->nworkers);
@@ -309,7 +327,8 @@ void rpb_runner_free(struct rpb_runner *rn)
 		rn->pattern->fini(rn);
 	for (unsigned t = 0; rn->workers && t < rn->nworkers; t++) {
 		free(rn->workers[t].baseline);
-		free(rn->workers[t].failures);
+		free(rn->workers[t].failures.v);
+		free(rn->workers[t].steps.v);
 	}
 	free(rn->workers);
 	rn->workers = NULL;

@@ -41,12 +41,23 @@ enum rpb_stop {
 	RPB_STOP_SIGNAL,    /* SIGINT or SIGTERM */
 };
 const char *rpb_stop_name(enum rpb_stop s);
+/* Whether name is a stop.reason a result.json may hold: a stop name other
+ * than none, or "running" (written before the first operation). */
+bool rpb_stop_reason_known(const char *name);
 
-/* One acknowledged-or-not record per failed main operation, for verify. */
+/* One record per failed main operation, or per failed side step of an
+ * operation (label > 0: a probe step of ingest), for verify. */
 struct rpb_failure {
 	uint64_t op;            /* the worker's operation index */
 	enum rpb_status status;
 	bool in_doubt;          /* failed inside commit: outcome unknown */
+	unsigned label;         /* 0: the main operation; else the failed step's label */
+};
+
+/* A list of failures, grown on the error path only. */
+struct rpb_failure_list {
+	struct rpb_failure *v;
+	size_t n, cap;
 };
 
 /* A worker's open transaction as the reaper sees it (txn_timeout). The
@@ -109,8 +120,8 @@ struct rpb_worker {
 	uint64_t t_warm;               /* when its warm-up ended (ns) */
 	uint64_t intended;             /* open model: this op's intended start */
 
-	struct rpb_failure *failures;  /* failed main operations (error path only) */
-	size_t nfailures, capfailures;
+	struct rpb_failure_list failures; /* failed main operations (error path only) */
+	struct rpb_failure_list steps;    /* failed side steps (rpb_step_failed) */
 
 	struct rpb_ledger_slot *slot;  /* the live ledger's slot, or NULL */
 	struct rpb_txn_watch watch;
@@ -161,6 +172,13 @@ struct rpb_runner {
  * sample slower than slow_ms counts as an error too. */
 void rpb_sample(struct rpb_worker *w, unsigned l, uint64_t start, uint64_t end,
 		enum rpb_status st, uint64_t bytes, const struct rpb_err *err);
+
+/* Records that side step label (> 0) of operation op failed with st (in
+ * doubt when it failed inside commit): a pattern calls it for steps whose
+ * failure the runner's policy never sees (ingest's probes), so the ledger
+ * says what they may have left behind. Error path only: it may allocate. */
+void rpb_step_failed(struct rpb_worker *w, uint64_t op, unsigned label, enum rpb_status st,
+		     bool in_doubt);
 
 /* The session for the next operation (round-robin over the clients). */
 static inline struct rpb_session *rpb_next_session(struct rpb_worker *w)

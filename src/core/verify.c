@@ -1,6 +1,8 @@
 /* Shared by every pattern's verify. */
 #include <stdarg.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "verify.h"
 
@@ -35,4 +37,34 @@ enum rpb_op_state rpb_ledger_op_state(const struct rpb_ledger_worker *lw, uint64
 		in_doubt |= lw->failures[lo].in_doubt;
 	}
 	return in_doubt ? RPB_OP_IN_DOUBT : failed ? RPB_OP_FAILED : RPB_OP_ACKED;
+}
+
+/* Short printable ASCII is shown; anything else (control bytes, text a
+ * terminal would act on) only described. */
+static const char *shown(const char *v)
+{
+	size_t len = strlen(v);
+	for (size_t i = 0; i < len; i++)
+		if (v[i] < ' ' || v[i] > '~')
+			return "(unprintable text)";
+	return len <= 64 ? v : "(text too long)";
+}
+
+int rpb_ledger_damaged(char *msg, size_t n, const char *where, const char *field,
+		       const char *value, const char *why)
+{
+	snprintf(msg, n,
+		 "%s: damaged ledger: %s = %s is impossible for this run%s%s%s; give the results "
+		 "directory of an rpbench run",
+		 where, field, shown(value), why ? " (" : "", why ? why : "", why ? ")" : "");
+	return -1;
+}
+
+enum rpb_status rpb_verify_damaged(struct rpb_verify_result *res, struct rpb_err *err,
+				   const char *field, uint64_t value, const char *why)
+{
+	res->damaged = true;
+	return rpb_err_set(err, RPB_INVALID, 0, NULL,
+			   "damaged ledger: %s = %" PRIu64 " is impossible for this run (%s)", field,
+			   value, why);
 }

@@ -10,8 +10,10 @@
 
 struct rpb_ledger_worker {
 	uint64_t issued;                /* main operations 0..issued-1 were started */
-	const struct rpb_failure *failures; /* sorted by op; all others acknowledged */
+	const struct rpb_failure *failures; /* by op, each op once; all others acknowledged */
 	size_t nfailures;
+	const struct rpb_failure *steps; /* failed side steps (label > 0), by op then label */
+	size_t nsteps;
 	bool in_flight;                 /* op issued-1 was running when the run died */
 };
 
@@ -37,11 +39,29 @@ struct rpb_verify_result {
 	uint64_t corrupt;     /* present but wrong size, digest or description */
 	uint64_t unexpected;  /* in the store though never acknowledged */
 	uint64_t in_doubt;    /* failed inside commit: either state accepted if whole */
+	uint64_t left;        /* records that failed side steps listed in the ledger left
+			       * behind (expected, not unexpected) */
+	const char *left_by;  /* what left them: "failed probe steps" */
+	bool damaged;         /* the ledger is impossible for this run: the error says why */
 	char first_problem[512]; /* one line describing the first discrepancy */
 };
 
 /* Keeps the first discrepancy's description; later ones only count. */
 __attribute__((format(printf, 2, 3)))
 void rpb_verify_problem(struct rpb_verify_result *res, const char *fmt, ...);
+
+/* The one form of every refusal of a ledger read from disk:
+ * "WHERE: damaged ledger: FIELD = VALUE is impossible for this run (WHY);
+ * give the results directory of an rpbench run". WHERE names the file (and
+ * line); VALUE is shown only when it is short printable text; why may be
+ * NULL. Returns -1. */
+int rpb_ledger_damaged(char *msg, size_t n, const char *where, const char *field,
+		       const char *value, const char *why);
+
+/* For a pattern's verify: a ledger the pattern finds impossible (field =
+ * value, why) sets res->damaged and fills err; returns RPB_INVALID. The
+ * driver names the ledger's file. */
+enum rpb_status rpb_verify_damaged(struct rpb_verify_result *res, struct rpb_err *err,
+				   const char *field, uint64_t value, const char *why);
 
 #endif

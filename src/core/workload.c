@@ -17,6 +17,7 @@
 #include "jsontext.h"
 #include "pattern.h"
 #include "shown.h"
+#include "text.h"
 #include "workload.h"
 
 _Static_assert(sizeof(enum rpb_sync) == sizeof(unsigned), "enum size");
@@ -726,6 +727,17 @@ int rpb_job_from_json(struct rpb_job *job, const json_t *obj, char *msg, size_t 
 		snprintf(msg, n, "job JSON: not an object; give the \"job\" object of a result file");
 		return -1;
 	}
+	const char *name;
+	json_t *val;
+	/* A result file may come from anyone: its text is printed (in the
+	 * messages below) only once it is known to be printable. */
+	json_object_foreach((json_t *)obj, name, val) {
+		const char *value = json_string_value(val);
+		if (!rpb_text_printable(name, 256) || (value && *value && !rpb_text_printable(value, 4096))) {
+			snprintf(msg, n, "job JSON: an option's name or value is not printable text");
+			return -1;
+		}
+	}
 	const char *pname = json_string_value(json_object_get(obj, "pattern"));
 	if (pname && strcmp(pname, "none") != 0) {
 		const struct rpb_pattern *p = rpb_pattern_find(pname);
@@ -739,8 +751,6 @@ int rpb_job_from_json(struct rpb_job *job, const json_t *obj, char *msg, size_t 
 			return -1;
 		}
 	}
-	const char *name;
-	json_t *val;
 	json_object_foreach((json_t *)obj, name, val) {
 		if (strcmp(name, "pattern") == 0)
 			continue;

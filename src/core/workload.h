@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "options.h"
+#include "pattern.h"
 #include "store.h"
 
 struct rpb_pattern;
@@ -92,6 +93,14 @@ int rpb_job_from_json(struct rpb_job *job, const json_t *obj, char *msg, size_t 
 void rpb_job_print_help(FILE *out);
 /* The job's pattern name, or "none". */
 const char *rpb_job_pattern_name(const struct rpb_job *job);
+/* The workers of a run of the job: its threads, then the pattern's extra
+ * workers (each with a slot in the ledger). Inline: the runner and the
+ * readers of a ledger share it without depending on each other. */
+static inline unsigned rpb_job_workers(const struct rpb_job *job)
+{
+	unsigned extra = job->pattern && job->pattern->extra_workers ? job->pattern->extra_workers(job) : 0;
+	return (unsigned)job->run.threads + extra;
+}
 void rpb_job_free(struct rpb_job *job);
 
 #endif

@@ -1,13 +1,18 @@
 /* Result directories read back, checked to be comparable, and summarised per
  * backend. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmdline.h"
 #include "compare.h"
+#include "fsutil.h"
 #include "jsontext.h"
+#include "result_check.h"
 #include "shown.h"
+
+#define RPB_CMP_RESULT_MAX (UINT64_C(1) << 32) /* far larger than any result.json */
 
 const struct rpb_cmp_metric_def rpb_cmp_metrics[RPB_M_COUNT] = {
 	[RPB_M_THROUGHPUT] = {"throughput_per_s", "%s throughput, ops/s", true, true},
@@ -23,9 +28,10 @@ const struct rpb_cmp_metric_def rpb_cmp_metrics[RPB_M_COUNT] = {
 	[RPB_M_ACKED] = {"acked", "acked operations", true, false},
 };
 
-void rpb_cmp_init(struct rpb_cmp *c)
+void rpb_cmp_init(struct rpb_cmp *c, bool (*backend_known)(const char *name))
 {
 	memset(c, 0, sizeof *c);
+	c->backend_known = backend_known;
 }
 
 void rpb_cmp_free(struct rpb_cmp *c)
@@ -57,23 +63,6 @@ static const char *jstr(const json_t *obj, const char *key, const char *dflt)
 {
 	const char *s = json_string_value(json_object_get(obj, key));
 	return s ? s : dflt;
-}
-
-void rpb_cmp_workload_name(const json_t *root, char *buf, size_t n)
-{
-	const char *cmd = jstr(json_object_get(root, "manifest"), "command", "");
-	char word[RPB_CMP_PATH];
-	bool after_run = false;
-	buf[0] = '\0';
-	/* The word after "run": the command is shell-quoted (cmdline.h). */
-	while (rpb_cmd_next_word(&cmd, word, sizeof word)) {
-		if (after_run) {
-			const char *slash = strrchr(word, '/');
-			snprintf(buf, n, "%s", slash ? slash + 1 : word);
-			return;
-		}
-		after_run = !strcmp(word, "run");
-	}
 }
 
 /* The figures of one run from its main label and totals. */
@@ -117,6 +106,16 @@ static struct rpb_cmp_run *new_run(struct rpb_cmp *c, const char *dir, int exit_
 	struct rpb_cmp_run *r = &c->runs[c->nruns];
 	memset(r, 0, sizeof *r);
 	snprintf(r->dir, sizeof r->dir, "%s", dir);
+	char real[PATH_MAX];
+	if (realpath(dir, real)) {
+		snprintf(r->real, sizeof r->real, "%s", real);
+		for (size_t i = 0; i < c->nruns; i++)
+			if (!strcmp(c->runs[i].real, r->real)) {
+				snprintf(msg, n, "%s and %s are the same results directory; name each run once",
+					 c->runs[i].dir, dir);
+				return NULL;
+			}
+	}
 	snprintf(r->stop, sizeof r->stop, "none");
 	r->exit_code = exit_code;
 	return r;
@@ -142,21 +141,28 @@ int rpb_cmp_add(struct rpb_cmp *c, const char *dir, const char *name, int exit_c
 		return -1;
 	char path[RPB_CMP_PATH + 16];
 	snprintf(path, sizeof path, "%s/result.json", dir);
+	const char *why;
+	size_t len = 0;
+	char *text = rpb_file_slurp(path, RPB_CMP_RESULT_MAX, &len, &why);
 	json_error_t jerr;
-	r->root = json_load_file(path, 0, &jerr);
-	const json_t *manifest = json_object_get(r->root, "manifest");
-	if (!r->root || !json_is_string(json_object_get(manifest, "backend")) ||
-	    !json_is_object(json_object_get(manifest, "options"))) {
-		if (!r->root)
-			snprintf(msg, n, "%s has no readable result.json (%s); give the results directory of an rpbench run",
-				 dir, jerr.text);
+	r->root = text ? json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr) : NULL;
+	free(text);
+	if (!r->root) {
+		if (why)
+			snprintf(msg, n, "%s has no readable result.json (it %s); give the results directory of an rpbench run",
+				 dir, why);
 		else
-			snprintf(msg, n, "%s is not an rpbench result.json (no manifest.backend or manifest.options); give the results directory of an rpbench run",
-				 path);
+			snprintf(msg, n, "%s: malformed JSON (line %d); give the results directory of an rpbench run",
+				 path, jerr.line);
+		return -1;
+	}
+	if (rpb_cmp_result_check(r->root, path, c->backend_known, msg, n) != 0 ||
+	    rpb_cmp_probe_check(dir, msg, n) != 0) {
 		json_decref(r->root);
 		r->root = NULL;
 		return -1;
 	}
+	const json_t *manifest = json_object_get(r->root, "manifest");
 	snprintf(r->backend, sizeof r->backend, "%s", jstr(manifest, "backend", "?"));
 	snprintf(r->name, sizeof r->name, "%s", name ? name : r->backend);
 	snprintf(r->backend_version, sizeof r->backend_version, "%s",

@@ -43,6 +43,7 @@ extern const struct rpb_cmp_metric_def rpb_cmp_metrics[RPB_M_COUNT];
 /* One results directory. */
 struct rpb_cmp_run {
 	char dir[RPB_CMP_PATH];  /* as given */
+	char real[RPB_CMP_PATH]; /* its real path ("" when it has none): one run, one entry */
 	char name[64];           /* compare's name for it (runs/<name>), else the backend */
 	char backend[32];
 	char backend_version[128];
@@ -89,15 +90,20 @@ struct rpb_cmp {
 	uint64_t seed;   /* manifest.seed, exact */
 	bool have_seed;
 	json_t *options; /* borrowed from that run's manifest */
+	/* The backends a result may name (the registry of the program). */
+	bool (*backend_known)(const char *name);
 };
 
-void rpb_cmp_init(struct rpb_cmp *c);
+/* backend_known: the vocabulary of manifest.backend (result_check.h). */
+void rpb_cmp_init(struct rpb_cmp *c, bool (*backend_known)(const char *name));
 void rpb_cmp_free(struct rpb_cmp *c);
 
-/* Reads DIR/result.json. A directory without a readable result.json or
- * without a manifest is an error (-1, one line in msg naming it and the
- * fix); one without totals is kept as a run without results. exit_code is
- * the binary's status, or -1 when unknown. name may be NULL. */
+/* Reads DIR/result.json. A directory without a readable result.json, one
+ * whose result.json or probe.csv fails result_check.h's rules, and a
+ * directory already added (compared by real path) are errors (-1, one line
+ * in msg naming it and the fix); one without totals is kept as a run
+ * without results. exit_code is the binary's status, or -1 when unknown.
+ * name may be NULL. */
 int rpb_cmp_add(struct rpb_cmp *c, const char *dir, const char *name, int exit_code, char *msg,
 		size_t n);
 
@@ -114,10 +120,6 @@ int rpb_cmp_check(const struct rpb_cmp *c, char *msg, size_t n);
 /* Groups the completed runs by backend (in order of first appearance)
  * and computes each figure's median, min, max and ratio to the best. */
 void rpb_cmp_compute(struct rpb_cmp *c);
-
-/* The workload file's base name from a run's manifest.command (the word
- * after "run"), or "" when the command is not recorded. */
-void rpb_cmp_workload_name(const json_t *root, char *buf, size_t n);
 
 /* A JSON number (integer or real) at a dotted path below root; false if
  * absent. Path parts are separated by '/', so "labels/create/p99.9_us". */

@@ -14,12 +14,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "csv_read.h"
+#include "gnuplot_text.h"
 #include "plot.h"
+#include "result_check.h"
 
 extern char **environ;
 
-#define MAX_COLS 32
-#define LINE_MAX_LEN 4096
 #define MIB 1048576.0
 
 /* Colour-blind-safe (Okabe and Ito); the known backends keep theirs in
@@ -46,85 +47,12 @@ const char *rpb_plot_colour(const struct rpb_cmp *c, const char *backend)
 	return spare_colours[k % (sizeof spare_colours / sizeof spare_colours[0])];
 }
 
-/* ---- reading the CSV files of a run ---- */
-
-struct csv {
-	FILE *f;
-	char line[LINE_MAX_LEN];
-	char *field[MAX_COLS];
-	size_t nfields;
-	char head[LINE_MAX_LEN];
-	char *name[MAX_COLS];
-	size_t nnames;
-};
-
-static size_t split(char *line, char **out)
-{
-	size_t n = 0;
-	line[strcspn(line, "\r\n")] = '\0';
-	for (char *p = line; n < MAX_COLS;) {
-		out[n++] = p;
-		char *comma = strchr(p, ',');
-		if (!comma)
-			break;
-		*comma = '\0';
-		p = comma + 1;
-	}
-	return n;
-}
-
-static bool csv_open(struct csv *c, const char *dir, const char *file)
-{
-	char path[RPB_CMP_PATH + 64];
-	snprintf(path, sizeof path, "%s/%s", dir, file);
-	memset(c, 0, sizeof *c);
-	if (!(c->f = fopen(path, "r")))
-		return false;
-	if (!fgets(c->head, sizeof c->head, c->f)) {
-		fclose(c->f);
-		c->f = NULL;
-		return false;
-	}
-	c->nnames = split(c->head, c->name);
-	return true;
-}
-
-static int csv_col(const struct csv *c, const char *name)
-{
-	for (size_t i = 0; i < c->nnames; i++)
-		if (!strcmp(c->name[i], name))
-			return (int)i;
-	return -1;
-}
-
-static bool csv_next(struct csv *c)
-{
-	while (fgets(c->line, sizeof c->line, c->f)) {
-		c->nfields = split(c->line, c->field);
-		if (c->nfields == c->nnames)
-			return true;
-	}
-	return false;
-}
-
-static double csv_num(const struct csv *c, int col)
-{
-	return col >= 0 && (size_t)col < c->nfields ? strtod(c->field[col], NULL) : NAN;
-}
-
-static void csv_close(struct csv *c)
-{
-	if (c->f)
-		fclose(c->f);
-	c->f = NULL;
-}
-
 /* ---- data files ---- */
 
 struct series {
-	char file[96]; /* data/<figure>-<backend>[-label].dat, relative to the report */
+	char file[192]; /* data/<figure>-<backend>[-label].dat, relative to the report */
 	size_t backend;
-	char label[32];
+	char label[72];
 	size_t points;
 };
 
@@ -158,17 +86,17 @@ static size_t interval_series(const struct rpb_cmp *c, const char *dir, const ch
 {
 	size_t ns = 0;
 	for (size_t b = 0; b < c->nbackends; b++) {
-		struct csv in;
-		if (!csv_open(&in, c->runs[c->backends[b].rep].dir, "intervals.csv"))
+		struct rpb_csv in;
+		if (!rpb_csv_open(&in, c->runs[c->backends[b].rep].dir, "intervals.csv"))
 			continue;
-		int xc = csv_col(&in, xcol), yc[4];
+		int xc = rpb_csv_col(&in, xcol), yc[4];
 		bool ok = xc >= 0;
 		for (size_t k = 0; k < ny; k++)
-			ok &= (yc[k] = csv_col(&in, ycols[k])) >= 0;
+			ok &= (yc[k] = rpb_csv_col(&in, ycols[k])) >= 0;
 		struct series *s = &out[ns];
 		FILE *f = ok ? open_data(dir, s, fig, c->backends[b].name, NULL) : NULL;
 		if (!f) {
-			csv_close(&in);
+			rpb_csv_close(&in);
 			continue;
 		}
 		s->backend = b;
@@ -180,15 +108,15 @@ static size_t interval_series(const struct rpb_cmp *c, const char *dir, const ch
 		 * interval: over a few milliseconds its throughput and latencies
 		 * are noise, so it is drawn only when it spans at least half an
 		 * interval. One row is held back to know which is last. */
-		int tc = csv_col(&in, "elapsed_s");
+		int tc = rpb_csv_col(&in, "elapsed_s");
 		double held[5], prev_t = 0, span = 0, held_span = 0;
 		bool have = false;
-		while (csv_next(&in)) {
-			double row[5], t = tc >= 0 ? csv_num(&in, tc) : NAN;
-			row[0] = csv_num(&in, xc);
+		while (rpb_csv_next(&in)) {
+			double row[5], t = tc >= 0 ? rpb_csv_num(&in, tc) : NAN;
+			row[0] = rpb_csv_num(&in, xc);
 			bool keep = !isnan(row[0]);
 			for (size_t k = 0; k < ny; k++) {
-				row[k + 1] = csv_num(&in, yc[k]) / yscale;
+				row[k + 1] = rpb_csv_num(&in, yc[k]) / yscale;
 				keep &= !isnan(row[k + 1]) && (!positive || row[k + 1] > 0);
 			}
 			double this_span = isnan(t) ? 0 : t - prev_t;
@@ -204,7 +132,7 @@ static size_t interval_series(const struct rpb_cmp *c, const char *dir, const ch
 		}
 		if (have && (span <= 0 || held_span >= span / 2))
 			s->points += write_row(f, held, ny);
-		csv_close(&in);
+		rpb_csv_close(&in);
 		fclose(f);
 		if (s->points)
 			ns++;
@@ -213,21 +141,6 @@ static size_t interval_series(const struct rpb_cmp *c, const char *dir, const ch
 }
 
 /* ---- gnuplot ---- */
-
-/* s as a gnuplot single-quoted string, in which '' stands for one quote. */
-static const char *gp_quote(char *buf, size_t n, const char *s)
-{
-	size_t len = 0;
-	buf[len++] = '\'';
-	for (; *s && len + 3 < n; s++) {
-		if (*s == '\'')
-			buf[len++] = '\'';
-		buf[len++] = *s;
-	}
-	buf[len++] = '\'';
-	buf[len] = '\0';
-	return buf;
-}
 
 struct script {
 	FILE *f;
@@ -240,17 +153,18 @@ static bool script_open(struct script *sc, const char *dir, const struct rpb_cmp
 	snprintf(sc->path, sizeof sc->path, "%s/figures/%s.gp", dir, fig->name);
 	if (!(sc->f = fopen(sc->path, "w")))
 		return false;
-	fprintf(sc->f, "# %s: drawn by rpbench report; run from the report directory:\n"
+	/* The title goes into the script only as a quoted string (below). */
+	fprintf(sc->f, "# figure %s, drawn by rpbench report; run from the report directory:\n"
 		       "#   gnuplot figures/%s.gp\n"
 		       "set encoding utf8\nset datafile commentschars '#'\n"
 		       "set grid lc rgb '#d0d0d0'\nset border lc rgb '#404040'\n"
 		       "set key outside right top vertical noenhanced\nset tics nomirror\n",
-		fig->title, fig->name);
+		fig->name, fig->name);
 	for (size_t b = 0; b < c->nbackends; b++)
 		fprintf(sc->f, "set style line %zu lc rgb '%s' lw 2 pt 7 ps 0.7\n", b + 1,
 			rpb_plot_colour(c, c->backends[b].name));
 	char q[1100];
-	fprintf(sc->f, "set title %s noenhanced\n", gp_quote(q, sizeof q, fig->title));
+	fprintf(sc->f, "set title %s noenhanced\n", rpb_gp_quote(q, sizeof q, fig->title));
 	return true;
 }
 
@@ -307,14 +221,19 @@ static int run_gnuplot(const char *dir, const struct rpb_figure *fig, char *msg,
 	return 0;
 }
 
+/* One plot element per series: its data file, columns, style and key
+ * entry (the backend's name and suffix), appended to buf. */
 static void plot_series(char *buf, size_t n, const struct rpb_cmp *c, const struct series *s,
 			size_t ns, const char *using, const char *suffix, const char *style)
 {
 	size_t len = strlen(buf);
-	for (size_t i = 0; i < ns && len < n; i++)
-		len += (size_t)snprintf(buf + len, n - len, "%s'%s' using %s with linespoints ls %zu %s title '%s%s'",
-					len > 5 ? ", " : "", s[i].file, using, s[i].backend + 1,
-					style, c->backends[s[i].backend].name, suffix);
+	for (size_t i = 0; i < ns && len < n; i++) {
+		char file[512], title[256], text[128];
+		snprintf(text, sizeof text, "%s%s", c->backends[s[i].backend].name, suffix);
+		len += (size_t)snprintf(buf + len, n - len, "%s%s using %s with linespoints ls %zu %s title %s",
+					len > 5 ? ", " : "", rpb_gp_quote(file, sizeof file, s[i].file),
+					using, s[i].backend + 1, style, rpb_gp_quote(title, sizeof title, text));
+	}
 }
 
 /* ---- the figures ---- */
@@ -366,8 +285,9 @@ static int fig_intervals(const struct ctx *x, struct rpb_figure *fig, const char
 	struct script sc;
 	if (!script_open(&sc, x->dir, x->c, fig))
 		goto fail;
-	fprintf(sc.f, "set xlabel '%s'\nset ylabel '%s'\nset yrange [0:*]\nset xrange [0:*]\n", xlabel,
-		ylabel);
+	char qx[160], qy[160];
+	fprintf(sc.f, "set xlabel %s\nset ylabel %s\nset yrange [0:*]\nset xrange [0:*]\n",
+		rpb_gp_quote(qx, sizeof qx, xlabel), rpb_gp_quote(qy, sizeof qy, ylabel));
 	char plot[8192] = "plot ";
 	plot_series(plot, sizeof plot, x->c, s, ns, "1:2", "", "");
 	return draw(x, fig, &sc, plot, 960, 540);
@@ -439,11 +359,12 @@ static int fig_percentiles(const struct ctx *x, struct rpb_figure *fig)
 		snprintf(x->msg, x->n, "cannot write the script of %s: %s", fig->name, strerror(errno));
 		return -1;
 	}
+	char q[160];
 	fprintf(sc.f, "set xlabel 'percentile (log scale of 1/(1-p))'\n"
-		      "set ylabel '%s latency, µs (log scale)'\n"
+		      "set ylabel %s.' latency, µs (log scale)'\n"
 		      "set logscale xy\nset xrange [1.5:1.5e5]\n"
 		      "set xtics ('50%%%%' 2, '90%%%%' 10, '99%%%%' 100, '99.9%%%%' 1000, '99.99%%%%' 10000, 'max' 100000)\n",
-		x->c->main_label);
+		rpb_gp_quote(q, sizeof q, x->c->main_label));
 	char plot[8192] = "plot ";
 	plot_series(plot, sizeof plot, x->c, s, ns, "1:2", "", "");
 	return draw(x, fig, &sc, plot, 960, 540);
@@ -456,7 +377,7 @@ static int fig_percentiles(const struct ctx *x, struct rpb_figure *fig)
 static int fig_probes(const struct ctx *x, struct rpb_figure *fig)
 {
 	enum { MAX_PROBE_LABELS = 6, MAX_THREADS = 4096 };
-	char labels[MAX_PROBE_LABELS][32];
+	char labels[MAX_PROBE_LABELS][72];
 	size_t nlabels = 0;
 	struct series s[RPB_CMP_MAX_BACKENDS * MAX_PROBE_LABELS];
 	size_t ns = 0;
@@ -466,20 +387,20 @@ static int fig_probes(const struct ctx *x, struct rpb_figure *fig)
 		return -1;
 	}
 	for (size_t b = 0; b < x->c->nbackends; b++) {
-		struct csv in;
-		if (!csv_open(&in, x->c->runs[x->c->backends[b].rep].dir, "probe.csv"))
+		struct rpb_csv in;
+		if (!rpb_csv_open(&in, x->c->runs[x->c->backends[b].rep].dir, "probe.csv"))
 			continue;
-		int ct = csv_col(&in, "thread"), cl = csv_col(&in, "label"),
-		    clat = csv_col(&in, "latency_us"), cst = csv_col(&in, "status"),
-		    cobj = csv_col(&in, "objects_acked_by_thread");
+		int ct = rpb_csv_col(&in, "thread"), cl = rpb_csv_col(&in, "label"),
+		    clat = rpb_csv_col(&in, "latency_us"), cst = rpb_csv_col(&in, "status"),
+		    cobj = rpb_csv_col(&in, "objects_acked_by_thread");
 		FILE *files[MAX_PROBE_LABELS] = {0};
 		size_t first = ns;
 		memset(last, 0, MAX_THREADS * sizeof *last);
-		while (ct >= 0 && cl >= 0 && clat >= 0 && cobj >= 0 && csv_next(&in)) {
-			double t = csv_num(&in, ct);
+		while (ct >= 0 && cl >= 0 && clat >= 0 && cobj >= 0 && rpb_csv_next(&in)) {
+			double t = rpb_csv_num(&in, ct);
 			if (isnan(t) || t < 0 || t >= MAX_THREADS)
 				continue;
-			last[(size_t)t] = csv_num(&in, cobj);
+			last[(size_t)t] = rpb_csv_num(&in, cobj);
 			if (cst >= 0 && strcmp(in.field[cst], "ok") != 0)
 				continue;
 			double total = 0;
@@ -489,7 +410,9 @@ static int fig_probes(const struct ctx *x, struct rpb_figure *fig)
 			while (l < nlabels && strcmp(labels[l], in.field[cl]) != 0)
 				l++;
 			if (l == nlabels) {
-				if (nlabels == MAX_PROBE_LABELS)
+				/* Checked when the run was read; a file changed since is
+				 * still only ever drawn with labels. */
+				if (nlabels == MAX_PROBE_LABELS || !rpb_cmp_name_ok(in.field[cl]))
 					continue;
 				snprintf(labels[nlabels++], sizeof labels[0], "%s", in.field[cl]);
 			}
@@ -504,7 +427,7 @@ static int fig_probes(const struct ctx *x, struct rpb_figure *fig)
 				fprintf(files[si - first], "# objects_stored_approx latency_us\n");
 				ns++;
 			}
-			double lat = csv_num(&in, clat);
+			double lat = rpb_csv_num(&in, clat);
 			if (!(lat > 0))
 				continue; /* below the 1 µs resolution: no place on a log axis */
 			fprintf(files[si - first], "%.0f %.6g\n", total, lat);
@@ -513,7 +436,7 @@ static int fig_probes(const struct ctx *x, struct rpb_figure *fig)
 		for (size_t k = 0; k < MAX_PROBE_LABELS; k++)
 			if (files[k])
 				fclose(files[k]);
-		csv_close(&in);
+		rpb_csv_close(&in);
 	}
 	free(last);
 	if (!ns) {
@@ -529,19 +452,24 @@ static int fig_probes(const struct ctx *x, struct rpb_figure *fig)
 	char plot[16384];
 	char q[1100];
 	size_t len = (size_t)snprintf(plot, sizeof plot, "set multiplot layout %zu,%zu title %s\n",
-				      rows, cols, gp_quote(q, sizeof q, fig->title));
+				      rows, cols, rpb_gp_quote(q, sizeof q, fig->title));
 	fprintf(sc.f, "unset title\nset xlabel 'objects stored (approx.)'\nset ylabel 'latency, µs (log scale)'\n"
 		      "set logscale y\nset xrange [0:*]\nset key outside top center horizontal noenhanced\n");
 	for (size_t l = 0; l < nlabels && len < sizeof plot; l++) {
-		len += (size_t)snprintf(plot + len, sizeof plot - len, "set title '%s' noenhanced\nplot ",
-					labels[l]);
+		len += (size_t)snprintf(plot + len, sizeof plot - len, "set title %s noenhanced\nplot ",
+					rpb_gp_quote(q, sizeof q, labels[l]));
 		size_t start = len;
 		for (size_t i = 0; i < ns && len < sizeof plot; i++)
-			if (!strcmp(s[i].label, labels[l]))
+			if (!strcmp(s[i].label, labels[l])) {
+				char file[512], title[128];
 				len += (size_t)snprintf(plot + len, sizeof plot - len,
-							"%s'%s' using 1:2 with points ls %zu title '%s'",
-							len > start ? ", " : "", s[i].file, s[i].backend + 1,
-							x->c->backends[s[i].backend].name);
+							"%s%s using 1:2 with points ls %zu title %s",
+							len > start ? ", " : "",
+							rpb_gp_quote(file, sizeof file, s[i].file),
+							s[i].backend + 1,
+							rpb_gp_quote(title, sizeof title,
+								     x->c->backends[s[i].backend].name));
+			}
 		len += (size_t)snprintf(plot + len, sizeof plot - len, "\n");
 	}
 	snprintf(plot + len, sizeof plot - len, "unset multiplot");
@@ -563,9 +491,10 @@ static int fig_bytes(const struct ctx *x, struct rpb_figure *fig)
 		snprintf(x->msg, x->n, "cannot write the script of %s: %s", fig->name, strerror(errno));
 		return -1;
 	}
-	fprintf(sc.f, "set xlabel '%s'\nset ylabel 'bytes on disk, MiB'\n"
+	char q[160];
+	fprintf(sc.f, "set xlabel %s\nset ylabel 'bytes on disk, MiB'\n"
 		      "set xrange [0:*]\nset yrange [0:*]\nset key inside top left\n",
-		x->acked_axis);
+		rpb_gp_quote(q, sizeof q, x->acked_axis));
 	char plot[8192] = "plot ";
 	plot_series(plot, sizeof plot, x->c, s, ns, "1:2", "", "");
 	/* The payload itself, for scale: objects x mean payload size. */

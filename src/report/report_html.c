@@ -15,6 +15,8 @@
 #include "report_html.h"
 #include "report_table.h"
 
+/* Every text in the page goes through here: whatever a result file holds
+ * reads as text, never as markup. */
 static void esc(FILE *f, const char *s)
 {
 	for (; s && *s; s++)
@@ -23,6 +25,7 @@ static void esc(FILE *f, const char *s)
 		case '<': fputs("&lt;", f); break;
 		case '>': fputs("&gt;", f); break;
 		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
 		default: fputc(*s, f);
 		}
 }

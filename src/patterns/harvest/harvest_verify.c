@@ -8,7 +8,6 @@
  * update that left an entry at the old datestamp is found. Bitmaps find
  * the missing records. */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,14 +111,13 @@ static enum rpb_status replay(struct vctx *v, const struct rpb_job *job,
 	rp->writers = o->writers;
 	if (!rp->writers)
 		return RPB_OK;
-	if (ledger->nworkers < threads + rp->writers)
-		return rpb_err_set(err, RPB_INVALID, 0, NULL,
-				   "the ledger has %u workers, the run had %u harvesters and %" PRIu64
-				   " writers: the writers' operations are unknown (a run that died "
-				   "keeps only the harvesters' ledger); verify a run that ended",
-				   ledger->nworkers, threads, rp->writers);
+	/* The core checked the worker count and bounded each issued count by
+	 * the run's length; j = i * writers + k must still fit. */
 	for (uint64_t k = 0; k < rp->writers; k++) {
-		uint64_t to = ledger->workers[threads + k].issued * rp->writers;
+		uint64_t to, issued = ledger->workers[threads + k].issued;
+		if (__builtin_mul_overflow(issued, rp->writers, &to))
+			return rpb_verify_damaged(v->res, err, "a writer's issued", issued,
+						  "its operation numbers overflow");
 		if (to > rp->jmax)
 			rp->jmax = to;
 	}
@@ -164,16 +162,8 @@ static enum rpb_status replay(struct vctx *v, const struct rpb_job *job,
 	return RPB_OK;
 }
 
-__attribute__((format(printf, 2, 3)))
-static void problem(struct vctx *v, const char *fmt, ...)
-{
-	if (v->res->first_problem[0])
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(v->res->first_problem, sizeof v->res->first_problem, fmt, ap);
-	va_end(ap);
-}
+/* The first discrepancy is described, every one counted. */
+#define problem(v, ...) rpb_verify_problem((v)->res, __VA_ARGS__)
 
 static int collect(void *ctx, rpb_slice key, rpb_slice val)
 {

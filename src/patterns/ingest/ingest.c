@@ -16,16 +16,6 @@
 #include "ingest_fedora_run.h"
 #include "runner.h"
 
-enum {
-	L_CREATE = 0,
-	L_PROBE_CREATE,
-	L_PROBE_HEAD,
-	L_PROBE_GET,
-	L_PROBE_PATCH,
-	L_PROBE_DELETE,
-	L_COUNT
-};
-
 static const char *const ingest_labels[L_COUNT] = {
 	"create", "probe-create", "probe-head", "probe-get", "probe-patch", "probe-delete",
 };
@@ -182,11 +172,13 @@ struct probe_ctx {
 	uint64_t op, probe;
 };
 
-/* Records one probe sample, logs it to probe.csv, and makes a failure that
- * the policy says must stop the run do so: the runner's error policy only
- * sees the create's status, which was acknowledged. */
+/* Records one probe sample, logs it to probe.csv, records a failed step in
+ * the ledger (verify then knows what it may have left behind), and makes a
+ * failure that the policy says must stop the run do so: the runner's error
+ * policy only sees the create's status, which was acknowledged. */
 static void probe_done(const struct probe_ctx *pc, unsigned label, uint64_t start,
-		       uint64_t end, enum rpb_status st, uint64_t bytes, const struct rpb_err *err)
+		       uint64_t end, enum rpb_status st, bool in_doubt, uint64_t bytes,
+		       const struct rpb_err *err)
 {
 	struct rpb_worker *w = pc->w;
 	struct rpb_runner *rn = w->rn;
@@ -194,8 +186,10 @@ static void probe_done(const struct probe_ctx *pc, unsigned label, uint64_t star
 	if (st == RPB_NOT_FOUND && (pc->b->flags & RPB_BF_STORES_NOTHING))
 		st = RPB_OK;
 	rpb_sample(w, label, start, end, st, bytes, st ? err : NULL);
+	if (st)
+		rpb_step_failed(w, pc->op, label, st, in_doubt);
 	const struct ingest_shared *sh = rn->pattern_state;
-	if (sh) {
+	if (sh && sh->probe) {
 		/* The create that triggered the probe is acknowledged but the
 		 * runner counts it only after op returns: hence + 1. */
 		uint64_t acked = atomic_load_explicit(&w->acked, memory_order_relaxed) + 1;
@@ -223,7 +217,7 @@ static enum rpb_status probe_create(const struct probe_ctx *pc, bool *at_commit,
 	uint64_t start = rpb_now_ns();
 	pc->iw->op = UINT64_MAX;
 	enum rpb_status st = write_resource(w, rpb_next_session(w), pc->iw, size, at_commit, err);
-	probe_done(pc, L_PROBE_CREATE, start, rpb_now_ns(), st, size, err);
+	probe_done(pc, L_PROBE_CREATE, start, rpb_now_ns(), st, *at_commit, size, err);
 	return st;
 }
 
@@ -252,7 +246,7 @@ static void probe_read(const struct probe_ctx *pc, unsigned label, struct rpb_er
 			    ingest_labels[label], iw->id);
 	if (st)
 		rpb_txn_rollback(pc->w, s);
-	probe_done(pc, label, start, rpb_now_ns(), st, bytes, err);
+	probe_done(pc, label, start, rpb_now_ns(), st, false, bytes, err);
 }
 
 /* PATCH: read the description, add a title line, write it back. */
@@ -280,7 +274,7 @@ static void probe_patch(const struct probe_ctx *pc, struct rpb_err *err)
 		rpb_err_set(err, st, 0, NULL, "probe-patch: probe resource %s not found", iw->id);
 	if (st)
 		rpb_txn_rollback(pc->w, s);
-	probe_done(pc, L_PROBE_PATCH, start, rpb_now_ns(), st, 0, err);
+	probe_done(pc, L_PROBE_PATCH, start, rpb_now_ns(), st, false, 0, err);
 }
 
 static void probe_delete(const struct probe_ctx *pc, struct rpb_err *err)
@@ -304,7 +298,7 @@ static void probe_delete(const struct probe_ctx *pc, struct rpb_err *err)
 			    iw->id);
 	if (st)
 		rpb_txn_rollback(pc->w, s); /* a NOT_FOUND del leaves the transaction open */
-	probe_done(pc, L_PROBE_DELETE, start, rpb_now_ns(), st, 0, err);
+	probe_done(pc, L_PROBE_DELETE, start, rpb_now_ns(), st, false, 0, err);
 }
 
 /* After a probe create failed inside commit it may have happened after all:
@@ -372,7 +366,7 @@ static void run_fedora_probe(struct rpb_worker *w, struct ingest_worker *iw, uin
 		uint64_t start = rpb_now_ns();
 		enum rpb_status st = fed_probe(w, sh->fed, iw->fed, steps[k].step, probe, size, &bytes,
 					       &at_commit, &perr);
-		probe_done(&pc, steps[k].label, start, rpb_now_ns(), st, bytes, &perr);
+		probe_done(&pc, steps[k].label, start, rpb_now_ns(), st, at_commit, bytes, &perr);
 		if (st && k == 0) {
 			/* A failed PUT: nothing to read; one failed inside commit may
 			 * have happened after all, so remove whatever is there. */

@@ -20,6 +20,17 @@
 #include "store.h"
 #include "workload.h"
 
+/* The sample labels; label 0 is the main operation. */
+enum {
+	L_CREATE = 0,
+	L_PROBE_CREATE,
+	L_PROBE_HEAD,
+	L_PROBE_GET,
+	L_PROBE_PATCH,
+	L_PROBE_DELETE,
+	L_COUNT
+};
+
 /* The [ingest] section (ingest_options.c). */
 enum ingest_model { INGEST_FLAT = 0, INGEST_FEDORA };
 enum ingest_digest { INGEST_SHA1 = 0, INGEST_NO_DIGEST };
@@ -96,6 +107,11 @@ bool ingest_field_eq(rpb_slice f, const char *s);
 
 struct rpb_ledger;
 struct rpb_verify_result;
+/* Whether the ledger lists a failed step of probe number probe of thread t
+ * that may have left it behind: its delete failed, or its create failed
+ * inside commit (and the untimed cleanup after it may have failed too). */
+bool ingest_probe_left(const struct rpb_job *job, const struct rpb_ledger *l, unsigned t,
+		       uint64_t probe);
 /* The pattern's verify hook (ingest_verify.c). */
 enum rpb_status ingest_verify(const struct rpb_backend *b, struct rpb_store *st,
 			      const struct rpb_job *job, const struct rpb_ledger *ledger,

@@ -143,7 +143,7 @@ static enum rpb_status check_op(struct vctx *v, unsigned t, uint64_t op, bool fa
 }
 
 /* Every issued op of thread t, CHUNK per read transaction. The ledger's
- * failures are sorted by op; a retried op may appear more than once. */
+ * failures are sorted by op, each op once (checked when it was read). */
 static enum rpb_status check_thread(struct vctx *v, unsigned t, struct rpb_err *err)
 {
 	const struct rpb_ledger_worker *lw = &v->ledger->workers[t];
@@ -205,20 +205,22 @@ static bool parse_u64(const char **p, const char *end, char stop, unsigned max, 
 	return true;
 }
 
-/* Parses "o/<tag>/<thread>/<op>" (exactly as ingest_obj_key writes it). */
-static bool parse_obj_key(const char *tag, const char *k, size_t len, unsigned *t,
-			  uint64_t *op)
+/* Parses "<kind>/<tag>/<thread>/<n>" (exactly as ingest_obj_key and
+ * ingest_probe_key write it). */
+static bool parse_thread_key(char kind, const char *tag, const char *k, size_t len, unsigned *t,
+			     uint64_t *n)
 {
 	char canon[INGEST_KEY_MAX];
-	size_t plen = (size_t)snprintf(canon, sizeof canon, "o/%s/", tag);
+	size_t plen = (size_t)snprintf(canon, sizeof canon, "%c/%s/", kind, tag);
 	if (len < plen || memcmp(k, canon, plen) != 0)
 		return false;
 	const char *p = k + plen, *end = k + len;
 	uint64_t tt;
-	if (!parse_u64(&p, end, '/', 9, &tt) || !parse_u64(&p, end, 0, 19, op))
+	if (!parse_u64(&p, end, '/', 9, &tt) || !parse_u64(&p, end, 0, 19, n))
 		return false;
 	*t = (unsigned)tt;
-	return ingest_obj_key(canon, tag, *t, *op) == len && memcmp(canon, k, len) == 0;
+	size_t got = kind == 'o' ? ingest_obj_key(canon, tag, *t, *n) : ingest_probe_key(canon, tag, *t, *n);
+	return got == len && memcmp(canon, k, len) == 0;
 }
 
 static bool issued(const struct rpb_ledger *l, unsigned t, uint64_t op)
@@ -246,30 +248,74 @@ static bool probe_in_flight(const struct vctx *v, const char *k, size_t len)
 	return false;
 }
 
+bool ingest_probe_left(const struct rpb_job *job, const struct rpb_ledger *l, unsigned t,
+		       uint64_t probe)
+{
+	uint64_t every = ingest_opts(job)->probe_every, op;
+	if (!every || t >= l->nworkers || probe == 0 || __builtin_mul_overflow(probe, every, &op))
+		return false;
+	op -= 1; /* probe p follows create p * every - 1 */
+	const struct rpb_ledger_worker *lw = &l->workers[t];
+	size_t lo = 0, hi = lw->nsteps; /* the first step of op: steps are sorted */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (lw->steps[mid].op < op)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < lw->nsteps && lw->steps[lo].op == op; lo++) {
+		const struct rpb_failure *f = &lw->steps[lo];
+		if (f->label == L_PROBE_DELETE || (f->label == L_PROBE_CREATE && f->in_doubt))
+			return true;
+	}
+	return false;
+}
+
+/* The same for a probe key of the flat model. */
+static bool probe_left_by_failure(const struct vctx *v, const char *k, size_t len)
+{
+	const struct rpb_ledger *l = v->ledger;
+	uint64_t probe;
+	unsigned t;
+	return parse_thread_key('p', l->run_tag, k, len, &t, &probe) &&
+	       ingest_probe_left(v->job, l, t, probe);
+}
+
 /* Whether a key under the scanned prefix belongs to an issued op (whose
- * state check_op judged already). */
+ * state check_op judged already), or to a probe the run died in; a probe
+ * that a failed step left behind is counted apart, as expected. */
 static bool key_known(struct scan_ctx *sc, const char *k, size_t len)
 {
 	const char *tag = sc->v->ledger->run_tag;
 	unsigned t;
 	uint64_t op;
-	if (sc->kind == SCAN_PROBES) /* every probe resource is deleted by its sequence */
-		return probe_in_flight(sc->v, k, len);
 	if (sc->kind == SCAN_OBJECTS)
-		return parse_obj_key(tag, k, len, &t, &op) && issued(sc->v->ledger, t, op);
-	/* Members: "c/<tag>/<k>/" + object id, k the op's container. */
-	const char *slash = memchr(k + sc->plen, '/', len - sc->plen);
-	if (!slash)
-		return false;
-	size_t clen = (size_t)(slash - k);
-	if (probe_in_flight(sc->v, slash + 1, len - clen - 1))
+		return parse_thread_key('o', tag, k, len, &t, &op) && issued(sc->v->ledger, t, op);
+	const char *probe = k;
+	if (sc->kind == SCAN_MEMBERS) {
+		/* Members: "c/<tag>/<k>/" + object id, k the op's container. */
+		const char *slash = memchr(k + sc->plen, '/', len - sc->plen);
+		if (!slash)
+			return false;
+		size_t clen = (size_t)(slash - k);
+		if (!parse_thread_key('o', tag, slash + 1, len - clen - 1, &t, &op)) {
+			probe = slash + 1;
+		} else {
+			char c[INGEST_KEY_MAX];
+			size_t n = ingest_container_key(c, tag, op, ingest_opts(sc->v->job)->containers);
+			return issued(sc->v->ledger, t, op) && n == clen && memcmp(c, k, n) == 0;
+		}
+	}
+	/* Every probe resource is deleted by its sequence, unless the run died
+	 * in it or a failed step left it. */
+	size_t plen = len - (size_t)(probe - k);
+	if (probe_in_flight(sc->v, probe, plen))
 		return true;
-	if (!parse_obj_key(tag, slash + 1, len - clen - 1, &t, &op) ||
-	    !issued(sc->v->ledger, t, op))
+	if (!probe_left_by_failure(sc->v, probe, plen))
 		return false;
-	char c[INGEST_KEY_MAX];
-	size_t n = ingest_container_key(c, tag, op, ingest_opts(sc->v->job)->containers);
-	return n == clen && memcmp(c, k, n) == 0;
+	sc->v->res->left++;
+	return true;
 }
 
 static int scan_cb(void *ctx, rpb_slice key, rpb_slice val)
@@ -361,6 +407,7 @@ enum rpb_status ingest_verify(const struct rpb_backend *b, struct rpb_store *sto
 			      struct rpb_verify_result *res, struct rpb_err *err)
 {
 	struct vctx v = {.b = b, .job = job, .ledger = ledger, .res = res};
+	res->left_by = "failed probe steps";
 	size_t cap = ingest_content_cap(ingest_opts(job));
 	v.regen = malloc(cap);
 	if (!v.regen)

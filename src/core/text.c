@@ -1,0 +1,41 @@
+/* Printable text (text.h). */
+#include <stdint.h>
+#include <string.h>
+
+#include "text.h"
+
+/* The length of the UTF-8 sequence at p (at most end - p bytes), 0 if it
+ * is not one (overlong forms and surrogates included). */
+static size_t utf8_seq(const unsigned char *p, const unsigned char *end, uint32_t *cp)
+{
+	size_t len = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3
+		   : (*p & 0xf8) == 0xf0 ? 4 : 0;
+	if (!len || (size_t)(end - p) < len)
+		return 0;
+	*cp = len == 1 ? *p : *p & (0x7fu >> len);
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		*cp = *cp << 6 | (p[i] & 0x3fu);
+	}
+	static const uint32_t min[] = {0, 0, 0x80, 0x800, 0x10000};
+	if (*cp < min[len] || *cp > 0x10ffff || (*cp >= 0xd800 && *cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+bool rpb_text_printable(const char *s, size_t max)
+{
+	size_t len = s ? strlen(s) : 0;
+	if (len < 1 || len > max)
+		return false;
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+	while (p < end) {
+		uint32_t cp;
+		size_t k = utf8_seq(p, end, &cp);
+		if (!k || cp < 0x20 || (cp >= 0x7f && cp <= 0x9f))
+			return false;
+		p += k;
+	}
+	return true;
+}

@@ -1,0 +1,13 @@
+/* Text read from files that anyone may have written (a results directory),
+ * before it is shown: what a terminal prints as it is. */
+#ifndef RPB_TEXT_H
+#define RPB_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Whether s is valid UTF-8 of 1 to max bytes without a control character
+ * (C0, DEL, C1): no escape sequence, no line break. */
+bool rpb_text_printable(const char *s, size_t max);
+
+#endif

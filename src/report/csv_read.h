@@ -1,0 +1,37 @@
+/* The CSV files of a run (intervals.csv, probe.csv) as the report reads
+ * them: a header of column names, then rows of as many comma-separated
+ * fields; any other line is skipped. A line longer than RPB_CSV_LINE_MAX
+ * is read as several lines (each then skipped or checked like any other). */
+#ifndef RPB_CSV_READ_H
+#define RPB_CSV_READ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define RPB_CSV_MAX_COLS 32
+#define RPB_CSV_LINE_MAX 4096
+
+struct rpb_csv {
+	FILE *f;
+	char line[RPB_CSV_LINE_MAX];
+	char *field[RPB_CSV_MAX_COLS];
+	size_t nfields;
+	size_t lineno;             /* of the row just read, 1 = the header */
+	char head[RPB_CSV_LINE_MAX];
+	char *name[RPB_CSV_MAX_COLS];
+	size_t nnames;
+};
+
+/* Opens dir/file and reads its header; false when there is none. */
+bool rpb_csv_open(struct rpb_csv *c, const char *dir, const char *file);
+/* The index of a column, or -1. */
+int rpb_csv_col(const struct rpb_csv *c, const char *name);
+/* The next row with as many fields as the header; false at the end. */
+bool rpb_csv_next(struct rpb_csv *c);
+/* A field as a number; NAN when the column is missing or the number is not
+ * finite. */
+double rpb_csv_num(const struct rpb_csv *c, int col);
+void rpb_csv_close(struct rpb_csv *c);
+
+#endif

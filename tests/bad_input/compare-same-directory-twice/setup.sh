@@ -1,0 +1,2 @@
+. "$RPB_SRC/tests/bad_input/lib/results.sh"
+ingest_run

@@ -1,0 +1,28 @@
+# Helpers for the setup.sh of results-, verify-, report- and compare- cases:
+# a real run's results in r/, then damage. Source it:
+#   . "$RPB_SRC/tests/bad_input/lib/results.sh"
+# (this folder has no cmd, so it is not a case).
+
+# A short sqlite ingest run into r/; extra arguments go to the run.
+ingest_run() {
+	"$RPB_BIN/rpbench-sqlite" run "$RPB_SRC/data/workloads/ci-ingest.ini" --set ops=20 \
+		--set probe_every=0 --out r --quiet "$@"
+}
+
+# Edits r/result.json with jq (arguments as jq takes them).
+edit() {
+	jq "$@" r/result.json > r/result.json.new && mv r/result.json.new r/result.json
+}
+
+# Makes r/ look like a run that was killed: result.json as written at the
+# start, so verify reads the live ledger (ledger.bin, failures.log).
+killed() {
+	edit 'del(.ledger) | del(.manifest.end) | .stop = {"reason": "running"}'
+}
+
+# A string that runs a command, writing PWNED into a file, if it ever
+# reaches gnuplot's script text (quoted gnuplot strings: '...' and "...").
+hostile=$(cat <<'END'
+';system("echo PWN"."ED>p")#
+END
+)
