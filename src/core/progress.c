@@ -6,6 +6,7 @@
 #include "clock.h"
 #include "hostinfo.h"
 #include "progress.h"
+#include "usage.h"
 
 const char rpb_jtl_header[] =
 	"timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,"

@@ -12,6 +12,7 @@
 #include "jsontext.h"
 #include "progress.h"
 #include "results.h"
+#include "usage.h"
 
 /* 1234567 -> "1,234,567" */
 static const char *grouped(char *buf, size_t n, uint64_t v)

@@ -31,17 +31,6 @@ const char *rpb_stop_name(enum rpb_stop s)
 	return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown";
 }
 
-bool rpb_store_bytes(struct rpb_runner *rn, uint64_t *bytes)
-{
-	struct rpb_err err;
-	*bytes = 0;
-	if (!rn->backend->usage || rn->backend->usage(rn->store, bytes, &err) != RPB_OK)
-		return false;
-	if (rn->pattern->extra_bytes)
-		*bytes += rn->pattern->extra_bytes(rn);
-	return true;
-}
-
 bool rpb_stop_reason_known(const char *name)
 {
 	if (!strcmp(name, "running"))

@@ -208,10 +208,6 @@ enum rpb_status rpb_txn_finish(struct rpb_worker *w, struct rpb_session *s, enum
 void rpb_inject_point(struct rpb_worker *w, uint64_t i, bool before_begin, enum rpb_table table,
 		      rpb_slice key);
 
-/* The bytes the run's data take on disk: the backend's usage plus what the
- * pattern keeps beside it; false when the backend cannot tell. */
-bool rpb_store_bytes(struct rpb_runner *rn, uint64_t *bytes);
-
 /* Requests a stop; the first reason is kept. Returns true if this call set it. */
 bool rpb_request_stop(struct rpb_runner *rn, enum rpb_stop why);
 
