@@ -2,7 +2,7 @@
 # Runs the CI workloads of every pattern with several threads and clients on
 # each backend binary of a ThreadSanitizer build (argument: the build
 # directory), then verifies the store. A reaper run (txn_timeout with a
-# stall) covers the reaper thread, a harvest from a hot standby of the
+# stall that only the reaper ends) covers the reaper thread, a harvest from a hot standby of the
 # PostgreSQL server (postgres.read_dsn) the split sessions and the gauge
 # sampler. Expects RPB_TEST_PG_DSN and PGHOST (pg-throwaway run) for
 # PostgreSQL.
@@ -24,7 +24,7 @@ cases=(
 	"harvest ci-harvest.ini 0 threads=3 clients=2 ops=150 interval=0.2 records=5000"
 	"snapshot ci-harvest.ini 0 threads=2 ops=100 records=3000 token=snapshot"
 	"writers ci-harvest.ini 0 threads=2 ops=100 records=3000 writers=2 writer_rate=300"
-	"reaper ci-ingest.ini 3 threads=3 clients=2 ops=400 txn_timeout=100 inject=stall:300@150"
+	"reaper ci-ingest.ini 3 threads=3 clients=2 ops=400 txn_timeout=100 inject=stall:3600000@150"
 )
 for b in null leveldb sqlite postgres; do
 	[ -x "$dir/bin/rpbench-$b" ] || continue

@@ -106,8 +106,9 @@ static const struct optdef opts[] = {
 	  .help = "ms before a transaction is interrupted; 0 = never" },
 	{ .section = "run", .key = "inject", .type = T_INJECT, .dflt = "off",
 	  .umin = 1, .umax = 86400000, .off = RUN(inject),
-	  .help = "test fault: stall:MS@N sleeps MS ms inside every Nth op's transaction; "
-		  "lock:MS@N has another session hold a conflicting lock MS ms first" },
+	  .help = "test fault: stall:MS@N sleeps MS ms (less once reaped) inside every Nth op's "
+		  "transaction; lock:MS@N has another session hold a conflicting lock MS ms (or "
+		  "until the run stops) first" },
 	{ .section = "run", .key = "slow_ms", .type = T_COUNT, .dflt = "60300",
 	  .umin = 1, .umax = 86400000, .off = RUN(slow_ms),
 	  .help = "a sample slower than this (ms) is an error" },
