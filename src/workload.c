@@ -218,6 +218,10 @@ static const struct optdef opts[] = {
 	{ .section = "harvest", .key = "writer_rate", .type = T_DOUBLE, .dflt = "0",
 	  .dmin = 0, .dmax = 1e6, .off = HV(writer_rate),
 	  .help = "operations per second of each writer; 0 = as fast as it can" },
+	{ .section = "harvest", .key = "writer_lead", .type = T_COUNT, .dflt = "0",
+	  .umin = 0, .umax = 1000000, .off = HV(writer_lead),
+	  .help = "test aid: the harvesters send their first request once the writers have "
+		  "finished this many operations in all, so every harvest meets their writes" },
 
 	{ .section = "raw", .key = "benchmarks", .type = T_STRING,
 	  .dflt = "all", .umax = RPB_RAW_LIST_MAX, .off = RAW(benchmarks),
