@@ -47,7 +47,7 @@ bash bench/calibrate.sh --build build --num 2000 --pg-num 500 --pairs 3 --ingest
 tail -n 3 "$cal/log"
 rm -rf "$cal"
 
-echo "== harvest memory: small against larger corpus (smoke sizes)"
+echo "== harvest memory: rpbench's heap at a small and a 3x larger corpus (smoke sizes)"
 bash bench/harvest-memory.sh --build build --small 10000 --large 30000 --ops 100 || status=1
 
 # A suite that hangs fails after 25 minutes (times the sanitizer build's
