@@ -18,9 +18,12 @@ workload=$top/data/workloads/ci-ingest.ini
 quota_run=$top/bench/quota-run
 work=$(mktemp -d /tmp/rpbdf.XXXXXX)
 
-# Fill until full: no op limit, 60 s only as a guard, objects up to 64 KiB,
-# durable commits (a PostgreSQL crash must not lose acknowledged ones).
-fill=(--set ops=0 --set duration=60 --set size_max=64k --set sync=commit --quiet)
+# Fill until full: no op limit, objects up to 64 KiB, durable commits (a
+# PostgreSQL crash must not lose acknowledged ones). The duration only turns
+# a run that never fills the disk into a failure: 10 minutes (times
+# RPB_TEST_TIME_FACTOR), where filling takes seconds.
+guard=$(awk -v f="${RPB_TEST_TIME_FACTOR:-1}" 'BEGIN { printf "%d", 600 * f }')
+fill=(--set ops=0 --set "duration=$guard" --set size_max=64k --set sync=commit --quiet)
 # The second run, on the grown file system: small, must complete.
 again=(--set ops=100 --set size_max=64k --set sync=commit --quiet)
 

@@ -4,7 +4,7 @@
 # directory), then verifies the store. The Fedora model covers its node
 # locks and shared binary store. A background snapshot build covers
 # the harvesters' hand-over to their fillers. A reaper run (txn_timeout with a
-# stall) covers the reaper thread, a harvest from a hot standby of the
+# stall that only the reaper ends) covers the reaper thread, a harvest from a hot standby of the
 # PostgreSQL server (postgres.read_dsn) the split sessions and the gauge
 # sampler. Expects RPB_TEST_PG_DSN and PGHOST (pg-throwaway run) for
 # PostgreSQL.
@@ -28,7 +28,7 @@ cases=(
 	"snapshot ci-harvest.ini 0 threads=2 ops=100 records=3000 token=snapshot"
 	"background ci-harvest.ini 0 threads=2 ops=100 records=3000 token=snapshot snapshot_build=background writers=1 writer_rate=300"
 	"writers ci-harvest.ini 0 threads=2 ops=100 records=3000 writers=2 writer_rate=300"
-	"reaper ci-ingest.ini 3 threads=3 clients=2 ops=400 txn_timeout=100 inject=stall:300@150"
+	"reaper ci-ingest.ini 3 threads=3 clients=2 ops=400 txn_timeout=100 inject=stall:3600000@150"
 )
 for b in null leveldb sqlite postgres; do
 	[ -x "$dir/bin/rpbench-$b" ] || continue

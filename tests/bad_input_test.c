@@ -323,7 +323,7 @@ static void run_case(const char *name)
 	e2e_env_fini(&e);
 }
 
-ParameterizedTest(struct bi_case *c, bad_input, corpus, .timeout = 120, .fini = e2e_cleanup)
+ParameterizedTest(struct bi_case *c, bad_input, corpus, .fini = e2e_cleanup)
 {
 	run_case(c->name);
 }

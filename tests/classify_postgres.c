@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "backends.h"
+#include "e2e_util.h"
 
 static const struct rpb_backend *const B = &rpb_backend_postgres;
 
@@ -74,18 +75,24 @@ static const char *test_dsn(void)
 	return dsn;
 }
 
-/* A fresh schema per test: tests run in parallel processes. */
-static struct rpb_store *test_open(const char *tag, const struct rpb_kv *opts, size_t nopts)
+/* A fresh schema per test (tests run in parallel processes), on dsn. */
+static struct rpb_store *test_open_dsn(const char *tag, const char *dsn,
+				       const struct rpb_kv *opts, size_t nopts)
 {
 	static char name[64];
 	snprintf(name, sizeof name, "rpbt_%s_%ld", tag, (long)getpid());
-	struct rpb_store_cfg cfg = {.dsn = test_dsn(), .name = name, .sync = RPB_SYNC_COMMIT,
+	struct rpb_store_cfg cfg = {.dsn = dsn, .name = name, .sync = RPB_SYNC_COMMIT,
 				    .create = true, .opts = opts, .nopts = nopts};
 	struct rpb_store *st = NULL;
 	struct rpb_err err = {0};
 	enum rpb_status rc = B->open(&cfg, &st, &err);
 	cr_assert_eq(rc, RPB_OK, "open: %s", err.msg);
 	return st;
+}
+
+static struct rpb_store *test_open(const char *tag, const struct rpb_kv *opts, size_t nopts)
+{
+	return test_open_dsn(tag, test_dsn(), opts, nopts);
 }
 
 static struct rpb_session *test_session(struct rpb_store *st)
@@ -230,13 +237,36 @@ Test(postgres_native, ops_and_chunked_scan)
 
 struct waiter {
 	struct rpb_session *s;
-	int delay_ms;
+	const char *app; /* the application_name of the session's connection */
+	char cap[256];   /* psql's output */
+	bool saw_wait;
 };
 
-static void *interrupt_later(void *arg)
+/* Whether the server shows a session of w->app waiting for a lock. No
+ * assertions: it runs beside the blocked call. */
+static bool lock_waiting(struct waiter *w)
+{
+	char sql[256];
+	snprintf(sql, sizeof sql,
+		 "SELECT count(*) FROM pg_stat_activity WHERE application_name = '%s'"
+		 " AND wait_event_type = 'Lock'", w->app);
+	struct e2e_args a = {.v = {"psql", "-X", test_dsn(), "-Atc", sql}, .n = 5};
+	struct e2e_proc p;
+	e2e_exec(&p, w->cap, &a);
+	bool yes = p.code == 0 && strtol(p.out, NULL, 10) > 0;
+	e2e_proc_free(&p);
+	return yes;
+}
+
+/* Interrupts w->s once the server shows it waiting for the lock (or at the
+ * time limit, so the blocked call returns): an interrupt before the wait
+ * began would fail the call at once, without the server's SQLSTATE. */
+static void *interrupt_when_waiting(void *arg)
 {
 	struct waiter *w = arg;
-	nanosleep(&(struct timespec){0, w->delay_ms * 1000000L}, NULL);
+	double deadline = e2e_now_s() + rpbt_limit_s(RPBT_CHILD_LIMIT_S);
+	while (!(w->saw_wait = lock_waiting(w)) && e2e_now_s() < deadline)
+		nanosleep(&(struct timespec){0, 20 * 1000000L}, NULL);
 	B->interrupt(w->s);
 	return NULL;
 }
@@ -249,7 +279,10 @@ static void lock_wait_interrupted(const char *pipeline)
 {
 	struct rpb_kv opts[] = {{"pipeline", pipeline}};
 	bool piped = strcmp(pipeline, "on") == 0;
-	struct rpb_store *st = test_open(piped ? "lockp" : "lock", opts, 1);
+	static char app[64], dsn[512];
+	snprintf(app, sizeof app, "rpbt_lock_%s_%ld", pipeline, (long)getpid());
+	snprintf(dsn, sizeof dsn, "%s application_name=%s", test_dsn(), app);
+	struct rpb_store *st = test_open_dsn(piped ? "lockp" : "lock", dsn, opts, 1);
 	struct rpb_session *a = test_session(st), *b = test_session(st);
 	struct rpb_err err = {0};
 	struct rpb_buf buf = {0};
@@ -265,14 +298,17 @@ static void lock_wait_interrupted(const char *pipeline)
 	cr_assert_eq(B->begin(b, RPB_TXN_WRITE, &err), RPB_OK, "%s", err.msg);
 	cr_assert_eq(B->put(b, RPB_T_RAW, S("other"), S("b"), &err), RPB_OK, "%s", err.msg);
 	pthread_t th;
-	struct waiter w = {b, 300};
-	pthread_create(&th, NULL, interrupt_later, &w);
+	struct waiter w = {.s = b, .app = app};
+	rpbt_tmpdir(w.cap, sizeof w.cap, "pgcap");
+	pthread_create(&th, NULL, interrupt_when_waiting, &w);
 	enum rpb_status rc = B->put(b, RPB_T_RAW, S("key"), S("v3"), &err); /* blocks */
 	if (piped) {
 		cr_expect_eq(rc, RPB_OK, "a later put is queued: %s", err.msg);
 		rc = B->commit(b, &err); /* blocks */
 	}
 	pthread_join(th, NULL);
+	rpbt_rmtree(w.cap);
+	cr_assert(w.saw_wait, "the server never showed session b waiting for the lock");
 	cr_assert_eq(rc, RPB_TXN_TIMEOUT, "got %s: %s", rpb_status_name(rc), err.msg);
 	cr_expect_str_eq(err.sqlstate, "57014");
 	cr_expect(strstr(err.msg, "during put on table raw"), "%s", err.msg);
@@ -319,12 +355,12 @@ static void lock_wait_interrupted(const char *pipeline)
 	B->close(st);
 }
 
-Test(postgres_native, lock_wait_interrupted_is_txn_timeout, .timeout = 60)
+Test(postgres_native, lock_wait_interrupted_is_txn_timeout)
 {
 	lock_wait_interrupted("off");
 }
 
-Test(postgres_native, lock_wait_interrupted_pipelined_is_txn_timeout, .timeout = 60)
+Test(postgres_native, lock_wait_interrupted_pipelined_is_txn_timeout)
 {
 	lock_wait_interrupted("on");
 }

@@ -577,7 +577,7 @@ DATA_TEST void t_interrupt_aborts(const char *backend)
 }
 
 #define T(backend, name) \
-	Test(backend, name, .timeout = 120) { t_##name(#backend); }
+	Test(backend, name) { t_##name(#backend); }
 
 #define LIFECYCLE_TESTS(backend) \
 	T(backend, lifecycle) \

@@ -16,7 +16,6 @@
 #if defined(RPB_HAVE_LEVELDB) && defined(RPB_HAVE_SQLITE)
 
 #define RPBENCH RPB_BINARY_DIR "/bin/rpbench"
-#define COMPARE_TIMEOUT_S 240.0
 #define MIB 1048576.0
 #define PATHBUF 1024
 
@@ -38,7 +37,7 @@ static void rpbench(struct e2e_proc *p, const struct e2e_env *e, const char *dir
 		e2e_args_add(&a, !strcmp(s, "OUT") ? dir : s, NULL);
 	va_end(ap);
 	cr_assert_eq(e2e_spawn(p, e->cap, &a), 0, "cannot start %s", RPBENCH);
-	e2e_wait(p, COMPARE_TIMEOUT_S);
+	e2e_wait(p);
 }
 
 static json_t *load_json(const char *path)
@@ -294,14 +293,14 @@ static void t_compare(const char *const *backends, size_t nb, const char *list)
 	e2e_env_fini(&e);
 }
 
-Test(e2e_compare, embedded, .timeout = 300, .fini = e2e_cleanup)
+Test(e2e_compare, embedded, .fini = e2e_cleanup)
 {
 	static const char *const b[] = {"leveldb", "sqlite"};
 	t_compare(b, 2, "leveldb,sqlite");
 }
 
 #ifdef RPB_HAVE_POSTGRES
-Test(e2e_compare, with_postgres, .timeout = 300, .fini = e2e_cleanup)
+Test(e2e_compare, with_postgres, .fini = e2e_cleanup)
 {
 	const char *dsn = getenv("RPB_TEST_PG_DSN");
 	if (!dsn || !*dsn)
@@ -332,7 +331,7 @@ static void run_ci(const struct e2e_env *e, const char *backend, const char *out
 	e2e_proc_free(&p);
 }
 
-Test(e2e_compare, refuses_other_sync, .timeout = 120, .fini = e2e_cleanup)
+Test(e2e_compare, refuses_other_sync, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "sqlite");
@@ -355,7 +354,7 @@ Test(e2e_compare, refuses_other_sync, .timeout = 120, .fini = e2e_cleanup)
 	e2e_env_fini(&e);
 }
 
-Test(e2e_compare, postgres_needs_a_server, .timeout = 30, .fini = e2e_cleanup)
+Test(e2e_compare, postgres_needs_a_server, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "sqlite");
@@ -370,7 +369,7 @@ Test(e2e_compare, postgres_needs_a_server, .timeout = 30, .fini = e2e_cleanup)
 
 /* ---- 3. a run that does not complete is named; the others are reported ---- */
 
-Test(e2e_compare, incomplete_run_named, .timeout = 120, .fini = e2e_cleanup)
+Test(e2e_compare, incomplete_run_named, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "sqlite");
@@ -400,7 +399,7 @@ Test(e2e_compare, incomplete_run_named, .timeout = 120, .fini = e2e_cleanup)
 
 /* ---- 4. repeats interleave and give the median ---- */
 
-Test(e2e_compare, repeat_interleaves, .timeout = 300, .fini = e2e_cleanup)
+Test(e2e_compare, repeat_interleaves, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "sqlite");

@@ -56,23 +56,23 @@ static void usage_refused(const char *backend, const char *needle, ...)
 
 /* ---- the command line and the workload ---- */
 
-Test(e2e_errors, unknown_option, .timeout = 30, .fini = e2e_cleanup)
+Test(e2e_errors, unknown_option, .fini = e2e_cleanup)
 {
 	usage_refused("sqlite", "'--bogus'", "run", E2E_CI_INGEST, "--bogus", "--out", "OUT", NULL);
 }
 
-Test(e2e_errors, unknown_command, .timeout = 30, .fini = e2e_cleanup)
+Test(e2e_errors, unknown_command, .fini = e2e_cleanup)
 {
 	usage_refused("sqlite", "'frobnicate'", "frobnicate", E2E_CI_INGEST, "--out", "OUT", NULL);
 }
 
-Test(e2e_errors, missing_workload, .timeout = 30, .fini = e2e_cleanup)
+Test(e2e_errors, missing_workload, .fini = e2e_cleanup)
 {
 	usage_refused("sqlite", "/nonexistent/rpbench-e2e.ini", "run", "/nonexistent/rpbench-e2e.ini",
 		      "--out", "OUT", NULL);
 }
 
-Test(e2e_errors, workload_unknown_key, .timeout = 30, .fini = e2e_cleanup)
+Test(e2e_errors, workload_unknown_key, .fini = e2e_cleanup)
 {
 	usage_refused("sqlite", "e2e-unknown-key.ini:8:", "run", E2E_FIXTURE("e2e-unknown-key.ini"),
 		      "--out", "OUT", NULL);
@@ -80,13 +80,13 @@ Test(e2e_errors, workload_unknown_key, .timeout = 30, .fini = e2e_cleanup)
 		      "OUT", NULL);
 }
 
-Test(e2e_errors, workload_malformed_line, .timeout = 30, .fini = e2e_cleanup)
+Test(e2e_errors, workload_malformed_line, .fini = e2e_cleanup)
 {
 	usage_refused("sqlite", "e2e-malformed.ini:4:", "run", E2E_FIXTURE("e2e-malformed.ini"),
 		      "--out", "OUT", NULL);
 }
 
-Test(e2e_errors, out_of_range, .timeout = 30, .fini = e2e_cleanup)
+Test(e2e_errors, out_of_range, .fini = e2e_cleanup)
 {
 	usage_refused("sqlite", "e2e-threads0.ini:3:", "run", E2E_FIXTURE("e2e-threads0.ini"),
 		      "--out", "OUT", NULL);
@@ -96,21 +96,21 @@ Test(e2e_errors, out_of_range, .timeout = 30, .fini = e2e_cleanup)
 		      "OUT", NULL);
 }
 
-Test(e2e_errors, set_unknown_key, .timeout = 30, .fini = e2e_cleanup)
+Test(e2e_errors, set_unknown_key, .fini = e2e_cleanup)
 {
 	usage_refused("sqlite", "'bogus'", "run", E2E_CI_INGEST, "--set", "bogus=3", "--out", "OUT",
 		      NULL);
 }
 
 #ifdef RPB_HAVE_POSTGRES
-Test(e2e_errors, dir_with_postgres, .timeout = 30, .fini = e2e_cleanup)
+Test(e2e_errors, dir_with_postgres, .fini = e2e_cleanup)
 {
 	usage_refused("postgres", "--dir", "run", E2E_CI_INGEST, "--dir", "/tmp/rpbt-e2e-never",
 		      "--out", "OUT", NULL);
 	cr_assert(!e2e_exists("/tmp/rpbt-e2e-never"), "--dir with postgres created the directory");
 }
 
-Test(e2e_errors, wrong_dsn, .timeout = 30, .fini = e2e_cleanup)
+Test(e2e_errors, wrong_dsn, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "postgres");
@@ -127,7 +127,7 @@ Test(e2e_errors, wrong_dsn, .timeout = 30, .fini = e2e_cleanup)
 
 /* ---- store directories ---- */
 
-Test(e2e_errors, store_dir_uncreatable, .timeout = 30, .fini = e2e_cleanup)
+Test(e2e_errors, store_dir_uncreatable, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "sqlite");
@@ -179,17 +179,17 @@ static void unmarked_refused(bool fresh)
 	e2e_env_fini(&e);
 }
 
-Test(e2e_errors, unmarked_dir_refused, .timeout = 30, .fini = e2e_cleanup)
+Test(e2e_errors, unmarked_dir_refused, .fini = e2e_cleanup)
 {
 	unmarked_refused(false);
 }
 
-Test(e2e_errors, fresh_unmarked_refused, .timeout = 30, .fini = e2e_cleanup)
+Test(e2e_errors, fresh_unmarked_refused, .fini = e2e_cleanup)
 {
 	unmarked_refused(true);
 }
 
-Test(e2e_errors, fresh_empties_marked_store, .timeout = 60, .fini = e2e_cleanup)
+Test(e2e_errors, fresh_empties_marked_store, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "sqlite");
@@ -230,7 +230,7 @@ Test(e2e_errors, fresh_empties_marked_store, .timeout = 60, .fini = e2e_cleanup)
 
 /* ---- results directories ---- */
 
-Test(e2e_errors, out_holds_result, .timeout = 30, .fini = e2e_cleanup)
+Test(e2e_errors, out_holds_result, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "sqlite");
@@ -250,7 +250,7 @@ Test(e2e_errors, out_holds_result, .timeout = 30, .fini = e2e_cleanup)
 	e2e_env_fini(&e);
 }
 
-Test(e2e_errors, verify_without_result, .timeout = 30, .fini = e2e_cleanup)
+Test(e2e_errors, verify_without_result, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "sqlite");
@@ -263,7 +263,7 @@ Test(e2e_errors, verify_without_result, .timeout = 30, .fini = e2e_cleanup)
 }
 
 #if defined(RPB_HAVE_LEVELDB) && defined(RPB_HAVE_SQLITE)
-Test(e2e_errors, verify_wrong_binary, .timeout = 30, .fini = e2e_cleanup)
+Test(e2e_errors, verify_wrong_binary, .fini = e2e_cleanup)
 {
 	struct e2e_env e, s;
 	e2e_env_init(&e, "leveldb");
@@ -346,7 +346,7 @@ static void ro_case(const struct e2e_env *e, const char *backend, const char *fl
 	e2e_env_fini(&b);
 }
 
-Test(e2e_errors, readonly_store_dir, .timeout = 30, .fini = ro_fini)
+Test(e2e_errors, readonly_store_dir, .fini = ro_fini)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "sqlite");
@@ -361,7 +361,7 @@ Test(e2e_errors, readonly_store_dir, .timeout = 30, .fini = ro_fini)
 	e2e_env_fini(&e);
 }
 
-Test(e2e_errors, readonly_out_dir, .timeout = 30, .fini = ro_fini)
+Test(e2e_errors, readonly_out_dir, .fini = ro_fini)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "sqlite");

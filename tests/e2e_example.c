@@ -74,7 +74,7 @@ Test(e2e_example, unknown_to_programs_that_do_not_register_it, .fini = e2e_clean
 }
 
 #ifdef RPB_HAVE_SQLITE
-Test(e2e_example, run_results_and_verify, .timeout = 120, .fini = e2e_cleanup)
+Test(e2e_example, run_results_and_verify, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	char ini[E2E_PATH];

@@ -30,9 +30,6 @@ enum {
 
 #define PG_THROWAWAY RPB_SOURCE_DIR "/scripts/pg-throwaway"
 
-/* A spawned run still going when an assertion ends the test: the .fini hook
- * kills it before its directory is removed. */
-static pid_t live_child = -1;
 /* A private PostgreSQL server of this test, stopped and removed by .fini. */
 static char private_pg[E2E_PATH], private_cap[300];
 
@@ -51,11 +48,7 @@ static void private_server_remove(void)
 
 static void faults_fini(void)
 {
-	if (live_child > 0) {
-		kill(live_child, SIGKILL);
-		waitpid(live_child, NULL, 0);
-		live_child = -1;
-	}
+	e2e_kill_children(); /* a run still going, before its server goes */
 	private_server_remove();
 	e2e_cleanup();
 }
@@ -249,26 +242,52 @@ static void assert_store_is_acked(const struct e2e_env *e, json_t *r)
 		     (long long)acked);
 }
 
+/* ---- timing of the faults ---- */
+
+/* The reaper tests' txn_timeout: far longer than a healthy transaction
+ * takes, even in a sanitizer build on a loaded machine (it scales like
+ * every limit), and short enough to keep the tests quick. The faults
+ * themselves do not race the reaper: a stall lasts until the reaper has
+ * interrupted its transaction, a lock is held until the run stops. */
+#define REAP_BASE_MS 1000.0
+#define UNTIL_REAPED "3600000" /* ms: a stall or lock only the reaper or the stop ends */
+
+static unsigned reap_ms(void)
+{
+	return (unsigned)rpbt_limit_s(REAP_BASE_MS);
+}
+
+/* "txn_timeout=<reap_ms>" */
+static const char *reap_set(char *buf, size_t n)
+{
+	snprintf(buf, n, "txn_timeout=%u", reap_ms());
+	return buf;
+}
+
 /* ---- 1. the reaper stops the run ---- */
 
-/* Every 10th op stalls (stall) or meets another session's lock (lock) for
- * ms with txn_timeout = 200 ms. SQLite runs one thread: its single writer
- * would make the other thread time out waiting, at an op of its own. */
-static void t_timeout_stop(const char *backend, const char *kind, unsigned ms)
+/* Every 10th op stalls (stall) or meets another session's lock (lock) until
+ * the reaper interrupts it. SQLite runs one thread: its single writer
+ * would make the other thread time out waiting, at an op of its own; its
+ * busy_timeout is the longest, so only the reaper ends a wait for the lock. */
+static void t_timeout_stop(const char *backend, const char *kind)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, backend);
-	char inject[64];
-	snprintf(inject, sizeof inject, "inject=%s:%u@10", kind, ms);
-	json_t *r = run_ci(&e, EXIT_STOPPED, "ops=20", "txn_timeout=200", inject,
-			   !strcmp(backend, "sqlite") ? "threads=1" : NULL, NULL);
+	char inject[64], reap[64];
+	snprintf(inject, sizeof inject, "inject=%s:" UNTIL_REAPED "@10", kind);
+	bool sqlite = !strcmp(backend, "sqlite");
+	json_t *r = run_ci(&e, EXIT_STOPPED, "ops=20", reap_set(reap, sizeof reap), inject,
+			   sqlite ? "threads=1" : NULL, sqlite ? "sqlite.busy_timeout=" UNTIL_REAPED : NULL,
+			   NULL);
 	assert_stop(r, "error", "txn-timeout");
 	cr_assert_eq(e2e_jint(r, "stop.op"), 9, "the stalled op is op 9 of its thread");
-	char status[2048];
+	char status[2048], want[128];
 	json_int_t errs = summary_err(&e, r, status, sizeof status);
-	cr_assert(strstr(status, "Test ended when the transaction reaper aborted a transaction "
-				 "after 200 ms (create 10 of thread "),
-		  "status: %s", status);
+	snprintf(want, sizeof want,
+		 "Test ended when the transaction reaper aborted a transaction after %u ms (create 10 "
+		 "of thread ", reap_ms());
+	cr_assert(strstr(status, want), "status: %s", status);
 	cr_assert(strstr(status, "the reaper interrupted a transaction open for "), "status: %s",
 		  status);
 	cr_assert_geq(errs, 1, "summary Err: %lld", (long long)errs);
@@ -289,8 +308,10 @@ static void t_timeout_continue(const char *backend)
 	struct e2e_env e;
 	e2e_env_init(&e, backend);
 	bool one = !strcmp(backend, "sqlite");
-	json_t *r = run_ci(&e, EXIT_OK, "ops=20", "txn_timeout=200", "inject=stall:400@10",
-			   "on_error.txn-timeout=continue", one ? "threads=1" : NULL, NULL);
+	char reap[64];
+	json_t *r = run_ci(&e, EXIT_OK, "ops=20", reap_set(reap, sizeof reap),
+			   "inject=stall:" UNTIL_REAPED "@10", "on_error.txn-timeout=continue",
+			   one ? "threads=1" : NULL, NULL);
 	assert_stop(r, "completed", NULL);
 	json_int_t threads = one ? 1 : 2, stalled = threads * (20 / 10);
 	cr_assert_eq(class_count(r, "txn-timeout"), stalled, "errors.txn-timeout.count");
@@ -308,9 +329,10 @@ static void t_timeout_retry(const char *backend)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, backend);
+	char reap[64];
 	/* One thread: another would see the stop before its last attempt. */
-	json_t *r = run_ci(&e, EXIT_STOPPED, "ops=10", "threads=1", "txn_timeout=200",
-			   "inject=stall:400@5", "on_error.txn-timeout=retry:2", NULL);
+	json_t *r = run_ci(&e, EXIT_STOPPED, "ops=10", "threads=1", reap_set(reap, sizeof reap),
+			   "inject=stall:" UNTIL_REAPED "@5", "on_error.txn-timeout=retry:2", NULL);
 	assert_stop(r, "error", "txn-timeout");
 	cr_assert_eq(e2e_jint(r, "stop.op"), 4, "op 4 stalls first");
 	cr_assert_eq(threads_sum(r, "retries"), 2, "1 stalled op x 2 retries");
@@ -325,7 +347,12 @@ static void t_timeout_retry(const char *backend)
 /* ---- 4. lock conflicts: retry outlasts the lock, stop ends the run ---- */
 
 /* SQLite waits busy_timeout = 50 ms for the lock, PostgreSQL lock_timeout
- * = 50 ms (SQLSTATE 55P03); the injected lock is held 400 ms. */
+ * = 50 ms (SQLSTATE 55P03). The injected lock is held until the run stops
+ * where one conflict ends the run; where the run goes on, for HOLD_BASE_MS
+ * (scaled): long enough that the worker, woken once the lock is taken,
+ * surely meets it, and retry:N outlasts it ten times over (each attempt
+ * waits 50 ms). */
+#define HOLD_BASE_MS 1000.0
 static char lock_dsn[1024];
 
 static void conflict_env(struct e2e_env *e, const char *backend, const char **opt)
@@ -339,13 +366,22 @@ static void conflict_env(struct e2e_env *e, const char *backend, const char **op
 	}
 }
 
+/* "inject=lock:<held>@10" with the scaled hold. */
+static const char *held_lock(char *buf, size_t n)
+{
+	snprintf(buf, n, "inject=lock:%u@10", (unsigned)rpbt_limit_s(HOLD_BASE_MS));
+	return buf;
+}
+
 static void t_conflict_retry(const char *backend)
 {
 	struct e2e_env e;
 	const char *opt;
 	conflict_env(&e, backend, &opt);
-	json_t *r = run_ci(&e, EXIT_OK, "ops=10", "inject=lock:400@10",
-			   "on_error.conflict=retry:40", opt, NULL);
+	char lock[64], retry[64];
+	snprintf(retry, sizeof retry, "on_error.conflict=retry:%u",
+		 (unsigned)(10 * rpbt_limit_s(HOLD_BASE_MS) / 50));
+	json_t *r = run_ci(&e, EXIT_OK, "ops=10", held_lock(lock, sizeof lock), retry, opt, NULL);
 	assert_stop(r, "completed", NULL);
 	json_int_t retries = threads_sum(r, "retries");
 	cr_assert_gt(retries, 0, "the lock was never met");
@@ -363,7 +399,7 @@ static void t_conflict_stop(const char *backend)
 	struct e2e_env e;
 	const char *opt;
 	conflict_env(&e, backend, &opt);
-	json_t *r = run_ci(&e, EXIT_STOPPED, "ops=10", "inject=lock:400@10", opt, NULL);
+	json_t *r = run_ci(&e, EXIT_STOPPED, "ops=10", "inject=lock:" UNTIL_REAPED "@10", opt, NULL);
 	assert_stop(r, "error", "conflict");
 	if (e.server)
 		cr_assert_str_eq(e2e_jstr(r, "stop.sqlstate"), "55P03");
@@ -381,7 +417,8 @@ static void t_conflict_continue(const char *backend)
 	struct e2e_env e;
 	const char *opt;
 	conflict_env(&e, backend, &opt);
-	json_t *r = run_ci(&e, EXIT_OK, "ops=10", "inject=lock:400@10",
+	char lock[64];
+	json_t *r = run_ci(&e, EXIT_OK, "ops=10", held_lock(lock, sizeof lock),
 			   "on_error.conflict=continue", opt, NULL);
 	assert_stop(r, "completed", NULL);
 	json_int_t stalled = 2 * (10 / 10);
@@ -429,80 +466,23 @@ static void t_disk_full_stop(const char *backend)
 	e2e_env_fini(&e);
 }
 
-/* ---- the live ledger ---- */
+/* ---- runs killed mid-way ---- */
 
-#define LEDGER_HEADER 64
-#define MAX_THREADS 8
-
-struct ledger_view {
-	unsigned n;
-	uint64_t started[MAX_THREADS], finished[MAX_THREADS];
-};
-
-/* Reads ledger.bin as verify would; false while it is not there yet. */
-static bool ledger_read(const char *out, struct ledger_view *lv)
-{
-	char path[E2E_PATH + 32];
-	snprintf(path, sizeof path, "%s/%s", out, RPB_LEDGER_FILE);
-	size_t len;
-	char *raw = e2e_slurp(path, &len);
-	if (!raw)
-		return false;
-	uint32_t n = 0;
-	bool ok = len >= LEDGER_HEADER && memcmp(raw, "RPBLEDG1", 8) == 0;
-	if (ok) {
-		memcpy(&n, raw + 8, sizeof n);
-		ok = n >= 1 && n <= MAX_THREADS &&
-		     len >= LEDGER_HEADER + n * sizeof(struct rpb_ledger_slot);
-	}
-	for (unsigned t = 0; ok && t < n; t++) {
-		const char *slot = raw + LEDGER_HEADER + t * sizeof(struct rpb_ledger_slot);
-		memcpy(&lv->started[t], slot + offsetof(struct rpb_ledger_slot, started), 8);
-		memcpy(&lv->finished[t], slot + offsetof(struct rpb_ledger_slot, finished), 8);
-	}
-	lv->n = ok ? n : 0;
-	free(raw);
-	return ok;
-}
-
-static uint64_t ledger_finished(const struct ledger_view *lv)
-{
-	uint64_t sum = 0;
-	for (unsigned t = 0; t < lv->n; t++)
-		sum += lv->finished[t];
-	return sum;
-}
-
-/* Starts a 60 s ingest (extra --set up to NULL) and returns once its ledger
- * shows `want` finished operations. */
+/* Starts an ingest that ends only when killed or stopped (extra --set up to
+ * NULL) and returns once its ledger shows `want` finished operations. */
 static void spawn_until(struct e2e_proc *p, const struct e2e_env *e, uint64_t want, ...)
 	__attribute__((sentinel));
 static void spawn_until(struct e2e_proc *p, const struct e2e_env *e, uint64_t want, ...)
 {
 	struct e2e_args a;
 	e2e_run_args(&a, e, E2E_CI_INGEST, e->out);
-	e2e_args_add(&a, "--set", "ops=0", "--set", "duration=60", "--set", "sync=commit", NULL);
+	e2e_args_add(&a, "--set", "ops=0", "--set", E2E_UNTIL_KILLED, "--set", "sync=commit", NULL);
 	va_list ap;
 	va_start(ap, want);
 	for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
 		e2e_args_add(&a, "--set", s, NULL);
 	va_end(ap);
-	int rc = e2e_spawn(p, e->cap, &a);
-	cr_assert_eq(rc, 0, "cannot start %s: %s", p->cmd, strerror(rc));
-	live_child = p->pid;
-	struct timespec nap = {0, 10 * 1000 * 1000};
-	struct ledger_view lv = {0};
-	/* A ceiling for a stuck run, not a measurement. */
-	for (int i = 0; i < 2000; i++) {
-		if (ledger_read(e->out, &lv) && ledger_finished(&lv) >= want)
-			return;
-		nanosleep(&nap, NULL);
-	}
-	kill(p->pid, SIGKILL);
-	e2e_wait(p, 10);
-	live_child = -1;
-	cr_assert_fail("`%s` finished only %llu operations in 20 s (exit %d): %s", p->cmd,
-		       (unsigned long long)ledger_finished(&lv), p->code, p->err);
+	e2e_spawn_until(p, e->cap, &a, e->out, want);
 }
 
 /* ---- 6. SIGKILL: verify checks the killed run against its live ledger ---- */
@@ -515,8 +495,7 @@ static void t_sigkill(const char *backend)
 	/* probe_every = 7: a probe sequence is often in flight at the kill. */
 	spawn_until(&p, &e, 60, "probe_every=7", NULL);
 	cr_assert_eq(kill(p.pid, SIGKILL), 0);
-	e2e_wait(&p, 10);
-	live_child = -1;
+	e2e_wait(&p);
 	e2e_assert_code(&p, EXIT_KILLED);
 	e2e_assert_quiet(&p);
 	e2e_proc_free(&p);
@@ -524,8 +503,8 @@ static void t_sigkill(const char *backend)
 	json_t *r = e2e_result(e.out);
 	const char *status = e2e_jstr(r, "status");
 	cr_assert(!strncmp(status, "running", 7), "a killed run's result.json says \"%s\"", status);
-	struct ledger_view lv;
-	cr_assert(ledger_read(e.out, &lv), "%s/%s is unreadable", e.out, RPB_LEDGER_FILE);
+	struct e2e_ledger lv;
+	cr_assert(e2e_ledger_read(e.out, &lv), "%s/%s is unreadable", e.out, RPB_LEDGER_FILE);
 	char path[E2E_PATH + 32];
 	snprintf(path, sizeof path, "%s/%s", e.out, RPB_FAILURES_FILE);
 	char *failures = e2e_slurp(path, NULL);
@@ -544,9 +523,9 @@ static void t_sigkill(const char *backend)
 	int used = 0;
 	sscanf(text, "verified %lld objects: 0 missing, 0 corrupt, 0 unexpected%n", &n, &used);
 	cr_assert_gt(used, 0, "verify of the killed run printed \"%s\"", text);
-	cr_assert_eq((uint64_t)n, ledger_finished(&lv),
+	cr_assert_eq((uint64_t)n, e2e_ledger_finished(&lv),
 		     "verify checked %lld objects, the ledger says %llu finished: %s", n,
-		     (unsigned long long)ledger_finished(&lv), text);
+		     (unsigned long long)e2e_ledger_finished(&lv), text);
 	if (doubt) {
 		char want[64];
 		snprintf(want, sizeof want, " (%u in doubt: ", doubt);
@@ -624,8 +603,7 @@ static void t_server_lost(const char *backend)
 	struct e2e_proc p;
 	spawn_until(&p, &e, 40, NULL);
 	cr_assert_eq(kill(postmaster_pid(), SIGKILL), 0);
-	e2e_wait(&p, 20);
-	live_child = -1;
+	e2e_wait(&p);
 	e2e_assert_code(&p, EXIT_STOPPED);
 	e2e_assert_quiet(&p);
 	e2e_proc_free(&p);
@@ -675,18 +653,18 @@ static void t_lock_refused(const char *backend)
 /* ---- the suites ---- */
 
 #define T(backend, name, body) \
-	Test(faults_##backend, name, .timeout = 90, .fini = faults_fini) { body; }
+	Test(faults_##backend, name, .fini = faults_fini) { body; }
 
 #ifdef RPB_HAVE_LEVELDB
-T(leveldb, timeout_stall_stop, t_timeout_stop("leveldb", "stall", 500))
+T(leveldb, timeout_stall_stop, t_timeout_stop("leveldb", "stall"))
 T(leveldb, timeout_stall_continue, t_timeout_continue("leveldb"))
 T(leveldb, timeout_stall_retry, t_timeout_retry("leveldb"))
 T(leveldb, sigkill, t_sigkill("leveldb"))
 T(leveldb, lock_refused, t_lock_refused("leveldb"))
 #endif
 #ifdef RPB_HAVE_SQLITE
-T(sqlite, timeout_stall_stop, t_timeout_stop("sqlite", "stall", 500))
-T(sqlite, timeout_lock_stop, t_timeout_stop("sqlite", "lock", 600))
+T(sqlite, timeout_stall_stop, t_timeout_stop("sqlite", "stall"))
+T(sqlite, timeout_lock_stop, t_timeout_stop("sqlite", "lock"))
 T(sqlite, timeout_stall_continue, t_timeout_continue("sqlite"))
 T(sqlite, timeout_stall_retry, t_timeout_retry("sqlite"))
 T(sqlite, conflict_retry, t_conflict_retry("sqlite"))
@@ -696,8 +674,8 @@ T(sqlite, disk_full_stop, t_disk_full_stop("sqlite"))
 T(sqlite, sigkill, t_sigkill("sqlite"))
 #endif
 #ifdef RPB_HAVE_POSTGRES
-T(postgres, timeout_stall_stop, t_timeout_stop("postgres", "stall", 500))
-T(postgres, timeout_lock_stop, t_timeout_stop("postgres", "lock", 600))
+T(postgres, timeout_stall_stop, t_timeout_stop("postgres", "stall"))
+T(postgres, timeout_lock_stop, t_timeout_stop("postgres", "lock"))
 T(postgres, timeout_stall_continue, t_timeout_continue("postgres"))
 T(postgres, timeout_stall_retry, t_timeout_retry("postgres"))
 T(postgres, conflict_retry, t_conflict_retry("postgres"))

@@ -88,7 +88,7 @@ static void t_fedora_run_verify(const char *backend)
 }
 
 #define T(backend)                                                                  \
-	Test(e2e_##backend, fedora_run_verify, .timeout = 180, .fini = e2e_cleanup) \
+	Test(e2e_##backend, fedora_run_verify, .fini = e2e_cleanup) \
 	{                                                                           \
 		t_fedora_run_verify(#backend);                                      \
 	}
@@ -102,7 +102,7 @@ T(sqlite)
 T(postgres)
 #endif
 
-Test(e2e_null, fedora_completes, .timeout = 60, .fini = e2e_cleanup)
+Test(e2e_null, fedora_completes, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "null");
@@ -175,7 +175,7 @@ static void binary_file_of(const struct e2e_env *e, const struct fed_path *p, ch
 static const char *const file_sets[] = {"size_max=64k", "size_min=64k"};
 static const char *const inline_sets[] = {"size_max=1k", "binary_threshold=0"};
 
-Test(fedora_verify, finds_a_deleted_binary_file, .timeout = 120, .fini = e2e_cleanup)
+Test(fedora_verify, finds_a_deleted_binary_file, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	struct fed_path p;
@@ -187,7 +187,7 @@ Test(fedora_verify, finds_a_deleted_binary_file, .timeout = 120, .fini = e2e_cle
 	e2e_env_fini(&e);
 }
 
-Test(fedora_verify, finds_a_corrupted_binary, .timeout = 120, .fini = e2e_cleanup)
+Test(fedora_verify, finds_a_corrupted_binary, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	struct fed_path p;
@@ -234,7 +234,7 @@ static void edit_doc(const struct e2e_env *e, const char *path, const char *extr
 	e2e_store_close(&st);
 }
 
-Test(fedora_verify, finds_a_missing_branch_node, .timeout = 120, .fini = e2e_cleanup)
+Test(fedora_verify, finds_a_missing_branch_node, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	struct fed_path p;
@@ -244,7 +244,7 @@ Test(fedora_verify, finds_a_missing_branch_node, .timeout = 120, .fini = e2e_cle
 	e2e_env_fini(&e);
 }
 
-Test(fedora_verify, finds_a_dangling_child_reference, .timeout = 120, .fini = e2e_cleanup)
+Test(fedora_verify, finds_a_dangling_child_reference, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	struct fed_path p;
@@ -270,7 +270,7 @@ static double mean_at(json_t *r, json_int_t from)
 	return 0;
 }
 
-Test(fedora_cost, parent_rewrites_grow_with_one_list_and_not_with_blocks, .timeout = 180,
+Test(fedora_cost, parent_rewrites_grow_with_one_list_and_not_with_blocks,
      .fini = e2e_cleanup)
 {
 	struct e2e_env e;

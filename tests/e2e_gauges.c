@@ -80,7 +80,7 @@ static void t_gauges(const char *backend, const char *const *names)
 }
 
 #ifdef RPB_HAVE_LEVELDB
-Test(e2e_leveldb, gauges, .timeout = 120, .fini = e2e_cleanup)
+Test(e2e_leveldb, gauges, .fini = e2e_cleanup)
 {
 	static const char *const names[] = {"l0_files", "sst_files", "compaction_s",
 					    "compaction_write_bytes", "memory_bytes", NULL};
@@ -88,14 +88,14 @@ Test(e2e_leveldb, gauges, .timeout = 120, .fini = e2e_cleanup)
 }
 #endif
 #ifdef RPB_HAVE_SQLITE
-Test(e2e_sqlite, gauges, .timeout = 120, .fini = e2e_cleanup)
+Test(e2e_sqlite, gauges, .fini = e2e_cleanup)
 {
 	static const char *const names[] = {"wal_bytes", "checkpoints", "checkpoint_s", NULL};
 	t_gauges("sqlite", names);
 }
 #endif
 #ifdef RPB_HAVE_POSTGRES
-Test(e2e_postgres, gauges, .timeout = 120, .fini = e2e_cleanup)
+Test(e2e_postgres, gauges, .fini = e2e_cleanup)
 {
 	static const char *const names[] = {"wal_bytes", "checkpoints", "table_bytes", "dead_tuples",
 					    NULL};

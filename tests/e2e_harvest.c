@@ -218,7 +218,7 @@ static void t_harvest_run_verify(const char *backend)
 }
 
 #define T(backend, name) \
-	Test(e2e_##backend, name, .timeout = 180, .fini = e2e_cleanup) { t_##name(#backend); }
+	Test(e2e_##backend, name, .fini = e2e_cleanup) { t_##name(#backend); }
 
 #ifdef RPB_HAVE_LEVELDB
 T(leveldb, harvest_run_verify)
@@ -249,9 +249,6 @@ static void verify_writers(const struct e2e_env *e, const char *out, json_t *r)
 	e2e_verify_clean(e, out, pint(r, "load.records") + pint(r, "writers.creates"));
 }
 
-#define WRITERS_SETS \
-	"--set", "writers=2", "--set", "writer_rate=300", "--set", "records=8000", "--set", "ops=160"
-
 /* The last update of writer 0 moved its record's index entries from the
  * old datestamp to the new one, in both indexes. */
 static void assert_update_moved(const struct e2e_env *e, json_t *r, const char *seed)
@@ -260,8 +257,9 @@ static void assert_update_moved(const struct e2e_env *e, json_t *r, const char *
 	char msg[512];
 	rpb_job_defaults(&job);
 	cr_assert_eq(rpb_job_load(&job, CI_HARVEST, msg, sizeof msg), 0, "%s", msg);
+	/* The corpus and writers of E2E_HARVEST_WRITERS. */
 	cr_assert_eq(rpb_job_set(&job, "writers=2", msg, sizeof msg), 0, "%s", msg);
-	cr_assert_eq(rpb_job_set(&job, "records=8000", msg, sizeof msg), 0, "%s", msg); /* WRITERS_SETS */
+	cr_assert_eq(rpb_job_set(&job, "records=8000", msg, sizeof msg), 0, "%s", msg);
 	cr_assert_eq(rpb_job_set(&job, seed, msg, sizeof msg), 0, "%s", msg);
 	cr_assert_eq(rpb_job_finish(&job, msg, sizeof msg), 0, "%s", msg);
 	struct hv_corpus c;
@@ -311,10 +309,7 @@ static void t_harvest_writers(const char *backend)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, backend);
-	/* Paced, so a sanitizer build's slower harvests meet no more writes; a
-	 * smaller corpus, so two runs with writers stay well inside the child
-	 * time limit on a loaded 2-core machine. */
-	run_ci(&e, e.out, 0, WRITERS_SETS, NULL);
+	run_ci(&e, e.out, 0, E2E_HARVEST_WRITERS, NULL);
 	json_t *r = e2e_result(e.out);
 	cr_assert_str_eq(e2e_jstr(r, "stop.reason"), "completed");
 	assert_integrity_moved(r);
@@ -328,9 +323,9 @@ static void t_harvest_writers(const char *backend)
 	char out[E2E_PATH];
 	snprintf(out, sizeof out, "%s/snapshot", e.tmp);
 	if (e.server)
-		run_ci(&e, out, 0, WRITERS_SETS, "--set", "seed=43", "--set", "token=snapshot", NULL);
+		run_ci(&e, out, 0, E2E_HARVEST_WRITERS, "--set", "seed=43", "--set", "token=snapshot", NULL);
 	else
-		run_ci(&e, out, 0, "--dir", e.store, WRITERS_SETS, "--set", "seed=43", "--set",
+		run_ci(&e, out, 0, "--dir", e.store, E2E_HARVEST_WRITERS, "--set", "seed=43", "--set",
 		       "token=snapshot", NULL);
 	r = e2e_result(out);
 	assert_integrity_moved(r);
@@ -354,7 +349,7 @@ T(postgres, harvest_writers)
 
 #ifdef RPB_HAVE_SQLITE
 /* A corpus writers changed is refused by reuse = on. */
-Test(e2e_sqlite, harvest_writers_corpus_not_reused, .timeout = 120, .fini = e2e_cleanup)
+Test(e2e_sqlite, harvest_writers_corpus_not_reused, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "sqlite");
@@ -372,7 +367,7 @@ Test(e2e_sqlite, harvest_writers_corpus_not_reused, .timeout = 120, .fini = e2e_
 }
 #endif
 
-Test(e2e_null, harvest_completes, .timeout = 60, .fini = e2e_cleanup)
+Test(e2e_null, harvest_completes, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "null");
@@ -411,7 +406,7 @@ static json_int_t count_expected(const char *const *sets, size_t n)
 	return count;
 }
 
-Test(e2e_sqlite, harvest_restricted, .timeout = 180, .fini = e2e_cleanup)
+Test(e2e_sqlite, harvest_restricted, .fini = e2e_cleanup)
 {
 	static const char *const cases[][4] = {
 		{"from=30", "until=2020-06-30", "set=3", "page_size=100"},
@@ -447,7 +442,7 @@ Test(e2e_sqlite, harvest_restricted, .timeout = 180, .fini = e2e_cleanup)
 	e2e_env_fini(&e);
 }
 
-Test(e2e_sqlite, harvest_bad_tokens, .timeout = 180, .fini = e2e_cleanup)
+Test(e2e_sqlite, harvest_bad_tokens, .fini = e2e_cleanup)
 {
 	static const struct {
 		const char *mode, *why;
@@ -478,7 +473,7 @@ Test(e2e_sqlite, harvest_bad_tokens, .timeout = 180, .fini = e2e_cleanup)
 	e2e_env_fini(&e);
 }
 
-Test(e2e_sqlite, harvest_reuse, .timeout = 180, .fini = e2e_cleanup)
+Test(e2e_sqlite, harvest_reuse, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "sqlite");
@@ -506,7 +501,7 @@ Test(e2e_sqlite, harvest_reuse, .timeout = 180, .fini = e2e_cleanup)
 
 #ifdef RPB_HAVE_LEVELDB
 
-Test(e2e_leveldb, harvest_verify_finds_damage, .timeout = 180, .fini = e2e_cleanup)
+Test(e2e_leveldb, harvest_verify_finds_damage, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "leveldb");

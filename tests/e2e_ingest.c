@@ -126,7 +126,7 @@ static void t_store_counts(const char *backend)
 }
 
 #define T(backend, name) \
-	Test(e2e_##backend, name, .timeout = 60, .fini = e2e_cleanup) { t_##name(#backend); }
+	Test(e2e_##backend, name, .fini = e2e_cleanup) { t_##name(#backend); }
 
 #ifdef RPB_HAVE_LEVELDB
 T(leveldb, run_verify)
@@ -143,7 +143,7 @@ T(postgres, store_counts)
 
 /* ---- the null backend keeps nothing ---- */
 
-Test(e2e_null, run_completes, .timeout = 60, .fini = e2e_cleanup)
+Test(e2e_null, run_completes, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "null");
@@ -162,7 +162,7 @@ Test(e2e_null, run_completes, .timeout = 60, .fini = e2e_cleanup)
 	e2e_env_fini(&e);
 }
 
-Test(e2e_null, verify_refused, .timeout = 60, .fini = e2e_cleanup)
+Test(e2e_null, verify_refused, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "null");
@@ -187,7 +187,7 @@ Test(e2e_null, verify_refused, .timeout = 60, .fini = e2e_cleanup)
 /* ---- 2. summary.txt and the progress lines ---- */
 
 #ifdef RPB_HAVE_SQLITE
-Test(e2e_sqlite, summary_format, .timeout = 60, .fini = e2e_cleanup)
+Test(e2e_sqlite, summary_format, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "sqlite");
@@ -215,13 +215,17 @@ Test(e2e_sqlite, summary_format, .timeout = 60, .fini = e2e_cleanup)
 	e2e_env_fini(&e);
 }
 
-Test(e2e_sqlite, progress_lines, .timeout = 60, .fini = e2e_cleanup)
+Test(e2e_sqlite, progress_lines, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "sqlite");
+	/* A run of 1 s, longer in slower builds (the time factor), so that the
+	 * progress lines' 0.1 s ticks come even when the CPUs are busy. */
+	char duration[64];
+	snprintf(duration, sizeof duration, "duration=%.3f", rpbt_limit_s(1));
 	struct e2e_args a = {0};
 	e2e_args_add(&a, e.bin, "run", E2E_CI_INGEST, "--out", e.out, "--set", "interval=0.1",
-		     "--set", "ops=0", "--set", "duration=1", NULL);
+		     "--set", "ops=0", "--set", duration, NULL);
 	struct e2e_proc p;
 	e2e_exec(&p, e.cap, &a);
 	e2e_assert_code(&p, 0);
@@ -245,8 +249,8 @@ Test(e2e_sqlite, progress_lines, .timeout = 60, .fini = e2e_cleanup)
 		} else if (!strncmp(line, "Status: ", 8))
 			status++;
 	}
-	cr_assert_geq(plus, 3, "a 1 s run with interval 0.1 printed %u \"summary +\" lines:\n%s",
-		      plus, p.out);
+	cr_assert_geq(plus, 3, "a %s run with interval 0.1 printed %u \"summary +\" lines:\n%s",
+		      duration, plus, p.out);
 	cr_assert_geq(equals, 3, "only %u \"summary =\" lines:\n%s", equals, p.out);
 	cr_assert_eq(status, 1, "%u \"Status:\" lines:\n%s", status, p.out);
 	e2e_proc_free(&p);
@@ -300,7 +304,7 @@ static bool all_digits(const char *s)
 }
 
 #ifdef RPB_HAVE_LEVELDB
-Test(e2e_leveldb, jtl, .timeout = 60, .fini = e2e_cleanup)
+Test(e2e_leveldb, jtl, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "leveldb");
@@ -435,7 +439,7 @@ static void free_entries(struct entries *es)
 	free(es->v);
 }
 
-Test(e2e_leveldb, same_seed_same_bytes, .timeout = 60, .fini = e2e_cleanup)
+Test(e2e_leveldb, same_seed_same_bytes, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "leveldb");
@@ -468,32 +472,27 @@ Test(e2e_leveldb, same_seed_same_bytes, .timeout = 60, .fini = e2e_cleanup)
 /* ---- 7. SIGINT stops the run with complete results ---- */
 
 #ifdef RPB_HAVE_SQLITE
-Test(e2e_sqlite, sigint, .timeout = 60, .fini = e2e_cleanup)
+Test(e2e_sqlite, sigint, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "sqlite");
 	struct e2e_args a;
 	e2e_run_args(&a, &e, E2E_CI_INGEST, e.out);
-	e2e_args_add(&a, "--set", "ops=0", "--set", "duration=60", NULL);
+	e2e_args_add(&a, "--set", "ops=0", "--set", E2E_UNTIL_KILLED, NULL);
 	struct e2e_proc p;
-	int rc = e2e_spawn(&p, e.cap, &a);
-	cr_assert_eq(rc, 0, "cannot start %s: %s", p.cmd, strerror(rc));
-	struct timespec nap = {1, 500 * 1000 * 1000}, t0, t1;
-	nanosleep(&nap, NULL);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* Mid-run: once the live ledger shows operations done. */
+	e2e_spawn_until(&p, e.cap, &a, e.out, 50);
 	cr_assert_eq(kill(p.pid, SIGINT), 0);
-	e2e_wait(&p, 10);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	double took = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	/* Stopped by the signal, not by the child limit (exit 137). */
+	e2e_wait(&p);
 	e2e_assert_code(&p, 5);
 	e2e_assert_quiet(&p);
-	cr_assert_lt(took, 5.0, "the run took %.1f s to stop after SIGINT", took);
 	e2e_proc_free(&p);
 
 	json_t *r = e2e_result(e.out);
 	cr_assert_str_eq(e2e_jstr(r, "stop.reason"), "signal");
 	json_int_t acked = e2e_jint(r, "totals.acked");
-	cr_assert_gt(acked, 0, "nothing was acknowledged in 1.5 s");
+	cr_assert_geq(acked, 50, "the ledger showed 50 operations done before SIGINT");
 	e2e_verify_clean(&e, e.out, acked);
 	json_decref(r);
 	e2e_env_fini(&e);

@@ -109,7 +109,7 @@ static void t_metadata_run_verify(const char *backend)
 }
 
 #define T(backend, name) \
-	Test(e2e_##backend, name, .timeout = 120, .fini = e2e_cleanup) { t_##name(#backend); }
+	Test(e2e_##backend, name, .fini = e2e_cleanup) { t_##name(#backend); }
 
 #ifdef RPB_HAVE_LEVELDB
 T(leveldb, metadata_run_verify)
@@ -121,7 +121,7 @@ T(sqlite, metadata_run_verify)
 T(postgres, metadata_run_verify)
 #endif
 
-Test(e2e_null, metadata_completes, .timeout = 60, .fini = e2e_cleanup)
+Test(e2e_null, metadata_completes, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "null");
@@ -145,7 +145,7 @@ static const struct {
 	{0, "mkdir"}, {1, "getFileId"}, {2, "rename"}, {0, "delete"}, {1, "mkdir"}, {2, "getFileId"},
 };
 
-Test(e2e_sqlite, metadata_trace_order, .timeout = 60, .fini = e2e_cleanup)
+Test(e2e_sqlite, metadata_trace_order, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "sqlite");
@@ -241,7 +241,7 @@ static void assert_near(double got, double want, const char *what)
 		  what, got, want);
 }
 
-Test(e2e_sqlite, metadata_report, .timeout = 60, .fini = e2e_cleanup)
+Test(e2e_sqlite, metadata_report, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "sqlite");
@@ -333,7 +333,7 @@ Test(e2e_sqlite, metadata_report, .timeout = 60, .fini = e2e_cleanup)
 
 /* ---- a failure ends its thread only ---- */
 
-Test(e2e_leveldb, metadata_failure_ends_thread, .timeout = 60, .fini = e2e_cleanup)
+Test(e2e_leveldb, metadata_failure_ends_thread, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "leveldb");
@@ -370,7 +370,7 @@ Test(e2e_leveldb, metadata_failure_ends_thread, .timeout = 60, .fini = e2e_clean
 /* on_error = continue overrides: the thread goes on. The delete that failed
  * leaves 0- behind, so every later rename of thread 0 fails (file exists),
  * and verify follows all of that. */
-Test(e2e_leveldb, metadata_failure_continue, .timeout = 60, .fini = e2e_cleanup)
+Test(e2e_leveldb, metadata_failure_continue, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "leveldb");

@@ -112,7 +112,7 @@ static void t_raw_run_verify(const char *backend)
 }
 
 #define T(backend, name) \
-	Test(e2e_##backend, name, .timeout = 180, .fini = e2e_cleanup) { t_##name(#backend); }
+	Test(e2e_##backend, name, .fini = e2e_cleanup) { t_##name(#backend); }
 
 #ifdef RPB_HAVE_LEVELDB
 T(leveldb, raw_run_verify)
@@ -124,7 +124,7 @@ T(sqlite, raw_run_verify)
 T(postgres, raw_run_verify)
 #endif
 
-Test(e2e_null, raw_completes, .timeout = 60, .fini = e2e_cleanup)
+Test(e2e_null, raw_completes, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "null");
@@ -159,7 +159,7 @@ static void drop_first(struct e2e_store *s)
 	cr_assert_eq(s->b->commit(s->s, &err), RPB_OK, "%s", err.msg);
 }
 
-Test(e2e_leveldb, raw_verify_finds_missing, .timeout = 120, .fini = e2e_cleanup)
+Test(e2e_leveldb, raw_verify_finds_missing, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "leveldb");
@@ -180,7 +180,7 @@ Test(e2e_leveldb, raw_verify_finds_missing, .timeout = 120, .fini = e2e_cleanup)
 #endif
 
 #ifdef RPB_HAVE_SQLITE
-Test(e2e_sqlite, raw_fillsync, .timeout = 120, .fini = e2e_cleanup)
+Test(e2e_sqlite, raw_fillsync, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "sqlite");

@@ -24,7 +24,7 @@ static const char *option(json_t *root, const char *name)
 	return v;
 }
 
-Test(e2e_records, seed_past_int64, .timeout = 60, .fini = e2e_cleanup)
+Test(e2e_records, seed_past_int64, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "sqlite");
@@ -53,7 +53,7 @@ Test(e2e_records, seed_past_int64, .timeout = 60, .fini = e2e_cleanup)
 }
 
 /* A results directory and a store directory whose names are not UTF-8. */
-Test(e2e_records, paths_not_utf8, .timeout = 60, .fini = e2e_cleanup)
+Test(e2e_records, paths_not_utf8, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "sqlite");
@@ -81,7 +81,7 @@ Test(e2e_records, paths_not_utf8, .timeout = 60, .fini = e2e_cleanup)
 
 /* A backend option (here the [postgres] section, which SQLite ignores) is
  * recorded whole, not cut at some buffer size. */
-Test(e2e_records, backend_values_whole, .timeout = 60, .fini = e2e_cleanup)
+Test(e2e_records, backend_values_whole, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "sqlite");

@@ -68,7 +68,7 @@ static void assert_clean(const struct e2e_env *e, const struct e2e_proc *p,
 #ifdef RPB_HAVE_SQLITE
 /* The run records postgres.read_dsn (manifest.options, the command line)
  * though SQLite never uses it. */
-Test(e2e_secrets, read_dsn_every_spelling, .timeout = 240, .fini = e2e_cleanup)
+Test(e2e_secrets, read_dsn_every_spelling, .fini = e2e_cleanup)
 {
 	for (size_t i = 0; i < NREPLICA; i++)
 		for (size_t f = 0; f < sizeof set_forms / sizeof set_forms[0]; f++) {
@@ -125,7 +125,7 @@ static void pg_host(char *buf, size_t n)
 /* Every option spelling getopt_long accepts for --dsn. */
 static const char *const dsn_forms[] = {"--dsn", "--ds", "--dsn=", "--ds="};
 
-Test(e2e_secrets, dsn_every_spelling, .timeout = 240, .fini = e2e_cleanup)
+Test(e2e_secrets, dsn_every_spelling, .fini = e2e_cleanup)
 {
 	char host[256];
 	pg_host(host, sizeof host);
@@ -177,7 +177,7 @@ Test(e2e_secrets, dsn_every_spelling, .timeout = 240, .fini = e2e_cleanup)
 
 /* compare: its recorded command (compare.json, compare.md, report/index.html),
  * each run's results and log. */
-Test(e2e_secrets, compare, .timeout = 120, .fini = e2e_cleanup)
+Test(e2e_secrets, compare, .fini = e2e_cleanup)
 {
 	char host[256], *uri = NULL;
 	pg_host(host, sizeof host);

@@ -17,11 +17,6 @@
 
 #define PG_THROWAWAY RPB_SOURCE_DIR "/scripts/pg-throwaway"
 #define CI_HARVEST E2E_WORKLOAD("ci-harvest.ini")
-/* Writers over a smaller corpus: each harvester completes two of its
- * 80-page harvests while the writers move records out of them. Paced, so
- * the two servers leave the machine's cores to the tests running beside. */
-#define WRITERS_SETS \
-	"--set", "writers=2", "--set", "writer_rate=300", "--set", "records=8000", "--set", "ops=160"
 #define SECRET "hunter2"
 
 enum { EXIT_ENV = 2 };
@@ -88,7 +83,7 @@ static void run_split(const struct e2e_env *e, const char *out, const char *read
 	snprintf(sd, sizeof sd, "seed=%s", seed);
 	struct e2e_args a;
 	e2e_run_args(&a, e, CI_HARVEST, out);
-	e2e_args_add(&a, WRITERS_SETS, "--set", rd, "--set", tk, "--set", sd, NULL);
+	e2e_args_add(&a, E2E_HARVEST_WRITERS, "--set", rd, "--set", tk, "--set", sd, NULL);
 	struct e2e_proc p;
 	e2e_exec(&p, e->cap, &a);
 	e2e_assert_code(&p, 0);
@@ -129,7 +124,8 @@ static long long standby_scans(const struct e2e_env *e, const char *table, long 
 		 "SELECT coalesce(sum(idx_scan), 0) FROM pg_stat_user_tables"
 		 " WHERE schemaname = '%s' AND relname = '%s'", e->schema, table);
 	long long n = 0;
-	for (int i = 0; i < 100 && (n = query(e, standby_dsn, sql)) < want; i++) {
+	double deadline = e2e_now_s() + rpbt_limit_s(RPBT_CHILD_LIMIT_S);
+	while ((n = query(e, standby_dsn, sql)) < want && e2e_now_s() < deadline) {
 		struct timespec pause = {0, 100 * 1000000L};
 		nanosleep(&pause, NULL);
 	}
@@ -191,7 +187,7 @@ static void assert_split_run(const struct e2e_env *e, const char *out, long long
 	json_decref(r);
 }
 
-Test(standby_postgres, harvest_from_standby, .timeout = 300, .fini = standby_fini)
+Test(standby_postgres, harvest_from_standby, .fini = standby_fini)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "postgres");
@@ -225,7 +221,7 @@ Test(standby_postgres, harvest_from_standby, .timeout = 300, .fini = standby_fin
 
 /* A read_dsn that is not a standby of the server, or cannot be reached, is
  * refused in one line that names the option. */
-Test(standby_postgres, read_dsn_refused, .timeout = 120, .fini = standby_fini)
+Test(standby_postgres, read_dsn_refused, .fini = standby_fini)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "postgres");

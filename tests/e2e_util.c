@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "e2e_util.h"
+#include "ledger.h"
 
 extern char **environ;
 
@@ -39,6 +40,19 @@ static void describe(struct e2e_proc *p, const struct e2e_args *a)
 	for (int i = 0; i < a->n && len + 1 < sizeof p->cmd; i++)
 		len += (size_t)snprintf(p->cmd + len, sizeof p->cmd - len, "%s%s", i ? " " : "",
 					a->v[i]);
+}
+
+/* Children spawned and not yet waited for, killed by e2e_cleanup. */
+#define MAX_CHILDREN 8
+static pid_t live_children[MAX_CHILDREN];
+
+static void child_track(pid_t pid, pid_t was)
+{
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (live_children[i] == was) {
+			live_children[i] = pid;
+			return;
+		}
 }
 
 int e2e_spawn(struct e2e_proc *p, const char *capdir, const struct e2e_args *a)
@@ -74,6 +88,8 @@ int e2e_spawn(struct e2e_proc *p, const char *capdir, const struct e2e_args *a)
 	posix_spawnattr_destroy(&at);
 	if (rc)
 		p->pid = -1;
+	else
+		child_track(p->pid, 0);
 	return rc;
 }
 
@@ -83,11 +99,18 @@ static char *slurp_or_empty(const char *path)
 	return s ? s : strdup("");
 }
 
-void e2e_wait(struct e2e_proc *p, double timeout_s)
+double e2e_now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+void e2e_wait(struct e2e_proc *p)
 {
 	if (p->pid > 0) {
-		struct timespec t0, now, nap = {0, 5 * 1000 * 1000};
-		clock_gettime(CLOCK_MONOTONIC, &t0);
+		struct timespec nap = {0, 5 * 1000 * 1000};
+		double deadline = e2e_now_s() + rpbt_limit_s(RPBT_CHILD_LIMIT_S);
 		int status = 0;
 		for (;;) {
 			pid_t r = waitpid(p->pid, &status, WNOHANG);
@@ -97,9 +120,7 @@ void e2e_wait(struct e2e_proc *p, double timeout_s)
 				status = -1;
 				break;
 			}
-			clock_gettime(CLOCK_MONOTONIC, &now);
-			if ((double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9 >
-			    timeout_s) {
+			if (e2e_now_s() > deadline) {
 				kill(p->pid, SIGKILL);
 				waitpid(p->pid, &status, 0);
 				break;
@@ -110,6 +131,7 @@ void e2e_wait(struct e2e_proc *p, double timeout_s)
 			: WIFEXITED(status) ? WEXITSTATUS(status)
 			: WIFSIGNALED(status) ? 128 + WTERMSIG(status)
 					       : -1;
+		child_track(0, p->pid);
 		p->pid = -1;
 	}
 	free(p->out);
@@ -121,7 +143,7 @@ void e2e_wait(struct e2e_proc *p, double timeout_s)
 void e2e_exec(struct e2e_proc *p, const char *capdir, const struct e2e_args *a)
 {
 	int rc = e2e_spawn(p, capdir, a);
-	e2e_wait(p, E2E_TIMEOUT_S);
+	e2e_wait(p);
 	if (rc) {
 		free(p->err);
 		p->err = strdup(strerror(rc));
@@ -184,8 +206,19 @@ static void env_forget(const char *tmp)
 			live_envs[i][0] = '\0';
 }
 
+void e2e_kill_children(void)
+{
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (live_children[i] > 0) {
+			kill(live_children[i], SIGKILL);
+			waitpid(live_children[i], NULL, 0);
+			live_children[i] = 0;
+		}
+}
+
 void e2e_cleanup(void)
 {
+	e2e_kill_children();
 	for (int i = 0; i < MAX_ENVS; i++)
 		if (live_envs[i][0]) {
 			rpbt_rmtree(live_envs[i]);
@@ -278,6 +311,69 @@ void e2e_run_ci(const struct e2e_env *e, ...)
 	e2e_assert_code(&p, 0);
 	e2e_assert_quiet(&p);
 	e2e_proc_free(&p);
+}
+
+/* ---- the live ledger ---- */
+
+#define LEDGER_HEADER 64
+
+bool e2e_ledger_read(const char *out, struct e2e_ledger *lv)
+{
+	char path[E2E_PATH + 32];
+	snprintf(path, sizeof path, "%s/%s", out, RPB_LEDGER_FILE);
+	size_t len;
+	char *raw = e2e_slurp(path, &len);
+	if (!raw)
+		return false;
+	uint32_t n = 0;
+	bool ok = len >= LEDGER_HEADER && memcmp(raw, "RPBLEDG1", 8) == 0;
+	if (ok) {
+		memcpy(&n, raw + 8, sizeof n);
+		ok = n >= 1 && n <= E2E_LEDGER_THREADS &&
+		     len >= LEDGER_HEADER + n * sizeof(struct rpb_ledger_slot);
+	}
+	for (unsigned t = 0; ok && t < n; t++) {
+		const char *slot = raw + LEDGER_HEADER + t * sizeof(struct rpb_ledger_slot);
+		memcpy(&lv->started[t], slot + offsetof(struct rpb_ledger_slot, started), 8);
+		memcpy(&lv->finished[t], slot + offsetof(struct rpb_ledger_slot, finished), 8);
+	}
+	lv->n = ok ? n : 0;
+	free(raw);
+	return ok;
+}
+
+uint64_t e2e_ledger_finished(const struct e2e_ledger *lv)
+{
+	uint64_t sum = 0;
+	for (unsigned t = 0; t < lv->n; t++)
+		sum += lv->finished[t];
+	return sum;
+}
+
+void e2e_spawn_until(struct e2e_proc *p, const char *capdir, const struct e2e_args *a,
+		     const char *out, uint64_t want)
+{
+	int rc = e2e_spawn(p, capdir, a);
+	cr_assert_eq(rc, 0, "cannot start %s: %s", p->cmd, strerror(rc));
+	struct timespec nap = {0, 10 * 1000 * 1000};
+	struct e2e_ledger lv = {0};
+	double deadline = e2e_now_s() + rpbt_limit_s(RPBT_CHILD_LIMIT_S);
+	bool running = true;
+	while (running && e2e_now_s() < deadline) {
+		if (e2e_ledger_read(out, &lv) && e2e_ledger_finished(&lv) >= want)
+			return;
+		siginfo_t info = {0}; /* WNOWAIT: e2e_wait below reaps it and reads its code */
+		running = waitid(P_PID, (id_t)p->pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+			  info.si_pid == 0;
+		nanosleep(&nap, NULL);
+	}
+	if (running)
+		kill(p->pid, SIGKILL);
+	e2e_wait(p);
+	cr_assert_fail("`%s` %s after %llu of %llu operations (exit %d): %s", p->cmd,
+		       running ? "was still short of them at the time limit" : "ended",
+		       (unsigned long long)e2e_ledger_finished(&lv), (unsigned long long)want, p->code,
+		       p->err);
 }
 
 /* ---- files ---- */

@@ -11,8 +11,8 @@
 #include <sys/types.h>
 
 #include "testutil.h"
+#include "timelimit.h"
 
-#define E2E_TIMEOUT_S 30.0 /* a child still running after this is killed */
 #define E2E_MAX_ARGS 64
 #define E2E_PATH 512
 
@@ -20,6 +20,15 @@
 #define E2E_WORKLOAD(name) RPB_SOURCE_DIR "/data/workloads/" name
 #define E2E_FIXTURE(name) RPB_SOURCE_DIR "/tests/data/" name
 #define E2E_CI_INGEST E2E_WORKLOAD("ci-ingest.ini")
+/* ci-harvest's writers over a smaller corpus (each harvester completes two
+ * 80-page harvests), paced to leave the cores to the tests beside. The
+ * harvesters begin once the writers have finished 20 operations, so every
+ * harvest meets creates and updates however fast it runs. */
+#define E2E_HARVEST_WRITERS \
+	"--set", "writers=2", "--set", "writer_rate=300", "--set", "writer_lead=20", "--set", \
+	"records=8000", "--set", "ops=160"
+/* --set for a run that ends only when killed or stopped (31 days). */
+#define E2E_UNTIL_KILLED "duration=744h"
 
 /* An argument vector; the strings are borrowed and must outlive the run. */
 struct e2e_args {
@@ -40,12 +49,14 @@ struct e2e_proc {
 
 /* Starts argv with stdin from /dev/null and stdout/stderr into files in
  * capdir; SIGINT and SIGTERM at their defaults. Returns 0 or an errno and
- * never asserts (safe between a mount and its umount). */
+ * never asserts (safe between a mount and its umount). A child not yet
+ * waited for is killed by e2e_cleanup. */
 int e2e_spawn(struct e2e_proc *p, const char *capdir, const struct e2e_args *a);
-/* Waits up to timeout_s (then kills, code = 128 + SIGKILL) and reads the
- * captured output. Never asserts. */
-void e2e_wait(struct e2e_proc *p, double timeout_s);
-/* spawn + wait(E2E_TIMEOUT_S); code -1 if it could not start. Never asserts. */
+/* Waits for the child: a hang, one still running after
+ * rpbt_limit_s(RPBT_CHILD_LIMIT_S), is killed (code = 128 + SIGKILL). Then
+ * reads the captured output. Never asserts. */
+void e2e_wait(struct e2e_proc *p);
+/* spawn + wait; code -1 if it could not start. Never asserts. */
 void e2e_exec(struct e2e_proc *p, const char *capdir, const struct e2e_args *a);
 void e2e_proc_free(struct e2e_proc *p);
 
@@ -63,9 +74,12 @@ struct e2e_env {
 };
 void e2e_env_init(struct e2e_env *e, const char *backend);
 void e2e_env_fini(struct e2e_env *e);
-/* Removes every test directory not yet finished: the .fini hook of each e2e
- * test, so a failed assertion leaves nothing under /tmp either. */
+/* Kills every child not yet waited for and removes every test directory
+ * not yet finished: the .fini hook of each e2e test, so a failed assertion
+ * leaves nothing running and nothing under /tmp either. */
 void e2e_cleanup(void);
+/* Kills (and reaps) every child not yet waited for. */
+void e2e_kill_children(void);
 /* A path inside the test directory. */
 const char *e2e_path(const struct e2e_env *e, char *buf, const char *name);
 
@@ -90,6 +104,25 @@ void e2e_assert_quiet(const struct e2e_proc *p);
 /* Asserts a refusal: exit code want, nothing on stdout, and stderr exactly
  * one line that contains every needle (up to a NULL). */
 void e2e_assert_refusal(const struct e2e_proc *p, int want, ...) __attribute__((sentinel));
+
+/* A run's live ledger (ledger.bin) as verify reads it. */
+#define E2E_LEDGER_THREADS 8
+struct e2e_ledger {
+	unsigned n; /* threads */
+	uint64_t started[E2E_LEDGER_THREADS], finished[E2E_LEDGER_THREADS];
+};
+/* Reads out/ledger.bin; false while it is not there (or not complete). */
+bool e2e_ledger_read(const char *out, struct e2e_ledger *lv);
+uint64_t e2e_ledger_finished(const struct e2e_ledger *lv);
+/* Spawns a run whose results go to out and returns once its live ledger
+ * shows `want` finished operations: an event, not a guess at how long that
+ * takes. Fails the test (the child killed) if the run ends first or does
+ * not get there within the child limit. */
+void e2e_spawn_until(struct e2e_proc *p, const char *capdir, const struct e2e_args *a,
+		     const char *out, uint64_t want);
+
+/* Seconds on the monotonic clock, for deadlines. */
+double e2e_now_s(void);
 
 /* Reads a whole file (NUL-terminated); NULL if it cannot be read. */
 char *e2e_slurp(const char *path, size_t *len);

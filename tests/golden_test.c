@@ -233,24 +233,24 @@ Test(golden, masks_keep_counts_and_hide_timings)
 }
 
 #ifdef RPB_HAVE_SQLITE
-Test(golden, ingest, .timeout = 120, .fini = e2e_cleanup)
+Test(golden, ingest, .fini = e2e_cleanup)
 {
 	golden_run("ingest", E2E_CI_INGEST, "ops=300", "probe_every=100", NULL);
 }
 
-Test(golden, metadata, .timeout = 120, .fini = e2e_cleanup)
+Test(golden, metadata, .fini = e2e_cleanup)
 {
 	golden_run("metadata", E2E_WORKLOAD("ci-metadata.ini"), "ops=200", "preload=5",
 		   "node=golden", NULL);
 }
 
-Test(golden, harvest, .timeout = 120, .fini = e2e_cleanup)
+Test(golden, harvest, .fini = e2e_cleanup)
 {
 	golden_run("harvest", E2E_WORKLOAD("ci-harvest.ini"), "records=2000", "ops=5", "threads=1",
 		   NULL);
 }
 
-Test(golden, raw, .timeout = 120, .fini = e2e_cleanup)
+Test(golden, raw, .fini = e2e_cleanup)
 {
 	golden_run("raw", E2E_WORKLOAD("raw-ci.ini"), "num=200", NULL);
 }

@@ -253,11 +253,11 @@ static void t_namespace(const char *backend)
 }
 
 #ifdef RPB_HAVE_LEVELDB
-Test(metadata, namespace_leveldb, .timeout = 30) { t_namespace("leveldb"); }
+Test(metadata, namespace_leveldb) { t_namespace("leveldb"); }
 #endif
 #ifdef RPB_HAVE_SQLITE
-Test(metadata, namespace_sqlite, .timeout = 30) { t_namespace("sqlite"); }
+Test(metadata, namespace_sqlite) { t_namespace("sqlite"); }
 #endif
 #ifdef RPB_HAVE_POSTGRES
-Test(metadata, namespace_postgres, .timeout = 30) { t_namespace("postgres"); }
+Test(metadata, namespace_postgres) { t_namespace("postgres"); }
 #endif

@@ -149,7 +149,7 @@ Test(report_text, names_and_text)
  * (quotes, system(), a comment) reaches the figures' titles quoted: the
  * report is drawn and nothing runs. */
 #ifdef RPB_HAVE_SQLITE
-Test(report_text, workload_name_drawn_inert, .timeout = 60, .fini = e2e_cleanup)
+Test(report_text, workload_name_drawn_inert, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "sqlite");

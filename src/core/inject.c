@@ -41,6 +41,11 @@ static void wait_while(struct rpb_injector *in, enum inj_state from, uint64_t un
 	}
 }
 
+static bool stopping(struct rpb_runner *rn)
+{
+	return atomic_load_explicit(&rn->stop, memory_order_relaxed) != 0;
+}
+
 static void *injector_main(void *arg)
 {
 	struct rpb_injector *in = arg;
@@ -52,21 +57,35 @@ static void *injector_main(void *arg)
 		if (in->state == INJ_QUIT)
 			break;
 		struct rpb_err err;
-		enum rpb_status st = b->begin(in->s, RPB_TXN_WRITE, &err);
-		if (!st)
-			st = b->put(in->s, in->table, rpb_slice_make(in->key, in->klen),
-				    rpb_slice_make("", 0), &err);
+		enum rpb_status st;
+		/* A write lock another session holds for a moment (SQLite's
+		 * single writer, busy_timeout short) is waited out: the fault is
+		 * that the worker meets this session's lock, not that it has none. */
+		do {
+			st = b->begin(in->s, RPB_TXN_WRITE, &err);
+			if (!st)
+				st = b->put(in->s, in->table, rpb_slice_make(in->key, in->klen),
+					    rpb_slice_make("", 0), &err);
+			if (st)
+				b->rollback(in->s);
+		} while (st == RPB_CONFLICT && !stopping(in->rn));
 		in->st = st;
 		if (st) {
-			b->rollback(in->s);
 			in->state = INJ_IDLE;
 			pthread_cond_broadcast(&in->cv);
 			continue;
 		}
 		in->state = INJ_HELD;
 		pthread_cond_broadcast(&in->cv);
-		/* Hold the lock for ms, or until the run ends. */
-		wait_while(in, INJ_HELD, rpb_now_ns() + hold_ns);
+		/* Hold the lock for ms, or until the run stops: a worker that meets
+		 * it is freed by its own timeout or the reaper, one that waits for
+		 * its own fault's turn by this. */
+		uint64_t until = rpb_now_ns() + hold_ns;
+		for (uint64_t now = rpb_now_ns(); in->state == INJ_HELD && now < until && !stopping(in->rn);
+		     now = rpb_now_ns()) {
+			uint64_t step = now + 10000000u;
+			wait_while(in, INJ_HELD, step < until ? step : until);
+		}
 		b->rollback(in->s); /* nothing of the injector stays */
 		if (in->state == INJ_QUIT)
 			break;
@@ -150,7 +169,7 @@ static void hold_lock(struct rpb_injector *in, unsigned worker, uint64_t op,
 	pthread_mutex_lock(&in->mu);
 	while (in->state != INJ_IDLE && in->state != INJ_QUIT)
 		pthread_cond_wait(&in->cv, &in->mu); /* another worker's fault first */
-	if (in->state == INJ_IDLE) {
+	if (in->state == INJ_IDLE && !stopping(in->rn)) {
 		in->table = table;
 		in->klen = key.len < sizeof in->key ? key.len : sizeof in->key;
 		memcpy(in->key, key.data, in->klen);
@@ -161,14 +180,16 @@ static void hold_lock(struct rpb_injector *in, unsigned worker, uint64_t op,
 	pthread_mutex_unlock(&in->mu);
 }
 
-/* Sleeps ms inside the open transaction; wakes early when the run stops. */
+/* Sleeps ms inside the open transaction; wakes early when the run stops or
+ * the reaper has interrupted the transaction (its commit fails either way),
+ * so a stall far past txn_timeout lasts until the reaper, not longer. */
 static void stall(struct rpb_worker *w, uint64_t ms)
 {
 	uint64_t until = rpb_now_ns() + ms * 1000000u;
 	for (uint64_t now = rpb_now_ns(); now < until; now = rpb_now_ns()) {
-		if (atomic_load_explicit(&w->rn->stop, memory_order_relaxed))
+		if (atomic_load_explicit(&w->rn->stop, memory_order_relaxed) || rpb_txn_reaped(w))
 			return;
-		uint64_t step = now + 50000000u;
+		uint64_t step = now + 10000000u;
 		rpb_sleep_until(step < until ? step : until);
 	}
 }

@@ -44,6 +44,12 @@ bool rpb_txn_disarm(struct rpb_worker *w)
 	return true;
 }
 
+bool rpb_txn_reaped(struct rpb_worker *w)
+{
+	return WATCH_STATE(atomic_load_explicit(&w->watch.word, memory_order_acquire)) ==
+	       RPB_WATCH_REAPED;
+}
+
 enum rpb_status rpb_txn_begin(struct rpb_worker *w, struct rpb_session *s,
 			      enum rpb_txn_mode mode, struct rpb_err *err)
 {

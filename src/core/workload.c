@@ -67,8 +67,9 @@ static const struct rpb_optdef run_options[] = {
 	  .help = "ms before a transaction is interrupted; 0 = never" },
 	{ .key = "inject", .type = RPB_OPT_INJECT, .dflt = "off",
 	  .umin = 1, .umax = 86400000, .off = RUN(inject),
-	  .help = "test fault: stall:MS@N sleeps MS ms inside every Nth op's transaction; "
-		  "lock:MS@N has another session hold a conflicting lock MS ms first" },
+	  .help = "test fault: stall:MS@N sleeps MS ms (less once reaped) inside every Nth op's "
+		  "transaction; lock:MS@N has another session hold a conflicting lock MS ms (or "
+		  "until the run stops) first" },
 	{ .key = "slow_ms", .type = RPB_OPT_COUNT, .dflt = "60300",
 	  .umin = 1, .umax = 86400000, .off = RUN(slow_ms),
 	  .help = "a sample slower than this (ms) is an error" },

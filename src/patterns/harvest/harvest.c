@@ -298,6 +298,22 @@ static void hv_worker_fini(struct rpb_worker *w)
 	w->state = NULL;
 }
 
+/* writer_lead: waits until the writers have finished lead operations (each
+ * has at most one in flight, so issued beyond one each), or the run stops. */
+static void await_writers(struct rpb_worker *w, uint64_t lead)
+{
+	struct rpb_runner *rn = w->rn;
+	for (;;) {
+		uint64_t issued = 0;
+		for (unsigned t = rn->nthreads; t < rn->nworkers; t++)
+			issued += atomic_load_explicit(&rn->workers[t].issued, memory_order_relaxed);
+		if (issued >= lead + (rn->nworkers - rn->nthreads) ||
+		    atomic_load_explicit(&rn->stop, memory_order_relaxed))
+			return;
+		rpb_sleep_until(rpb_now_ns() + 1000000u);
+	}
+}
+
 static enum rpb_status hv_op(struct rpb_worker *w, uint64_t i, struct rpb_err *err)
 {
 	const struct hv_worker *role = w->state;
@@ -305,6 +321,9 @@ static enum rpb_status hv_op(struct rpb_worker *w, uint64_t i, struct rpb_err *e
 		return hv_write(w, i, err);
 	if (role->fills)
 		return hv_fill_op(w, i, err);
+	uint64_t lead = hv_opts(w->rn->job)->writer_lead;
+	if (i == 0 && lead && hv_opts(w->rn->job)->writers)
+		await_writers(w, lead);
 	uint64_t start = rpb_now_ns();
 	struct hv_page pg = {0};
 	enum rpb_status st = hv_request(w, i, &pg, err);

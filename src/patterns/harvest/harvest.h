@@ -56,6 +56,7 @@ struct rpb_harvest_opts {
 	enum rpb_hv_bad bad_token; /* test aid: thread 0 sends a spoiled token */
 	uint64_t writers;      /* workers that create and update records meanwhile */
 	double writer_rate;    /* ops/s per writer; 0 = unpaced */
+	uint64_t writer_lead;  /* test aid: writer ops finished before the first request */
 	/* Resolved by harvest_finish. */
 	int64_t from_s, until_s;
 };

@@ -78,6 +78,10 @@ const struct rpb_optdef harvest_options[] = {
 	{ .key = "writer_rate", .type = RPB_OPT_DOUBLE, .dflt = "0",
 	  .dmin = 0, .dmax = 1e6, .off = HV(writer_rate),
 	  .help = "operations per second of each writer; 0 = as fast as it can" },
+	{ .key = "writer_lead", .type = RPB_OPT_COUNT, .dflt = "0",
+	  .umin = 0, .umax = 1000000, .off = HV(writer_lead),
+	  .help = "test aid: the harvesters send their first request once the writers have "
+		  "finished this many operations in all, so every harvest meets their writes" },
 	{ .key = NULL },
 };
 
