@@ -30,9 +30,6 @@ enum {
 
 #define PG_THROWAWAY RPB_SOURCE_DIR "/scripts/pg-throwaway"
 
-/* A spawned run still going when an assertion ends the test: the .fini hook
- * kills it before its directory is removed. */
-static pid_t live_child = -1;
 /* A private PostgreSQL server of this test, stopped and removed by .fini. */
 static char private_pg[E2E_PATH], private_cap[300];
 
@@ -51,11 +48,7 @@ static void private_server_remove(void)
 
 static void faults_fini(void)
 {
-	if (live_child > 0) {
-		kill(live_child, SIGKILL);
-		waitpid(live_child, NULL, 0);
-		live_child = -1;
-	}
+	e2e_kill_live_run();
 	private_server_remove();
 	e2e_cleanup();
 }
@@ -429,82 +422,6 @@ static void t_disk_full_stop(const char *backend)
 	e2e_env_fini(&e);
 }
 
-/* ---- the live ledger ---- */
-
-#define LEDGER_HEADER 64
-#define MAX_THREADS 8
-
-struct ledger_view {
-	unsigned n;
-	uint64_t started[MAX_THREADS], finished[MAX_THREADS];
-};
-
-/* Reads ledger.bin as verify would; false while it is not there yet. */
-static bool ledger_read(const char *out, struct ledger_view *lv)
-{
-	char path[E2E_PATH + 32];
-	snprintf(path, sizeof path, "%s/%s", out, RPB_LEDGER_FILE);
-	size_t len;
-	char *raw = e2e_slurp(path, &len);
-	if (!raw)
-		return false;
-	uint32_t n = 0;
-	bool ok = len >= LEDGER_HEADER && memcmp(raw, "RPBLEDG1", 8) == 0;
-	if (ok) {
-		memcpy(&n, raw + 8, sizeof n);
-		ok = n >= 1 && n <= MAX_THREADS &&
-		     len >= LEDGER_HEADER + n * sizeof(struct rpb_ledger_slot);
-	}
-	for (unsigned t = 0; ok && t < n; t++) {
-		const char *slot = raw + LEDGER_HEADER + t * sizeof(struct rpb_ledger_slot);
-		memcpy(&lv->started[t], slot + offsetof(struct rpb_ledger_slot, started), 8);
-		memcpy(&lv->finished[t], slot + offsetof(struct rpb_ledger_slot, finished), 8);
-	}
-	lv->n = ok ? n : 0;
-	free(raw);
-	return ok;
-}
-
-static uint64_t ledger_finished(const struct ledger_view *lv)
-{
-	uint64_t sum = 0;
-	for (unsigned t = 0; t < lv->n; t++)
-		sum += lv->finished[t];
-	return sum;
-}
-
-/* Starts a 60 s ingest (extra --set up to NULL) and returns once its ledger
- * shows `want` finished operations. */
-static void spawn_until(struct e2e_proc *p, const struct e2e_env *e, uint64_t want, ...)
-	__attribute__((sentinel));
-static void spawn_until(struct e2e_proc *p, const struct e2e_env *e, uint64_t want, ...)
-{
-	struct e2e_args a;
-	e2e_run_args(&a, e, E2E_CI_INGEST, e->out);
-	e2e_args_add(&a, "--set", "ops=0", "--set", "duration=60", "--set", "sync=commit", NULL);
-	va_list ap;
-	va_start(ap, want);
-	for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
-		e2e_args_add(&a, "--set", s, NULL);
-	va_end(ap);
-	int rc = e2e_spawn(p, e->cap, &a);
-	cr_assert_eq(rc, 0, "cannot start %s: %s", p->cmd, strerror(rc));
-	live_child = p->pid;
-	struct timespec nap = {0, 10 * 1000 * 1000};
-	struct ledger_view lv = {0};
-	/* A ceiling for a stuck run, not a measurement. */
-	for (int i = 0; i < 2000; i++) {
-		if (ledger_read(e->out, &lv) && ledger_finished(&lv) >= want)
-			return;
-		nanosleep(&nap, NULL);
-	}
-	kill(p->pid, SIGKILL);
-	e2e_wait(p, 10);
-	live_child = -1;
-	cr_assert_fail("`%s` finished only %llu operations in 20 s (exit %d): %s", p->cmd,
-		       (unsigned long long)ledger_finished(&lv), p->code, p->err);
-}
-
 /* ---- 6. SIGKILL: verify checks the killed run against its live ledger ---- */
 
 static void t_sigkill(const char *backend)
@@ -513,10 +430,8 @@ static void t_sigkill(const char *backend)
 	e2e_env_init(&e, backend);
 	struct e2e_proc p;
 	/* probe_every = 7: a probe sequence is often in flight at the kill. */
-	spawn_until(&p, &e, 60, "probe_every=7", NULL);
-	cr_assert_eq(kill(p.pid, SIGKILL), 0);
-	e2e_wait(&p, 10);
-	live_child = -1;
+	e2e_spawn_until(&p, &e, 60, "probe_every=7", NULL);
+	e2e_kill_run(&p);
 	e2e_assert_code(&p, EXIT_KILLED);
 	e2e_assert_quiet(&p);
 	e2e_proc_free(&p);
@@ -524,8 +439,8 @@ static void t_sigkill(const char *backend)
 	json_t *r = e2e_result(e.out);
 	const char *status = e2e_jstr(r, "status");
 	cr_assert(!strncmp(status, "running", 7), "a killed run's result.json says \"%s\"", status);
-	struct ledger_view lv;
-	cr_assert(ledger_read(e.out, &lv), "%s/%s is unreadable", e.out, RPB_LEDGER_FILE);
+	struct e2e_ledger lv;
+	cr_assert(e2e_ledger_read(e.out, &lv), "%s/%s is unreadable", e.out, RPB_LEDGER_FILE);
 	char path[E2E_PATH + 32];
 	snprintf(path, sizeof path, "%s/%s", e.out, RPB_FAILURES_FILE);
 	char *failures = e2e_slurp(path, NULL);
@@ -544,9 +459,9 @@ static void t_sigkill(const char *backend)
 	int used = 0;
 	sscanf(text, "verified %lld objects: 0 missing, 0 corrupt, 0 unexpected%n", &n, &used);
 	cr_assert_gt(used, 0, "verify of the killed run printed \"%s\"", text);
-	cr_assert_eq((uint64_t)n, ledger_finished(&lv),
+	cr_assert_eq((uint64_t)n, e2e_ledger_finished(&lv),
 		     "verify checked %lld objects, the ledger says %llu finished: %s", n,
-		     (unsigned long long)ledger_finished(&lv), text);
+		     (unsigned long long)e2e_ledger_finished(&lv), text);
 	if (doubt) {
 		char want[64];
 		snprintf(want, sizeof want, " (%u in doubt: ", doubt);
@@ -622,10 +537,9 @@ static void t_server_lost(const char *backend)
 	e.dsn = dsn;
 
 	struct e2e_proc p;
-	spawn_until(&p, &e, 40, NULL);
+	e2e_spawn_until(&p, &e, 40, NULL);
 	cr_assert_eq(kill(postmaster_pid(), SIGKILL), 0);
-	e2e_wait(&p, 20);
-	live_child = -1;
+	e2e_wait_run(&p, 20);
 	e2e_assert_code(&p, EXIT_STOPPED);
 	e2e_assert_quiet(&p);
 	e2e_proc_free(&p);

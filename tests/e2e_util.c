@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "e2e_util.h"
+#include "ledger.h"
 
 extern char **environ;
 
@@ -186,6 +188,7 @@ static void env_forget(const char *tmp)
 
 void e2e_cleanup(void)
 {
+	e2e_kill_live_run();
 	for (int i = 0; i < MAX_ENVS; i++)
 		if (live_envs[i][0]) {
 			rpbt_rmtree(live_envs[i]);
@@ -278,6 +281,93 @@ void e2e_run_ci(const struct e2e_env *e, ...)
 	e2e_assert_code(&p, 0);
 	e2e_assert_quiet(&p);
 	e2e_proc_free(&p);
+}
+
+/* ---- a run in the background ---- */
+
+#define LEDGER_HEADER 64
+
+/* The run e2e_spawn_until started, while it may still be going. */
+static pid_t live_run = -1;
+
+bool e2e_ledger_read(const char *out, struct e2e_ledger *lv)
+{
+	char path[E2E_PATH + 32];
+	snprintf(path, sizeof path, "%s/%s", out, RPB_LEDGER_FILE);
+	size_t len;
+	char *raw = e2e_slurp(path, &len);
+	if (!raw)
+		return false;
+	uint32_t n = 0;
+	bool ok = len >= LEDGER_HEADER && memcmp(raw, "RPBLEDG1", 8) == 0;
+	if (ok) {
+		memcpy(&n, raw + 8, sizeof n);
+		ok = n >= 1 && n <= E2E_LEDGER_THREADS &&
+		     len >= LEDGER_HEADER + n * sizeof(struct rpb_ledger_slot);
+	}
+	for (unsigned t = 0; ok && t < n; t++) {
+		const char *slot = raw + LEDGER_HEADER + t * sizeof(struct rpb_ledger_slot);
+		memcpy(&lv->started[t], slot + offsetof(struct rpb_ledger_slot, started), 8);
+		memcpy(&lv->finished[t], slot + offsetof(struct rpb_ledger_slot, finished), 8);
+	}
+	lv->n = ok ? n : 0;
+	free(raw);
+	return ok;
+}
+
+uint64_t e2e_ledger_finished(const struct e2e_ledger *lv)
+{
+	uint64_t sum = 0;
+	for (unsigned t = 0; t < lv->n; t++)
+		sum += lv->finished[t];
+	return sum;
+}
+
+void e2e_spawn_until(struct e2e_proc *p, const struct e2e_env *e, uint64_t want, ...)
+{
+	struct e2e_args a;
+	e2e_run_args(&a, e, E2E_CI_INGEST, e->out);
+	e2e_args_add(&a, "--set", "ops=0", "--set", "duration=60", "--set", "sync=commit", NULL);
+	va_list ap;
+	va_start(ap, want);
+	for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
+		e2e_args_add(&a, "--set", s, NULL);
+	va_end(ap);
+	int rc = e2e_spawn(p, e->cap, &a);
+	cr_assert_eq(rc, 0, "cannot start %s: %s", p->cmd, strerror(rc));
+	live_run = p->pid;
+	struct timespec nap = {0, 10 * 1000 * 1000};
+	struct e2e_ledger lv = {0};
+	/* A ceiling for a stuck run, not a measurement. */
+	for (int i = 0; i < 2000; i++) {
+		if (e2e_ledger_read(e->out, &lv) && e2e_ledger_finished(&lv) >= want)
+			return;
+		nanosleep(&nap, NULL);
+	}
+	e2e_kill_run(p);
+	cr_assert_fail("`%s` finished only %llu operations in 20 s (exit %d): %s", p->cmd,
+		       (unsigned long long)e2e_ledger_finished(&lv), p->code, p->err);
+}
+
+void e2e_kill_run(struct e2e_proc *p)
+{
+	cr_assert_eq(kill(p->pid, SIGKILL), 0, "kill %d: %s", (int)p->pid, strerror(errno));
+	e2e_wait_run(p, 10);
+}
+
+void e2e_wait_run(struct e2e_proc *p, double timeout_s)
+{
+	e2e_wait(p, timeout_s);
+	live_run = -1;
+}
+
+void e2e_kill_live_run(void)
+{
+	if (live_run > 0) {
+		kill(live_run, SIGKILL);
+		waitpid(live_run, NULL, 0);
+		live_run = -1;
+	}
 }
 
 /* ---- files ---- */

@@ -63,8 +63,9 @@ struct e2e_env {
 };
 void e2e_env_init(struct e2e_env *e, const char *backend);
 void e2e_env_fini(struct e2e_env *e);
-/* Removes every test directory not yet finished: the .fini hook of each e2e
- * test, so a failed assertion leaves nothing under /tmp either. */
+/* Kills a run left going, then removes every test directory not yet
+ * finished: the .fini hook of each e2e test, so a failed assertion leaves
+ * nothing under /tmp either. */
 void e2e_cleanup(void);
 /* A path inside the test directory. */
 const char *e2e_path(const struct e2e_env *e, char *buf, const char *name);
@@ -90,6 +91,32 @@ void e2e_assert_quiet(const struct e2e_proc *p);
 /* Asserts a refusal: exit code want, nothing on stdout, and stderr exactly
  * one line that contains every needle (up to a NULL). */
 void e2e_assert_refusal(const struct e2e_proc *p, int want, ...) __attribute__((sentinel));
+
+/* ---- a run in the background ---- */
+
+#define E2E_LEDGER_THREADS 8
+
+/* ledger.bin of a run, read as verify reads it. */
+struct e2e_ledger {
+	unsigned n;
+	uint64_t started[E2E_LEDGER_THREADS], finished[E2E_LEDGER_THREADS];
+};
+/* False while the results directory out has no complete ledger.bin yet. */
+bool e2e_ledger_read(const char *out, struct e2e_ledger *lv);
+uint64_t e2e_ledger_finished(const struct e2e_ledger *lv);
+
+/* Starts a 60 s ci-ingest into e->out (sync = commit; extra --set up to
+ * NULL) and returns once its live ledger shows `want` finished operations:
+ * counts, not sleeps, say the run is under way. Until e2e_kill_run or
+ * e2e_wait_run, e2e_kill_live_run (called by e2e_cleanup) kills it. */
+void e2e_spawn_until(struct e2e_proc *p, const struct e2e_env *e, uint64_t want, ...)
+	__attribute__((sentinel));
+/* SIGKILLs that run and reaps it (code 128 + SIGKILL). */
+void e2e_kill_run(struct e2e_proc *p);
+/* Waits up to timeout_s for that run to end by itself (e2e_wait). */
+void e2e_wait_run(struct e2e_proc *p, double timeout_s);
+/* Kills a run e2e_spawn_until left going: a .fini hook's first step. */
+void e2e_kill_live_run(void);
 
 /* Reads a whole file (NUL-terminated); NULL if it cannot be read. */
 char *e2e_slurp(const char *path, size_t *len);
