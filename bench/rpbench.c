@@ -12,6 +12,7 @@
 #include "compare.h"
 #include "compare_exec.h"
 #include "dsn.h"
+#include "paths.h"
 #include "report.h"
 #include "workload.h"
 
@@ -109,6 +110,21 @@ static int parse_backends(struct cli *c, const char *list)
 	return 0;
 }
 
+/* Every path given fits, whole, with room for what compare and report
+ * write under it (runs/, stores/, report/figures/...). */
+static int check_paths(const struct cli *c, bool runs)
+{
+	char msg[1024];
+	int bad = c->out && rpb_path_check(c->out, "--out", 2 * RPB_PATH_ROOM, msg, sizeof msg);
+	for (size_t i = 0; !bad && i < c->npos; i++)
+		bad = rpb_path_check(c->pos[i], runs ? "the workload file" : "a results directory",
+				     runs ? 0 : RPB_PATH_ROOM, msg, sizeof msg);
+	if (!bad)
+		return 0;
+	fprintf(stderr, "rpbench: %s\n", msg);
+	return EXIT_USAGE;
+}
+
 static int parse_cli(struct cli *c, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -172,7 +188,7 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 				   "compare WORKLOAD.ini, not %s with result directories", c->command);
 	if (c->results && strcmp(c->command, "compare") != 0)
 		return usage_error("--results is an option of compare, not %s", c->command);
-	return 0;
+	return check_paths(c, runs);
 }
 
 static void default_out(char *buf, size_t n, const char *what)
@@ -430,11 +446,16 @@ int main(int argc, char **argv)
 		printf("rpbench %s\n", RPB_VERSION);
 		return EXIT_OK;
 	}
-	char command[8192];
-	rpb_command_redact(command, sizeof command, argc, argv);
-	if (!strcmp(cl.command, "compare"))
-		return cl.results ? cmd_compare_results(&cl, command) : cmd_compare_run(&cl, command);
 	if (!strcmp(cl.command, "report"))
 		return cmd_report(&cl);
-	return usage_error("unknown command '%s' (commands: compare, report)", cl.command);
+	if (strcmp(cl.command, "compare") != 0)
+		return usage_error("unknown command '%s' (commands: compare, report)", cl.command);
+	char *command = rpb_command_redact(argc, argv);
+	if (!command) {
+		fprintf(stderr, "rpbench: out of memory\n");
+		return EXIT_ENV;
+	}
+	rc = cl.results ? cmd_compare_results(&cl, command) : cmd_compare_run(&cl, command);
+	free(command);
+	return rc;
 }

@@ -1,4 +1,5 @@
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dsn.h"
@@ -89,26 +90,42 @@ bool rpb_key_is_dsn(const char *key, size_t len)
 	return len >= 3 && memcmp(key + len - 3, "dsn", 3) == 0;
 }
 
-void rpb_command_redact(char *buf, size_t n, int argc, char **argv)
+/* Room for one redacted argument: "***" replaces at least the empty
+ * password after each "password" (8 bytes) or URI user (":...@"). */
+static size_t redacted_room(const char *arg)
 {
+	return 2 * strlen(arg) + 16;
+}
+
+char *rpb_command_redact(int argc, char **argv)
+{
+	size_t n = 1;
+	for (int i = 0; i < argc; i++)
+		n += redacted_room(argv[i]) + 1;
+	char *buf = malloc(n);
+	if (!buf)
+		return NULL;
 	size_t len = 0;
 	buf[0] = '\0';
-	for (int i = 0; i < argc && len + 1 < n; i++) {
-		char part[1024];
+	for (int i = 0; i < argc; i++) {
+		char *part = buf + len + (i ? 1 : 0);
+		size_t room = n - len - (i ? 1 : 0);
 		const char *eq = strchr(argv[i], '=');
+		if (i)
+			buf[len] = ' ';
 		if (i > 0 && strcmp(argv[i - 1], "--dsn") == 0)
-			rpb_dsn_redact(argv[i], part, sizeof part);
+			rpb_dsn_redact(argv[i], part, room);
 		else if (i > 0 && strcmp(argv[i - 1], "--set") == 0 && eq && rpb_key_is_dsn(argv[i], (size_t)(eq - argv[i]))) {
 			/* A backend option holding a connection string (postgres.read_dsn). */
-			int k = snprintf(part, sizeof part, "%.*s", (int)(eq - argv[i] + 1), argv[i]);
-			if (k > 0 && (size_t)k < sizeof part)
-				rpb_dsn_redact(eq + 1, part + k, sizeof part - (size_t)k);
-		}
-		else if (strncmp(argv[i], "--dsn=", 6) == 0) {
-			memcpy(part, "--dsn=", 7);
-			rpb_dsn_redact(argv[i] + 6, part + 6, sizeof part - 6);
+			size_t k = (size_t)(eq - argv[i] + 1);
+			memcpy(part, argv[i], k);
+			rpb_dsn_redact(eq + 1, part + k, room - k);
+		} else if (strncmp(argv[i], "--dsn=", 6) == 0) {
+			memcpy(part, "--dsn=", 6);
+			rpb_dsn_redact(argv[i] + 6, part + 6, room - 6);
 		} else
-			snprintf(part, sizeof part, "%s", argv[i]);
-		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? " " : "", part);
+			memcpy(part, argv[i], strlen(argv[i]) + 1);
+		len = (size_t)(part - buf) + strlen(part);
 	}
+	return buf;
 }

@@ -13,7 +13,8 @@ void rpb_dsn_redact(const char *dsn, char *out, size_t n);
 bool rpb_key_is_dsn(const char *key, size_t len);
 /* The command line argv joined by spaces, the value of every --dsn (or
  * --dsn=) and of every --set KEY=VALUE whose KEY names a connection string
- * redacted, for result files. */
-void rpb_command_redact(char *buf, size_t n, int argc, char **argv);
+ * redacted, for result files; whole, however long (malloc'd; NULL when out
+ * of memory). */
+char *rpb_command_redact(int argc, char **argv);
 
 #endif

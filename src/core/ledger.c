@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "ledger.h"
+#include "paths.h"
 #include "results.h"
 
 #define MAGIC "RPBLEDG1"
@@ -30,12 +32,13 @@ static size_t map_size(unsigned nworkers)
 
 static int open_new(const char *dir, const char *name, int flags, char *msg, size_t n)
 {
-	char path[4200];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	int fd = open(path, flags | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	char path[PATH_MAX];
+	int fd = rpb_path_join(path, sizeof path, dir, name) == 0
+			 ? open(path, flags | O_CREAT | O_EXCL | O_CLOEXEC, 0644)
+			 : -1;
 	if (fd < 0)
-		snprintf(msg, n, "cannot create %s: %s; give an empty results directory (--out)", path,
-			 strerror(errno));
+		snprintf(msg, n, "cannot create %s/%s: %s; give an empty results directory (--out)", dir,
+			 name, strerror(errno));
 	return fd;
 }
 
@@ -107,9 +110,8 @@ static int fail(char *msg, size_t n, const char *dir, const char *what)
 static int read_slots(const char *dir, struct rpb_ledger_slot **slots, unsigned *nworkers,
 		      char *msg, size_t n)
 {
-	char path[4200];
-	snprintf(path, sizeof path, "%s/%s", dir, RPB_LEDGER_FILE);
-	FILE *f = fopen(path, "rb");
+	char path[PATH_MAX];
+	FILE *f = rpb_path_join(path, sizeof path, dir, RPB_LEDGER_FILE) == 0 ? fopen(path, "rb") : NULL;
 	if (!f)
 		return fail(msg, n, dir, "the run did not finish and has no " RPB_LEDGER_FILE);
 	struct ledger_header h;
@@ -134,9 +136,8 @@ static int read_slots(const char *dir, struct rpb_ledger_slot **slots, unsigned 
 /* Failures per worker in file order (each worker appends in op order). */
 static int read_failures(struct rpb_result_file *rf, const char *dir, char *msg, size_t n)
 {
-	char path[4200], cls[32];
-	snprintf(path, sizeof path, "%s/%s", dir, RPB_FAILURES_FILE);
-	FILE *f = fopen(path, "r");
+	char path[PATH_MAX], cls[32];
+	FILE *f = rpb_path_join(path, sizeof path, dir, RPB_FAILURES_FILE) == 0 ? fopen(path, "r") : NULL;
 	if (!f)
 		return fail(msg, n, dir, "the run did not finish and has no " RPB_FAILURES_FILE);
 	size_t cap = 0, count = 0;

@@ -3,12 +3,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "hostinfo.h"
+#include "paths.h"
 #include "progress.h"
 #include "results.h"
 
@@ -222,7 +224,7 @@ static json_t *manifest_json(struct rpb_runner *rn, const struct rpb_store_where
 		json_object_set_new(store, "dsn", json_string(where->dsn));
 	if (where->name)
 		json_object_set_new(store, "name", json_string(where->name));
-	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:I, s:s, s:s, s:s, s:s, s:{s:i, s:I}, s:o}",
+	json_t *man = json_pack("{s:s, s:s, s:s, s:s, s:o, s:I, s:s, s:s, s:s, s:s, s:{s:i, s:I}, s:o}",
 			 "rpbench_version", RPB_VERSION, "backend", rn->backend->name,
 			 "backend_version", rn->backend->version(), "pattern", rn->pattern->name,
 			 "options", rpb_job_to_json(rn->job), "seed", (json_int_t)rn->job->run.seed,
@@ -230,6 +232,11 @@ static json_t *manifest_json(struct rpb_runner *rn, const struct rpb_store_where
 			 rn->run_tag, "start", start, "end", end, "host", "cores",
 			 (int)rpb_host_cores(), "memory_bytes", (json_int_t)rpb_host_memory(), "store",
 			 store);
+	if (man && where->out)
+		json_object_set_new(man, "out", json_string(where->out));
+	if (man && where->workload)
+		json_object_set_new(man, "workload", json_string(where->workload));
+	return man;
 }
 
 static json_t *ledger_json(struct rpb_runner *rn)
@@ -291,9 +298,12 @@ static json_t *threads_json(struct rpb_runner *rn)
  * writing) sees the old file or the new one, never half of one. */
 static int write_file(const char *dir, const char *name, const char *text, char *msg, size_t n)
 {
-	char path[4200], tmp[4210];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	char path[PATH_MAX], tmp[PATH_MAX];
+	if (rpb_path_join(path, sizeof path, dir, name) != 0 ||
+	    snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
+		snprintf(msg, n, "results directory %.256s... is too long; choose a shorter --out", dir);
+		return -1;
+	}
 	FILE *f = fopen(tmp, "w");
 	bool ok = f && fputs(text, f) != EOF;
 	if (f && fclose(f) != 0)
@@ -313,8 +323,12 @@ static int write_file(const char *dir, const char *name, const char *text, char 
  * not ours and is never overwritten. */
 static int write_report(struct rpb_runner *rn, const json_t *root, char *msg, size_t n)
 {
-	char path[4200];
-	snprintf(path, sizeof path, "%s/report.txt", rn->out_dir);
+	char path[PATH_MAX];
+	if (rpb_path_join(path, sizeof path, rn->out_dir, "report.txt") != 0) {
+		snprintf(msg, n, "results directory %.256s... is too long; choose a shorter --out",
+			 rn->out_dir);
+		return -1;
+	}
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
@@ -484,8 +498,8 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 	}
 	if (!rn->quiet) {
 		fputs(summary, stdout);
-		printf("Results: %s\n", rn->out_dir);
-		fflush(stdout);
+		printf("Results: %s\n", where->out ? where->out : rn->out_dir);
+		rpb_stdout_lost();
 	}
 	free(text);
 	json_decref(root);

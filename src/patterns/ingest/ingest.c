@@ -7,11 +7,13 @@
  * requests") creates, reads, patches and deletes one probe resource. */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
+#include "paths.h"
 #include "ingest.h"
 #include "runner.h"
 
@@ -44,13 +46,14 @@ static enum rpb_status ingest_prepare(struct rpb_runner *rn, struct rpb_err *err
 	struct ingest_shared *sh = calloc(1, sizeof *sh);
 	if (!sh)
 		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory");
-	char path[4200];
-	snprintf(path, sizeof path, "%s/probe.csv", rn->out_dir);
-	sh->probe = fopen(path, "w");
+	char path[PATH_MAX];
+	sh->probe = rpb_path_join(path, sizeof path, rn->out_dir, "probe.csv") == 0 ? fopen(path, "w")
+										  : NULL;
 	if (!sh->probe) {
 		int e = errno;
 		free(sh);
-		return rpb_err_set(err, RPB_IO, e, NULL, "cannot write %s: %s", path, strerror(e));
+		return rpb_err_set(err, RPB_IO, e, NULL, "cannot write %s/probe.csv: %s", rn->out_dir,
+				   strerror(e));
 	}
 	fprintf(sh->probe, "elapsed_ms,thread,probe,label,latency_us,status,objects_acked_by_thread\n");
 	rn->pattern_state = sh;
