@@ -172,7 +172,7 @@ static enum rpb_status ldb_open_error(const char *dir, char *native, struct rpb_
 			    "new log while opening, so free space on its file system first", dir, m);
 	else if (strstr(m, "create_if_missing is false"))
 		rpb_err_set(err, st, 0, NULL,
-			    "no leveldb store in %s (%s); point --dir at an existing store or let rpbench create it",
+			    "no leveldb store in %s (%s); point --dir at the store's directory",
 			    dir, m);
 	else
 		rpb_err_set(err, st, 0, NULL, "cannot open leveldb store %s: %s", dir, m);

@@ -18,10 +18,13 @@
 #include <string.h>
 #include <sys/statvfs.h>
 #include <time.h>
+#include <unistd.h>
 
 /* The registry gets this from CMake; this file needs the declarations too. */
 #include "backends.h"
+#include "clock.h"
 #include "dsn.h"
+#include "hostinfo.h"
 
 #define PG_DEFAULT_SCHEMA "rpbench"
 #define PG_NAMEDATALEN 63 /* longer identifiers are silently truncated */
@@ -364,13 +367,95 @@ static enum rpb_status pg_check_exists(struct rpb_store *st, struct rpb_err *err
 	PQclear(res);
 	if (schemas == 0)
 		return rpb_err_set(err, RPB_INVALID, 0, NULL,
-				   "PostgreSQL schema \"%s\" does not exist in this database; a run creates it (rpbench-postgres run ... --schema NAME); check --schema",
+				   "PostgreSQL schema \"%s\" does not exist in this database; check --dsn and --schema",
 				   st->schema);
 	if (tables != RPB_TABLE_COUNT)
 		return rpb_err_set(err, RPB_INVALID, 0, NULL,
 				   "PostgreSQL schema \"%s\" lacks %ld of its %d tables; drop that schema (DROP SCHEMA ... CASCADE) and let a run create it again",
 				   st->schema, RPB_TABLE_COUNT - tables, RPB_TABLE_COUNT);
 	return RPB_OK;
+}
+
+/* The store's lock (store.h, enum rpb_store_lock): a session-level advisory
+ * lock on the admin connection, keyed by the schema's oid under a class of
+ * rpbench's own ("rpbs"; the bigint key is that class in its high half, the
+ * oid in its low half), held until close, or until the connection ends
+ * however the process ends. Its holder then names itself in
+ * application_name, which pg_stat_activity shows every role; the lock, not
+ * the name, is the truth. */
+#define PG_STORE_LOCK_CLASS "1919967859" /* 0x72706273, "rpbs" */
+#define PG_OWNER_PREFIX "rpbench pid "
+
+/* Who holds the lock: the rpbench process and its start when the holding
+ * session names one, else the server process of that session. */
+static void pg_lock_holder(struct rpb_store *st, char *who, size_t n, long *rpb_pid)
+{
+	const char *params[] = {st->schema};
+	PGresult *res = PQexecParams(
+		st->admin,
+		"SELECT l.pid, a.application_name FROM pg_catalog.pg_locks l"
+		" LEFT JOIN pg_catalog.pg_stat_activity a ON a.pid = l.pid"
+		" WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1"
+		"  AND l.classid = " PG_STORE_LOCK_CLASS
+		"  AND l.objid = (SELECT oid FROM pg_catalog.pg_namespace WHERE nspname = $1)"
+		"  AND l.database = (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database())"
+		"  AND l.pid <> pg_catalog.pg_backend_pid()"
+		" ORDER BY l.mode = 'ExclusiveLock' DESC LIMIT 1",
+		1, NULL, params, NULL, NULL, 0);
+	*rpb_pid = 0;
+	snprintf(who, n, "another session");
+	if (res && PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1) {
+		const char *app = PQgetvalue(res, 0, 1);
+		char started[40];
+		if (sscanf(app, PG_OWNER_PREFIX "%ld started %39s", rpb_pid, started) == 2 && *rpb_pid > 0)
+			snprintf(who, n, "process %ld (started %s)", *rpb_pid, started);
+		else
+			snprintf(who, n, "the session of PostgreSQL server process %s", PQgetvalue(res, 0, 0));
+	}
+	PQclear(res);
+}
+
+static enum rpb_status pg_lock_store(struct rpb_store *st, enum rpb_store_lock mode,
+				     struct rpb_err *err)
+{
+	const char *params[] = {st->schema};
+	PGresult *res = PQexecParams(
+		st->admin,
+		mode == RPB_LOCK_RUN
+			? "SELECT pg_catalog.pg_try_advisory_lock((" PG_STORE_LOCK_CLASS "::int8 << 32) | n.oid::int8)"
+			  " FROM pg_catalog.pg_namespace n WHERE n.nspname = $1"
+			: "SELECT pg_catalog.pg_try_advisory_lock_shared((" PG_STORE_LOCK_CLASS "::int8 << 32) | n.oid::int8)"
+			  " FROM pg_catalog.pg_namespace n WHERE n.nspname = $1",
+		1, NULL, params, NULL, NULL, 0);
+	if (!res || PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1)
+		return pg_result_error(st, st->admin, res, "locking the store's schema", err);
+	bool got = strcmp(PQgetvalue(res, 0, 0), "t") == 0;
+	PQclear(res);
+	if (got) {
+		if (mode == RPB_LOCK_RUN) {
+			char name[64], started[40];
+			rpb_iso_time(started, sizeof started, rpb_wall_ms());
+			snprintf(name, sizeof name, PG_OWNER_PREFIX "%ld started %s", (long)getpid(), started);
+			const char *p[] = {name};
+			PQclear(PQexecParams(st->admin,
+					     "SELECT pg_catalog.set_config('application_name', $1, false)", 1,
+					     NULL, p, NULL, NULL, 0));
+		}
+		return RPB_OK;
+	}
+	char who[160];
+	long rpb_pid;
+	pg_lock_holder(st, who, sizeof who, &rpb_pid);
+	if (mode == RPB_LOCK_VERIFY && rpb_pid)
+		return rpb_err_set(err, RPB_CONFLICT, 0, NULL,
+				   "run %ld is still writing this store (schema \"%s\"); wait for it or stop it",
+				   rpb_pid, st->schema);
+	if (mode == RPB_LOCK_VERIFY)
+		return rpb_err_set(err, RPB_CONFLICT, 0, NULL,
+				   "a run (%s) is still writing this store (schema \"%s\"); wait for it or stop it",
+				   who, st->schema);
+	return rpb_err_set(err, RPB_CONFLICT, 0, NULL,
+			   "store schema \"%s\" is in use by %s; wait for it or stop it", st->schema, who);
 }
 
 static void pg_close(struct rpb_store *st)
@@ -738,6 +823,8 @@ static enum rpb_status pg_open(const struct rpb_store_cfg *cfg, struct rpb_store
 		if (!rc)
 			pg_gauges_start(st);
 	}
+	if (!rc && cfg->lock != RPB_LOCK_NONE)
+		rc = pg_lock_store(st, cfg->lock, err);
 	if (!rc && st->read_conninfo)
 		rc = pg_replica_open(st, err);
 	if (rc) {

@@ -357,7 +357,7 @@ static enum rpb_status sq_open(const struct rpb_store_cfg *cfg, struct rpb_store
 		int e = errno;
 		/* A configuration problem, as LevelDB and SQLITE_CANTOPEN report it. */
 		rs = rpb_err_set(err, e == ENOENT ? RPB_INVALID : rpb_errno_class(e), e, NULL,
-				 "sqlite store %s: %s; give an existing store or let rpbench create it",
+				 "sqlite store %s: %s; point --dir at the store's directory",
 				 st->path, strerror(e));
 		free(st);
 		return rs;

@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,12 +19,14 @@
 #include "dsn.h"
 #include "fsutil.h"
 #include "ledger.h"
+#include "paths.h"
 #include "pattern.h"
 #include "progress.h"
 #include "results.h"
 #include "runner.h"
 #include "shown.h"
 #include "storeloc.h"
+#include "storelock.h"
 #include "workload.h"
 
 #define MAX_SETS 256
@@ -41,7 +45,7 @@ static void usage_line(FILE *f, const char *prog)
 	fprintf(f,
 		"usage: %s run WORKLOAD.ini [--set KEY=VALUE]... [--dir PATH | --dsn DSN [--schema NAME]]\n"
 		"       %*s [--out DIR] [--fresh] [--quiet]\n"
-		"       %s verify RESULT_DIR [--dsn DSN]\n"
+		"       %s verify RESULT_DIR [--dir PATH | --dsn DSN [--schema NAME]]\n"
 		"       %s --help | --version\n",
 		prog, (int)strlen(prog), "", prog, prog);
 }
@@ -60,13 +64,16 @@ static void print_help(const struct rpb_backend *b, const char *prog)
 	       "                   is unique among [run] and the pattern (repeatable)\n");
 	if (b->flags & RPB_BF_SERVER)
 		printf("  --dsn DSN        libpq connection string (default: PGHOST, PGPORT, PGDATABASE, ...)\n"
-		       "  --schema NAME    schema that holds the store (default: rpbench)\n");
+		       "  --schema NAME    schema that holds the store (default: rpbench)\n"
+		       "                   verify: the run's, as result.json records them, unless given\n");
 	else
 		printf("  --dir PATH       store directory (default: OUT/store); rpbench marks directories it\n"
-		       "                   creates and refuses non-empty unmarked ones\n");
+		       "                   creates and refuses non-empty unmarked ones\n"
+		       "                   verify: the run's, as result.json records it, unless given\n");
 	printf("  --out DIR        results directory, must be new or empty\n"
 	       "                   (default: results/<pattern>-%s-<UTC time>)\n"
-	       "  --fresh          empty the store first (only a store rpbench marked as its own)\n"
+	       "  --fresh          empty the store first (only a store rpbench marked as its own and\n"
+	       "                   no other process is using)\n"
 	       "  -q, --quiet      no progress lines\n"
 	       "  -h, --help, --version\n"
 	       "\nExit codes: 0 completed (ops, duration or bytes limit), 1 usage or workload error,\n"
@@ -176,9 +183,12 @@ static char *recorded_command(const struct cli *c, const char *argv0)
 /* Refuses a results directory that holds one of names (NULL-terminated). */
 static int refuse_held(const char *out, const char *const *names, char *msg, size_t mn)
 {
-	char path[8192];
+	char path[PATH_MAX];
 	for (size_t i = 0; names && names[i]; i++) {
-		snprintf(path, sizeof path, "%s/%s", out, names[i]);
+		if (rpb_path_join(path, sizeof path, out, names[i]) != 0) {
+			snprintf(msg, mn, "results directory %.256s... is too long; choose a shorter --out", out);
+			return -1;
+		}
 		if (access(path, F_OK) == 0) {
 			snprintf(msg, mn, "results directory %s already holds %s; choose a new --out", out,
 				 names[i]);
@@ -188,20 +198,25 @@ static int refuse_held(const char *out, const char *const *names, char *msg, siz
 	return 0;
 }
 
-/* Creates the results directory; refuses one that holds a result file. */
-static int prepare_out(char *out, size_t n, const struct cli *c, const struct rpb_job *job,
-		       const struct rpb_backend *b, char *msg, size_t mn)
+/* The results directory: --out, or results/<pattern>-<backend>-<UTC time>. */
+static void out_name(char *out, size_t n, const struct cli *c, const struct rpb_job *job,
+		     const struct rpb_backend *b)
 {
-	if (c->out)
-		snprintf(out, n, "%s", c->out);
-	else {
-		char stamp[32];
-		time_t now = time(NULL);
-		struct tm tm;
-		gmtime_r(&now, &tm);
-		strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
-		snprintf(out, n, "results/%s-%s-%s", rpb_job_pattern_name(job), b->name, stamp);
+	if (c->out) {
+		snprintf(out, n, "%s", c->out); /* checked by check_paths */
+		return;
 	}
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+	snprintf(out, n, "results/%s-%s-%s", rpb_job_pattern_name(job), b->name, stamp);
+}
+
+/* Creates the results directory; refuses one that holds a result file. */
+static int prepare_out(const char *out, char *msg, size_t mn)
+{
 	struct rpb_err err;
 	if (rpb_dir_prepare(out, true, &err) != RPB_OK) {
 		snprintf(msg, mn, "results directory %s cannot be used (%s); choose a writable --out",
@@ -221,10 +236,37 @@ static int prepare_out(char *out, size_t n, const struct cli *c, const struct rp
 	return 0;
 }
 
+/* The absolute form of a path for the record; the path as given when it
+ * cannot be resolved (rpb_path_check has ruled out a too long one). */
+static void absolute_or_given(const char *path, char *abs, size_t n)
+{
+	if (rpb_path_absolute(path, abs, n) != 0)
+		snprintf(abs, n, "%s", path);
+}
+
+/* --fresh empties the store: it must not hold the results directory, nor
+ * lie inside it (but for OUT/store, which rpbench makes there itself). */
+static int check_fresh_nesting(const char *abs_out, const char *abs_dir, char *msg, size_t n)
+{
+	char own[PATH_MAX];
+	bool own_store = rpb_path_join(own, sizeof own, abs_out, "store") == 0 && !strcmp(own, abs_dir);
+	if (rpb_path_within(abs_out, abs_dir))
+		snprintf(msg, n, "--fresh would empty the store %s, which holds the results directory %s; "
+			 "choose an --out outside the store", abs_dir, abs_out);
+	else if (rpb_path_within(abs_dir, abs_out) && !own_store)
+		snprintf(msg, n, "--fresh would empty the store %s inside the results directory %s; "
+			 "choose a --dir outside --out (or leave --dir out: OUT/store is rpbench's own)",
+			 abs_dir, abs_out);
+	else
+		return 0;
+	return -1;
+}
+
 static FILE *open_output(const char *dir, const char *name, const char *header)
 {
-	char path[4200];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
+	char path[PATH_MAX];
+	if (rpb_path_join(path, sizeof path, dir, name) != 0)
+		return NULL;
 	FILE *f = fopen(path, "w");
 	if (f && header)
 		fprintf(f, "%s\n", header);
@@ -240,7 +282,8 @@ static int load_job(struct rpb_job *job, const struct cli *c, const char *prog)
 			prog);
 		return RPB_EXIT_USAGE;
 	}
-	if (rpb_job_load(job, c->target, msg, sizeof msg) != 0)
+	if (rpb_path_check(c->target, "the workload file", 0, msg, sizeof msg) != 0 ||
+	    rpb_job_load(job, c->target, msg, sizeof msg) != 0)
 		goto bad;
 	for (size_t i = 0; i < c->nsets; i++)
 		if (rpb_job_set(job, c->sets[i], msg, sizeof msg) != 0)
@@ -279,12 +322,26 @@ static int check_location_flags(const struct rpb_backend *b, const struct cli *c
 	return 0;
 }
 
+/* Every path given: short enough, whole and absolute, for what rpbench
+ * builds from it (result files, the store's files, OUT/store). verify has
+ * no --out. */
+static int check_paths(const struct cli *c, bool run, const char *prog)
+{
+	char msg[1024];
+	if ((run && c->out && rpb_path_check(c->out, "--out", RPB_PATH_ROOM * 2, msg, sizeof msg) != 0) ||
+	    (c->dir && rpb_path_check(c->dir, "--dir", RPB_PATH_ROOM, msg, sizeof msg) != 0)) {
+		fprintf(stderr, "%s: %s\n", prog, msg);
+		return RPB_EXIT_USAGE;
+	}
+	return 0;
+}
+
 static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char *prog,
 		   const char *argv0)
 {
 	struct rpb_job job;
 	int rc = load_job(&job, c, prog);
-	if (!rc && !(rc = check_location_flags(b, c, prog)) &&
+	if (!rc && !(rc = check_location_flags(b, c, prog)) && !(rc = check_paths(c, true, prog)) &&
 	    job.run.inject.kind == RPB_INJECT_LOCK && !(b->flags & RPB_BF_LOCKS))
 		rc = usage_error(prog, "inject = lock needs a backend whose writers wait for another "
 				 "session's lock (sqlite, postgres); on %s use inject = stall:MS@N", b->name);
@@ -292,23 +349,46 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 		rpb_job_free(&job);
 		return rc;
 	}
-	char msg[8192], out[4096], dir[4200], *command = NULL, *dsn_shown = NULL;
+	bool embedded = !(b->flags & RPB_BF_SERVER);
+	char msg[8192], out[PATH_MAX], dir[PATH_MAX], *command = NULL, *dsn_shown = NULL;
+	char abs_out[PATH_MAX], abs_dir[PATH_MAX], abs_workload[PATH_MAX];
 	struct rpb_runner rn = {0};
 	struct rpb_live_ledger live = {.failfd = -1};
 	struct rpb_store_cfg cfg;
 	struct rpb_err err = {0};
-	rc = RPB_EXIT_ENV;
-	if (prepare_out(out, sizeof out, c, &job, b, msg, sizeof msg) != 0)
-		goto fail;
-	if (!(b->flags & RPB_BF_SERVER)) {
-		snprintf(dir, sizeof dir, "%s", c->dir ? c->dir : out);
-		if (!c->dir)
-			strncat(dir, "/store", sizeof dir - strlen(dir) - 1);
-		if (!(b->flags & RPB_BF_STORES_NOTHING) && rpb_storedir_claim(dir, c->fresh, msg, sizeof msg) != 0)
-			goto fail;
+	int lock_fd = -1;
+	out_name(out, sizeof out, c, &job, b);
+	if (!c->out && rpb_path_check(out, "the default results directory", RPB_PATH_ROOM * 2, msg,
+				      sizeof msg) != 0) {
+		fprintf(stderr, "%s: %s\n", prog, msg);
+		rpb_job_free(&job);
+		return RPB_EXIT_ENV;
 	}
-	store_cfg(&cfg, b, &job, (b->flags & RPB_BF_SERVER) ? NULL : dir, c->dsn, c->schema);
+	if (c->dir)
+		snprintf(dir, sizeof dir, "%s", c->dir);
+	else
+		rpb_path_join(dir, sizeof dir, out, "store"); /* fits: check_paths left room */
+	absolute_or_given(out, abs_out, sizeof abs_out);
+	absolute_or_given(dir, abs_dir, sizeof abs_dir);
+	absolute_or_given(c->target, abs_workload, sizeof abs_workload);
+	if (c->fresh && embedded && !(b->flags & RPB_BF_STORES_NOTHING) &&
+	    check_fresh_nesting(abs_out, abs_dir, msg, sizeof msg) != 0) {
+		fprintf(stderr, "%s: %s\n", prog, msg);
+		rpb_job_free(&job);
+		return RPB_EXIT_USAGE;
+	}
+	rc = RPB_EXIT_ENV;
+	if (prepare_out(out, msg, sizeof msg) != 0)
+		goto fail;
+	if (embedded && !(b->flags & RPB_BF_STORES_NOTHING) &&
+	    rpb_storedir_claim(dir, c->fresh, &lock_fd, msg, sizeof msg) != 0)
+		goto fail;
+	/* Now that they exist: what the result records. */
+	absolute_or_given(out, abs_out, sizeof abs_out);
+	absolute_or_given(dir, abs_dir, sizeof abs_dir);
+	store_cfg(&cfg, b, &job, embedded ? dir : NULL, c->dsn, c->schema);
 	cfg.create = true;
+	cfg.lock = RPB_LOCK_RUN;
 	if (b->open(&cfg, &rn.store, &err) != RPB_OK) {
 		snprintf(msg, sizeof msg, "%s", err.msg);
 		rc = err.status == RPB_INVALID && strstr(err.msg, "option") ? RPB_EXIT_USAGE : RPB_EXIT_ENV;
@@ -321,7 +401,7 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 	rn.job = &job;
 	rn.pattern = job.pattern;
 	rn.out_dir = out;
-	rn.store_dir = (b->flags & RPB_BF_SERVER) ? NULL : dir;
+	rn.store_dir = embedded ? abs_dir : NULL;
 	rn.quiet = c->quiet;
 	snprintf(rn.run_tag, sizeof rn.run_tag, "%08" PRIx32,
 		 (uint32_t)((rpb_now_ns() ^ rpb_wall_ms() * 2654435761u) ^ ((uint64_t)getpid() << 16)));
@@ -339,17 +419,19 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 		       RPB_VERSION, rn.pattern->name, b->name, b->version(),
 		       job.run.sync == RPB_SYNC_COMMIT ? "commit" : "none", job.run.threads,
 		       job.run.clients, job.run.seed);
-		if (b->flags & RPB_BF_SERVER)
+		if (!embedded)
 			printf("store: schema %s at %s\n", cfg.name, *dsn_shown ? dsn_shown : "(PG* environment)");
 		else
-			printf("store: %s\n", dir);
-		fflush(stdout);
+			printf("store: %s\n", abs_dir);
+		rn.quiet = rpb_stdout_lost();
 	}
 	struct rpb_store_where where = {
-		.dir = (b->flags & RPB_BF_SERVER) ? NULL : dir,
-		.dsn = (b->flags & RPB_BF_SERVER) ? dsn_shown : NULL,
+		.dir = embedded ? abs_dir : NULL,
+		.dsn = embedded ? NULL : dsn_shown,
 		.name = cfg.name,
 		.command = command,
+		.out = abs_out,
+		.workload = abs_workload,
 	};
 	/* Before the first operation: what verify needs if the run dies. */
 	rn.wall_start_ms = rpb_wall_ms();
@@ -373,25 +455,37 @@ done:
 	rpb_runner_free(&rn);
 	rpb_live_ledger_close(&live);
 	b->close(rn.store);
-	rpb_job_free(&job);
+	if (lock_fd >= 0)
+		close(lock_fd); /* after the store: nobody may empty it while it is open */
 	free(command);
 	free(dsn_shown);
+	rpb_job_free(&job);
 	return rc;
+}
+
+/* The store directory verify checks: --dir, else what result.json records
+ * (resolved for an older, relative record). */
+static int verify_dir(const struct cli *c, const struct rpb_result_file *rf, char *dir, size_t n,
+		      char *msg, size_t mn)
+{
+	if (c->dir) {
+		snprintf(dir, n, "%s", c->dir); /* checked by check_paths */
+		return 0;
+	}
+	return rpb_result_store_dir(rf, c->target, dir, n, msg, mn);
 }
 
 /* A result.json may name any directory: an existing embedded store
  * directory is reopened only when it carries rpbench's mark (a missing one
  * is left to the backend, which then finds no store). */
-static bool store_is_ours(const struct rpb_backend *b, const struct rpb_result_file *rf)
+static bool store_is_ours(const char *dir)
 {
-	if (b->flags & (RPB_BF_SERVER | RPB_BF_STORES_NOTHING))
-		return true;
-	char mark[4200];
-	snprintf(mark, sizeof mark, "%s/%s", rf->dir ? rf->dir : "", RPB_DIR_MARK);
+	char mark[PATH_MAX];
 	struct stat sb;
-	if (rf->dir && lstat(rf->dir, &sb) != 0)
+	if (lstat(dir, &sb) != 0)
 		return true;
-	return rf->dir && lstat(mark, &sb) == 0 && S_ISREG(sb.st_mode);
+	return rpb_path_join(mark, sizeof mark, dir, RPB_DIR_MARK) == 0 && lstat(mark, &sb) == 0 &&
+	       S_ISREG(sb.st_mode);
 }
 
 static void print_verified(const struct rpb_verify_result *res, const struct rpb_ledger *l)
@@ -417,16 +511,24 @@ static int cmd_verify(const struct rpb_backend *b, const struct cli *c, const ch
 		fprintf(stderr, "%s: verify needs the results directory of a run; see %s --help\n", prog, prog);
 		return RPB_EXIT_USAGE;
 	}
-	char msg[1024];
+	int rc = check_location_flags(b, c, prog);
+	if (rc || (rc = check_paths(c, false, prog)))
+		return rc;
+	char msg[1024], dir[PATH_MAX] = "";
+	if (rpb_path_check(c->target, "the results directory", RPB_PATH_ROOM, msg, sizeof msg) != 0) {
+		fprintf(stderr, "%s: %s\n", prog, msg);
+		return RPB_EXIT_USAGE;
+	}
 	struct rpb_result_file rf;
 	if (rpb_result_read(&rf, c->target, msg, sizeof msg) != 0) {
 		fprintf(stderr, "%s: %s\n", prog, msg);
 		rpb_result_free(&rf);
 		return RPB_EXIT_USAGE;
 	}
-	int rc = RPB_EXIT_ENV;
+	rc = RPB_EXIT_ENV;
 	struct rpb_store *st = NULL;
 	struct rpb_err err = {0};
+	int lock_fd = -1;
 	const struct rpb_pattern *pat = rf.job.pattern;
 	if (!rpb_backend_find(rf.backend)) {
 		fprintf(stderr, "%s: %s/result.json: manifest.backend names no backend of this build; "
@@ -451,21 +553,46 @@ static int cmd_verify(const struct rpb_backend *b, const struct cli *c, const ch
 		fprintf(stderr, "%s: the null backend keeps nothing; verify needs a real backend\n", prog);
 		goto out;
 	}
-	if (!store_is_ours(b, &rf)) {
-		fprintf(stderr, "%s: %s/result.json: manifest.store.dir is not a store rpbench made (no %s "
-			"mark), so verify leaves it alone; give the results directory of an rpbench run\n",
-			prog, c->target, RPB_DIR_MARK);
-		goto out;
+	if (!(b->flags & RPB_BF_SERVER)) {
+		if (verify_dir(c, &rf, dir, sizeof dir, msg, sizeof msg) != 0) {
+			fprintf(stderr, "%s: %s\n", prog, msg);
+			rc = RPB_EXIT_USAGE;
+			goto out;
+		}
+		/* A result.json may name any directory: one that exists is reopened
+		 * only when it carries rpbench's mark. */
+		if (!store_is_ours(dir)) {
+			if (c->dir)
+				fprintf(stderr, "%s: --dir %s is not a store rpbench made (no %s mark), so "
+					"verify leaves it alone; give the store directory of an rpbench run\n",
+					prog, dir, RPB_DIR_MARK);
+			else
+				fprintf(stderr, "%s: %s/result.json: manifest.store.dir %s is not a store "
+					"rpbench made (no %s mark), so verify leaves it alone; give the results "
+					"directory of an rpbench run or --dir\n", prog, c->target, dir, RPB_DIR_MARK);
+			goto out;
+		}
+		char mark[PATH_MAX];
+		if (rpb_path_join(mark, sizeof mark, dir, RPB_DIR_MARK) == 0 && access(mark, F_OK) == 0 &&
+		    (lock_fd = rpb_storelock_take(dir, RPB_LOCK_VERIFY, msg, sizeof msg)) < 0) {
+			fprintf(stderr, "%s: %s\n", prog, msg);
+			goto out;
+		}
 	}
 	struct rpb_store_cfg cfg;
-	store_cfg(&cfg, b, &rf.job, rf.dir, dsn && *dsn ? dsn : NULL, rf.name);
+	store_cfg(&cfg, b, &rf.job, *dir ? dir : NULL, dsn && *dsn ? dsn : NULL,
+		  c->schema ? c->schema : rf.name);
 	cfg.primary_only = true; /* the store of record, not a replica's copy */
+	cfg.lock = RPB_LOCK_VERIFY;
 	if (b->open(&cfg, &st, &err) != RPB_OK) {
-		fprintf(stderr, "%s: cannot reopen the store of %s: %s\n", prog, c->target, err.msg);
+		if (err.status == RPB_CONFLICT) /* the store's lock: a run is writing it */
+			fprintf(stderr, "%s: %s\n", prog, err.msg);
+		else
+			fprintf(stderr, "%s: cannot reopen the store of %s: %s\n", prog, c->target, err.msg);
 		goto out;
 	}
 	struct rpb_verify_result res = {0};
-	rf.ledger.store_dir = rf.dir;
+	rf.ledger.store_dir = *dir ? dir : NULL;
 	rf.ledger.results_dir = c->target;
 	if (!pat->verify) {
 		fprintf(stderr, "%s: the %s pattern has no verify\n", prog, pat->name);
@@ -489,6 +616,8 @@ static int cmd_verify(const struct rpb_backend *b, const struct cli *c, const ch
 		rc = RPB_EXIT_OK;
 out:
 	b->close(st);
+	if (lock_fd >= 0)
+		close(lock_fd);
 	rpb_result_free(&rf);
 	return rc;
 }
@@ -496,6 +625,9 @@ out:
 int rpb_main(const struct rpb_backend *b, int argc, char **argv)
 {
 	const char *prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+	/* A closed stdout (| head) must not kill a run before it writes its
+	 * results: writes fail with EPIPE instead, and rpb_stdout_lost() notices. */
+	signal(SIGPIPE, SIG_IGN);
 	struct rpb_err err;
 	if (rpb_backend_validate(b, &err) != RPB_OK) {
 		fprintf(stderr, "%s: %s\n", prog, err.msg);

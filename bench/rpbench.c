@@ -14,6 +14,7 @@
 #include "compare.h"
 #include "compare_exec.h"
 #include "dsn.h"
+#include "paths.h"
 #include "report.h"
 #include "shown.h"
 #include "workload.h"
@@ -129,6 +130,21 @@ static const struct option longopts[] = {
 	{NULL, 0, NULL, 0},
 };
 
+/* Every path given fits, whole, with room for what compare and report
+ * write under it (runs/, stores/, report/figures/...). */
+static int check_paths(const struct cli *c, bool runs)
+{
+	char msg[1024];
+	int bad = c->out && rpb_path_check(c->out, "--out", 2 * RPB_PATH_ROOM, msg, sizeof msg);
+	for (size_t i = 0; !bad && i < c->npos; i++)
+		bad = rpb_path_check(c->pos[i], runs ? "the workload file" : "a results directory",
+				     runs ? 0 : RPB_PATH_ROOM, msg, sizeof msg);
+	if (!bad)
+		return 0;
+	fprintf(stderr, "rpbench: %s\n", msg);
+	return EXIT_USAGE;
+}
+
 static int parse_cli(struct cli *c, int argc, char **argv)
 {
 	memset(c, 0, sizeof *c);
@@ -191,7 +207,7 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 				   "compare WORKLOAD.ini, not %s with result directories", c->command);
 	if (c->results && strcmp(c->command, "compare") != 0)
 		return usage_error("--results is an option of compare, not %s", c->command);
-	return 0;
+	return check_paths(c, runs);
 }
 
 /* The command line as compare.json and compare.md record it: rebuilt from

@@ -21,6 +21,7 @@
 #define CORPUS RPB_SOURCE_DIR "/tests/bad_input"
 #define CASE_NAME_MAX 96
 #define CASE_ARGS_MAX 48
+#define WORD_MAX 8192 /* a word of the command, placeholders expanded */
 
 struct bi_case {
 	char name[CASE_NAME_MAX];
@@ -113,15 +114,39 @@ static char *case_file(const char *name, const char *file)
 	return e2e_slurp(path, NULL);
 }
 
+/* @REPEAT(N,TEXT) at s: appends TEXT N times (paths longer than a line of
+ * cmd may be); returns the length of the placeholder, 0 if s is none. */
+static size_t repeat(char *out, size_t n, size_t *len, const char *s)
+{
+	unsigned count;
+	int at = 0;
+	if (sscanf(s, "@REPEAT(%u,%n", &count, &at) != 1 || !at)
+		return 0;
+	const char *text = s + at, *end = strchr(text, ')');
+	cr_assert_not_null(end, "@REPEAT( without its ')'");
+	size_t k = (size_t)(end - text);
+	for (unsigned i = 0; i < count && *len + k + 1 < n; i++) {
+		memcpy(out + *len, text, k);
+		*len += k;
+	}
+	out[*len] = '\0';
+	return (size_t)(end + 1 - s);
+}
+
 /* Appends s to the word being built, replacing the placeholders:
  * @BIN (the build's bin/), @SRC (the source tree), @WORK (the case's
- * directory), @PGDSN (the test server's DSN). */
+ * directory), @PGDSN (the test server's DSN), @REPEAT(N,TEXT) (TEXT N
+ * times). */
 static void expand(char *out, size_t n, const char *s, const char *work)
 {
 	size_t len = strlen(out);
 	while (*s && len + 1 < n) {
 		const char *with = NULL;
-		size_t skip = 0;
+		size_t skip = repeat(out, n, &len, s);
+		if (skip) {
+			s += skip;
+			continue;
+		}
 		if (strncmp(s, "@BIN", 4) == 0)
 			with = RPB_BINARY_DIR "/bin", skip = 4;
 		else if (strncmp(s, "@SRC", 4) == 0)
@@ -143,7 +168,7 @@ static void expand(char *out, size_t n, const char *s, const char *work)
 
 /* Splits cmd into words: whitespace separates, '...' quotes (no escapes),
  * a line starting with # is a comment. The words go to buf. */
-static int split(const char *cmd, const char *work, char words[][1024], int max)
+static int split(const char *cmd, const char *work, char words[][WORD_MAX], int max)
 {
 	int n = 0;
 	const char *p = cmd;
@@ -282,7 +307,7 @@ static void run_case(const char *name)
 
 	char *cmd = case_file(name, "cmd");
 	cr_assert_not_null(cmd);
-	static char words[CASE_ARGS_MAX][1024];
+	static char words[CASE_ARGS_MAX][WORD_MAX];
 	int n = split(cmd, work, words, CASE_ARGS_MAX - 4);
 	free(cmd);
 	cr_assert_gt(n, 0, "case %s: empty command", name);

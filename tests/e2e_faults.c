@@ -468,22 +468,6 @@ static void t_disk_full_stop(const char *backend)
 
 /* ---- runs killed mid-way ---- */
 
-/* Starts an ingest that ends only when killed or stopped (extra --set up to
- * NULL) and returns once its ledger shows `want` finished operations. */
-static void spawn_until(struct e2e_proc *p, const struct e2e_env *e, uint64_t want, ...)
-	__attribute__((sentinel));
-static void spawn_until(struct e2e_proc *p, const struct e2e_env *e, uint64_t want, ...)
-{
-	struct e2e_args a;
-	e2e_run_args(&a, e, E2E_CI_INGEST, e->out);
-	e2e_args_add(&a, "--set", "ops=0", "--set", E2E_UNTIL_KILLED, "--set", "sync=commit", NULL);
-	va_list ap;
-	va_start(ap, want);
-	for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
-		e2e_args_add(&a, "--set", s, NULL);
-	va_end(ap);
-	e2e_spawn_until(p, e->cap, &a, e->out, want);
-}
 
 /* ---- 6. SIGKILL: verify checks the killed run against its live ledger ---- */
 
@@ -493,7 +477,7 @@ static void t_sigkill(const char *backend)
 	e2e_env_init(&e, backend);
 	struct e2e_proc p;
 	/* probe_every = 7: a probe sequence is often in flight at the kill. */
-	spawn_until(&p, &e, 60, "probe_every=7", NULL);
+	e2e_spawn_ingest_until(&p, &e, 60, "probe_every=7", NULL);
 	cr_assert_eq(kill(p.pid, SIGKILL), 0);
 	e2e_wait(&p);
 	e2e_assert_code(&p, EXIT_KILLED);
@@ -601,7 +585,7 @@ static void t_server_lost(const char *backend)
 	e.dsn = dsn;
 
 	struct e2e_proc p;
-	spawn_until(&p, &e, 40, NULL);
+	e2e_spawn_ingest_until(&p, &e, 40, NULL);
 	cr_assert_eq(kill(postmaster_pid(), SIGKILL), 0);
 	e2e_wait(&p);
 	e2e_assert_code(&p, EXIT_STOPPED);

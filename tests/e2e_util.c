@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -685,4 +686,23 @@ long long e2e_query_count(const struct e2e_env *e, const struct e2e_args *a)
 		  "`%s` printed \"%s\", expected one integer", p.cmd, p.out);
 	e2e_proc_free(&p);
 	return n;
+}
+
+void e2e_spawn_ingest_until(struct e2e_proc *p, const struct e2e_env *e, uint64_t want, ...)
+{
+	struct e2e_args a;
+	e2e_run_args(&a, e, E2E_CI_INGEST, e->out);
+	e2e_args_add(&a, "--set", "ops=0", "--set", E2E_UNTIL_KILLED, "--set", "sync=commit", NULL);
+	va_list ap;
+	va_start(ap, want);
+	for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
+		e2e_args_add(&a, "--set", s, NULL);
+	va_end(ap);
+	e2e_spawn_until(p, e->cap, &a, e->out, want);
+}
+
+void e2e_kill_run(struct e2e_proc *p)
+{
+	cr_assert_eq(kill(p->pid, SIGKILL), 0, "kill %d: %s", (int)p->pid, strerror(errno));
+	e2e_wait(p);
 }

@@ -121,6 +121,14 @@ uint64_t e2e_ledger_finished(const struct e2e_ledger *lv);
 void e2e_spawn_until(struct e2e_proc *p, const char *capdir, const struct e2e_args *a,
 		     const char *out, uint64_t want);
 
+/* An ingest (ci-ingest into e->out, sync = commit, extra --set up to NULL)
+ * that ends only when killed or stopped, returned once its live ledger
+ * shows `want` finished operations. */
+void e2e_spawn_ingest_until(struct e2e_proc *p, const struct e2e_env *e, uint64_t want, ...)
+	__attribute__((sentinel));
+/* SIGKILLs a run and reaps it (code 128 + SIGKILL). */
+void e2e_kill_run(struct e2e_proc *p);
+
 /* Seconds on the monotonic clock, for deadlines. */
 double e2e_now_s(void);
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "fsutil.h"
+#include "paths.h"
 
 enum rpb_status rpb_errno_class(int e)
 {
@@ -62,7 +63,8 @@ enum rpb_status rpb_dir_prepare(const char *dir, bool create, struct rpb_err *er
 	if (stat(dir, &sb) != 0) {
 		if ((errno != ENOENT && errno != ENOTDIR) || !create)
 			return rpb_err_set(err, errno == ENOENT ? RPB_NOT_FOUND : RPB_INVALID, errno, NULL,
-					   "store directory %s: %s; give an existing store or let rpbench create it",
+					   create ? "store directory %s: %s; choose a directory rpbench can create (--dir)"
+						  : "store directory %s: %s; point --dir at the store's directory",
 					   dir, strerror(errno));
 		if (mkdir_parents(dir) != 0)
 			return rpb_err_set(err, rpb_errno_class(errno), errno, NULL,
@@ -100,8 +102,11 @@ static int usage_walk(const char *dir, uint64_t *bytes, int depth, int max_depth
 	while ((de = readdir(d)) != NULL) {
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
-		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
 		struct stat sb;
+		if (rpb_path_join(path, sizeof path, dir, de->d_name) != 0) {
+			rc = -1; /* errno = ENAMETOOLONG */
+			break;
+		}
 		if (lstat(path, &sb) != 0)
 			continue; /* removed while we looked: a compaction, not an error */
 		if (S_ISDIR(sb.st_mode)) {

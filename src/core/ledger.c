@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "ledger.h"
+#include "paths.h"
 #include "runner.h"
 
 _Static_assert(sizeof(struct rpb_ledger_header) == 64, "header is one cache line");
@@ -17,12 +19,13 @@ _Static_assert(sizeof(struct rpb_ledger_slot) == 64, "slot is one cache line");
 
 static int open_new(const char *dir, const char *name, int flags, char *msg, size_t n)
 {
-	char path[4200];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	int fd = open(path, flags | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	char path[PATH_MAX];
+	int fd = rpb_path_join(path, sizeof path, dir, name) == 0
+			 ? open(path, flags | O_CREAT | O_EXCL | O_CLOEXEC, 0644)
+			 : -1;
 	if (fd < 0)
-		snprintf(msg, n, "cannot create %s: %s; give an empty results directory (--out)", path,
-			 strerror(errno));
+		snprintf(msg, n, "cannot create %s/%s: %s; give an empty results directory (--out)", dir,
+			 name, strerror(errno));
 	return fd;
 }
 

@@ -1,10 +1,12 @@
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
 #include "hostinfo.h"
+#include "paths.h"
 #include "progress.h"
 #include "usage.h"
 
@@ -70,6 +72,14 @@ uint64_t rpb_total_errors(struct rpb_runner *rn)
 	return n;
 }
 
+bool rpb_stdout_lost(void)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return false;
+	clearerr(stdout);
+	return true;
+}
+
 void rpb_progress_init(struct rpb_progress *pg, struct rpb_runner *rn)
 {
 	memset(pg, 0, sizeof *pg);
@@ -77,9 +87,8 @@ void rpb_progress_init(struct rpb_progress *pg, struct rpb_runner *rn)
 	pg->cur = calloc(1, sizeof *pg->cur);
 	if (pg->prev)
 		rpb_snap_init(pg->prev);
-	if (rn->out_dir) {
-		char path[4200];
-		snprintf(path, sizeof path, "%s/intervals.csv", rn->out_dir);
+	char path[PATH_MAX];
+	if (rn->out_dir && rpb_path_join(path, sizeof path, rn->out_dir, "intervals.csv") == 0) {
 		pg->csv = fopen(path, "w");
 		if (pg->csv) {
 			fprintf(pg->csv, "elapsed_s,samples,throughput_per_s,mean_us,p50_us,p99_us,max_us,"
@@ -138,7 +147,8 @@ void rpb_progress_tick(struct rpb_progress *pg, struct rpb_runner *rn, bool fina
 			if (*gauges)
 				printf("gauges: %s\n", gauges);
 		}
-		fflush(stdout);
+		if (rpb_stdout_lost())
+			rn->quiet = true;
 	}
 	if (pg->csv && (!final || delta->count)) {
 		uint64_t store = 0;

@@ -27,6 +27,10 @@ void rpb_progress_init(struct rpb_progress *pg, struct rpb_runner *rn);
  * run (only its "summary +" line). */
 void rpb_progress_tick(struct rpb_progress *pg, struct rpb_runner *rn, bool final);
 void rpb_progress_fini(struct rpb_progress *pg);
+/* Flushes stdout; true when it has gone away (a closed pipe: EPIPE, with
+ * SIGPIPE ignored). The caller then stops printing (sets rn->quiet): the
+ * run goes on, its result files are the record. */
+bool rpb_stdout_lost(void);
 
 /* Formats one JMeter summariser line ("summary +" or "summary ="), without
  * the Active/Started/Finished tail when active < 0. */

@@ -4,6 +4,7 @@
  * is used, and every count of the ledger against the run's own manifest
  * (ledger_check.c). */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "fsutil.h"
 #include "jsontext.h"
 #include "ledger.h"
+#include "paths.h"
 #include "results.h"
 #include "shown.h"
 
@@ -254,10 +256,14 @@ int rpb_result_parse(struct rpb_result_file *rf, const char *text, size_t len, c
 
 int rpb_result_read(struct rpb_result_file *rf, const char *result_dir, char *msg, size_t n)
 {
-	char path[4200];
+	char path[PATH_MAX];
 	const char *why;
 	size_t len = 0;
-	snprintf(path, sizeof path, "%s/result.json", result_dir);
+	if (rpb_path_join(path, sizeof path, result_dir, "result.json") != 0) {
+		memset(rf, 0, sizeof *rf);
+		rpb_job_defaults(&rf->job);
+		return fail(msg, n, result_dir, "the path is too long");
+	}
 	char *text = rpb_file_slurp(path, RESULT_MAX, &len, &why);
 	if (!text) {
 		memset(rf, 0, sizeof *rf);
@@ -268,6 +274,89 @@ int rpb_result_read(struct rpb_result_file *rf, const char *result_dir, char *ms
 	free(text);
 	if (!rc && rf->ledger.interrupted)
 		rc = rpb_live_ledger_read(rf, result_dir, msg, n);
+	return rc;
+}
+
+/* The --out a run was given, from its recorded command line: the value
+ * after "--out" or "--out=", else the default results/NAME. NULL when the
+ * command does not say. */
+static char *given_out(const struct rpb_result_file *rf, const char *abs_result)
+{
+	const char *cmd = json_string_value(
+		json_object_get(json_object_get(rf->root, "manifest"), "command"));
+	if (!cmd)
+		return NULL;
+	for (const char *p = cmd; *p;) {
+		size_t len = strcspn(p, " ");
+		if (len == 5 && !strncmp(p, "--out", 5) && p[5] == ' ') {
+			p += 6;
+			return strndup(p, strcspn(p, " "));
+		}
+		if (len > 6 && !strncmp(p, "--out=", 6))
+			return strndup(p + 6, len - 6);
+		p += len;
+		p += strspn(p, " ");
+	}
+	const char *base = strrchr(abs_result, '/');
+	char *out = NULL;
+	if (base && asprintf(&out, "results%s", base) < 0)
+		out = NULL;
+	return out;
+}
+
+/* The working directory of the run that wrote abs_result with the relative
+ * --out given: abs_result less as many names as given has, if given then
+ * leads back to abs_result. */
+static int run_cwd(const char *abs_result, const char *given, char *cwd, size_t n)
+{
+	if (given[0] == '/' || snprintf(cwd, n, "%s", abs_result) >= (int)n)
+		return -1;
+	for (const char *p = given; *p;) {
+		size_t len = strcspn(p, "/");
+		if (len == 2 && !strncmp(p, "..", 2))
+			return -1;
+		char *slash = strrchr(cwd, '/');
+		if (len && !(len == 1 && *p == '.')) {
+			if (!slash || slash == cwd)
+				return -1;
+			*slash = '\0';
+		}
+		p += len;
+		p += strspn(p, "/");
+	}
+	char back[PATH_MAX], again[PATH_MAX];
+	return rpb_path_join(back, sizeof back, cwd, given) == 0 &&
+			       rpb_path_absolute(back, again, sizeof again) == 0 &&
+			       !strcmp(again, abs_result)
+		       ? 0
+		       : -1;
+}
+
+int rpb_result_store_dir(const struct rpb_result_file *rf, const char *result_dir, char *dir,
+			 size_t n, char *msg, size_t mn)
+{
+	if (!rf->dir || !*rf->dir) {
+		snprintf(msg, mn, "%s/result.json records no store directory; pass --dir with the store's directory",
+			 result_dir);
+		return -1;
+	}
+	if (rf->dir[0] == '/') {
+		if (snprintf(dir, n, "%s", rf->dir) < (int)n)
+			return 0;
+		snprintf(msg, mn, "%s/result.json records a store path that is too long; pass --dir",
+			 result_dir);
+		return -1;
+	}
+	char abs[PATH_MAX], cwd[PATH_MAX];
+	char *given = rpb_path_absolute(result_dir, abs, sizeof abs) == 0 ? given_out(rf, abs) : NULL;
+	int rc = given && run_cwd(abs, given, cwd, sizeof cwd) == 0 ? rpb_path_join(dir, n, cwd, rf->dir)
+								    : -1;
+	free(given);
+	if (rc)
+		snprintf(msg, mn,
+			 "%s/result.json (from an older rpbench) records the store as %s, relative to a "
+			 "working directory verify cannot tell; pass --dir with the store's directory",
+			 result_dir, rf->dir);
 	return rc;
 }
 

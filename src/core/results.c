@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 
 #include "hostinfo.h"
 #include "jsontext.h"
+#include "paths.h"
 #include "progress.h"
 #include "results.h"
 #include "usage.h"
@@ -255,7 +257,10 @@ static json_t *manifest_json(struct rpb_runner *rn, const struct rpb_store_where
 				rn->run_tag, "start", start, "end", end, "host", "cores",
 				(int)rpb_host_cores(), "memory_bytes", (json_int_t)rpb_host_memory(), "store",
 				store);
-	if (man && set_command(man, where)) {
+	/* Where the run kept its results and read its workload, absolute. */
+	if (man && ((where->out && rpb_json_set_exact(man, "out", where->out)) ||
+		    (where->workload && rpb_json_set_exact(man, "workload", where->workload)) ||
+		    set_command(man, where))) {
 		json_decref(man);
 		return NULL;
 	}
@@ -336,9 +341,12 @@ static json_t *threads_json(struct rpb_runner *rn)
  * writing) sees the old file or the new one, never half of one. */
 static int write_file(const char *dir, const char *name, const char *text, char *msg, size_t n)
 {
-	char path[4200], tmp[4210];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	char path[PATH_MAX], tmp[PATH_MAX];
+	if (rpb_path_join(path, sizeof path, dir, name) != 0 ||
+	    snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
+		snprintf(msg, n, "results directory %.256s... is too long; choose a shorter --out", dir);
+		return -1;
+	}
 	FILE *f = fopen(tmp, "w");
 	bool ok = f && fputs(text, f) != EOF;
 	if (f && fclose(f) != 0)
@@ -358,8 +366,12 @@ static int write_file(const char *dir, const char *name, const char *text, char 
  * not ours and is never overwritten. */
 static int write_report(struct rpb_runner *rn, const json_t *root, char *msg, size_t n)
 {
-	char path[4200];
-	snprintf(path, sizeof path, "%s/report.txt", rn->out_dir);
+	char path[PATH_MAX];
+	if (rpb_path_join(path, sizeof path, rn->out_dir, "report.txt") != 0) {
+		snprintf(msg, n, "results directory %.256s... is too long; choose a shorter --out",
+			 rn->out_dir);
+		return -1;
+	}
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
@@ -523,8 +535,8 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 	}
 	if (!rn->quiet) {
 		fputs(summary, stdout);
-		printf("Results: %s\n", rn->out_dir);
-		fflush(stdout);
+		printf("Results: %s\n", where->out ? where->out : rn->out_dir);
+		rpb_stdout_lost();
 	}
 	free(text);
 	json_decref(root);

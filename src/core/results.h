@@ -24,6 +24,8 @@ struct rpb_store_where {
 	const char *dsn;     /* server backends, redacted */
 	const char *name;    /* server backends: schema */
 	const char *command; /* the command line, redacted */
+	const char *out;     /* the results directory, absolute */
+	const char *workload; /* the workload file, absolute */
 };
 
 /* One line in the seed report's words: "Test ended when ...". */
@@ -68,6 +70,13 @@ int rpb_result_read(struct rpb_result_file *rf, const char *result_dir, char *ms
  * finish can have run. */
 int rpb_result_parse(struct rpb_result_file *rf, const char *text, size_t len, const char *path,
 		     uint64_t now_ms, char *msg, size_t n);
+/* The store directory of an embedded run, into dir: as recorded when it is
+ * absolute. An older result.json recorded the path as given, relative to
+ * the run's working directory, which is result_dir less the --out the run
+ * was given (manifest.command; results/NAME by default). Returns non-zero
+ * with msg when that cannot be told. */
+int rpb_result_store_dir(const struct rpb_result_file *rf, const char *result_dir, char *dir,
+			 size_t n, char *msg, size_t mn);
 void rpb_result_free(struct rpb_result_file *rf);
 
 #endif

@@ -132,6 +132,16 @@ struct rpb_optspec {
 	const char *help; /* includes the valid range */
 };
 
+/* Who may use a store at the same time (docs/faults.md, "The store lock").
+ * Embedded stores are locked by the core on their directory before open
+ * (src/core/storelock.h); a server backend takes the lock in open for the
+ * store's namespace and holds it until close. */
+enum rpb_store_lock {
+	RPB_LOCK_NONE = 0, /* no lock (tests, tools) */
+	RPB_LOCK_RUN,      /* exclusive: refused while anyone else holds the store */
+	RPB_LOCK_VERIFY,   /* shared: refused while a run holds the store */
+};
+
 struct rpb_store_cfg {
 	const char *dir;    /* embedded backends: the store directory */
 	const char *dsn;    /* server backends: connection string, NULL = PG* env */
@@ -140,6 +150,8 @@ struct rpb_store_cfg {
 	bool create;        /* create the store if missing */
 	bool primary_only;  /* server backends: ignore a configured read replica
 			     * (verify checks the store of record) */
+	enum rpb_store_lock lock; /* server backends: the lock open takes (RPB_CONFLICT,
+				   * naming the holder, when refused) */
 	const struct rpb_kv *opts; /* backend tuning options */
 	size_t nopts;
 };

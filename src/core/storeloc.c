@@ -1,6 +1,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +9,9 @@
 #include <unistd.h>
 
 #include "fsutil.h"
+#include "paths.h"
 #include "storeloc.h"
+#include "storelock.h"
 
 static const char meta_mark[] = "rpbench-store";
 
@@ -30,7 +33,8 @@ static int remove_tree(int parent, const char *name)
 	return unlinkat(parent, name, 0);
 }
 
-/* Lists the directory: is it empty, and does it carry the mark? */
+/* Lists the directory: is it empty, and does it carry the mark? The lock's
+ * own files count for neither. */
 static int inspect(const char *dir, bool *empty, bool *marked)
 {
 	DIR *d = opendir(dir);
@@ -40,7 +44,8 @@ static int inspect(const char *dir, bool *empty, bool *marked)
 	*empty = true;
 	*marked = false;
 	while ((de = readdir(d)) != NULL) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    rpb_storelock_is_own_name(de->d_name))
 			continue;
 		if (!strcmp(de->d_name, RPB_DIR_MARK))
 			*marked = true;
@@ -51,8 +56,54 @@ static int inspect(const char *dir, bool *empty, bool *marked)
 	return 0;
 }
 
-int rpb_storedir_claim(const char *dir, bool fresh, char *msg, size_t n)
+/* Creates the mark in a new or empty directory. Two runs may both find it
+ * empty: the mark is made once, and the lock then decides between them. */
+static int make_mark(const char *dir, char *msg, size_t n)
 {
+	static const char text[] = "This directory is an rpbench store; rpbench --fresh may empty it.\n";
+	char path[PATH_MAX];
+	if (rpb_path_join(path, sizeof path, dir, RPB_DIR_MARK) != 0) {
+		snprintf(msg, n, "store directory %.256s... is too long; choose a shorter --dir", dir);
+		return -1;
+	}
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0 && errno == EEXIST)
+		return 0;
+	bool ok = fd >= 0 && write(fd, text, sizeof text - 1) == (ssize_t)(sizeof text - 1);
+	if (fd >= 0 && close(fd) != 0)
+		ok = false;
+	if (!ok) {
+		snprintf(msg, n, "cannot write %s: %s; choose a writable --dir", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* --fresh: removes everything but the mark and the lock's files. */
+static int empty_dir(const char *dir, char *msg, size_t n)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		snprintf(msg, n, "--fresh cannot read %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	struct dirent *de;
+	int rc = 0;
+	while (!rc && (de = readdir(d)) != NULL)
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+		    strcmp(de->d_name, RPB_DIR_MARK) && !rpb_storelock_is_own_name(de->d_name) &&
+		    remove_tree(dirfd(d), de->d_name) != 0 && errno != ENOENT) {
+			snprintf(msg, n, "--fresh could not remove %s/%s: %s", dir, de->d_name,
+				 strerror(errno));
+			rc = -1;
+		}
+	closedir(d);
+	return rc;
+}
+
+int rpb_storedir_claim(const char *dir, bool fresh, int *lock_fd, char *msg, size_t n)
+{
+	*lock_fd = -1;
 	struct rpb_err err;
 	if (rpb_dir_prepare(dir, true, &err) != RPB_OK) {
 		snprintf(msg, n, "%s", err.msg);
@@ -71,31 +122,24 @@ int rpb_storedir_claim(const char *dir, bool fresh, char *msg, size_t n)
 			 dir, RPB_DIR_MARK);
 		return -1;
 	}
-	if (marked && fresh && !empty) {
-		DIR *d = opendir(dir);
-		struct dirent *de;
-		while (d && (de = readdir(d)) != NULL)
-			if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
-			    strcmp(de->d_name, RPB_DIR_MARK) && remove_tree(dirfd(d), de->d_name) != 0 &&
-			    errno != ENOENT) {
-				snprintf(msg, n, "--fresh could not remove %s/%s: %s", dir, de->d_name,
-					 strerror(errno));
-				closedir(d);
-				return -1;
-			}
-		if (d)
-			closedir(d);
+	if (!marked && make_mark(dir, msg, n) != 0)
+		return -1;
+	/* Nothing is emptied before the lock is ours, nor while another
+	 * program holds a lock on a file of the store. */
+	int fd = rpb_storelock_take(dir, RPB_LOCK_RUN, msg, n);
+	if (fd < 0)
+		return -1;
+	bool wipe = marked && fresh && !empty;
+	if (wipe && rpb_storelock_check_files(dir, msg, n) != 0) {
+		close(fd);
+		return -1;
 	}
-	if (!marked) {
-		char path[4200];
-		snprintf(path, sizeof path, "%s/%s", dir, RPB_DIR_MARK);
-		FILE *f = fopen(path, "w");
-		if (!f || fputs("This directory is an rpbench store; rpbench --fresh may empty it.\n", f) < 0 ||
-		    fclose(f) != 0) {
-			snprintf(msg, n, "cannot write %s: %s; choose a writable --dir", path, strerror(errno));
-			return -1;
-		}
+	rpb_storelock_name_owner(dir);
+	if (wipe && empty_dir(dir, msg, n) != 0) {
+		close(fd);
+		return -1;
 	}
+	*lock_fd = fd;
 	return 0;
 }
 

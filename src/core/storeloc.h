@@ -12,9 +12,12 @@
 #define RPB_DIR_MARK ".rpbench-store"
 
 /* Embedded backends, before open: a missing or empty directory is created
- * and marked; a marked one is accepted (and with fresh, emptied but for the
- * mark); any other non-empty directory is refused. */
-int rpb_storedir_claim(const char *dir, bool fresh, char *msg, size_t n);
+ * and marked; a marked one is accepted; any other non-empty directory is
+ * refused. Then the run's lock is taken (storelock.h; refused while another
+ * process holds the store) and, with fresh, the directory is emptied but for
+ * the mark and the lock's files. *lock_fd holds the lock: keep it open until
+ * the store is closed. */
+int rpb_storedir_claim(const char *dir, bool fresh, int *lock_fd, char *msg, size_t n);
 
 /* Every backend, after open: checks the mark inside the store (a record in
  * the meta table). An unmarked empty store is marked; an unmarked store with

@@ -509,7 +509,11 @@ static FILE *open_workload(const char *path, char *msg, size_t n)
 
 int rpb_job_load(struct rpb_job *job, const char *path, char *msg, size_t n)
 {
-	snprintf(job->source, sizeof job->source, "%s", path);
+	if (snprintf(job->source, sizeof job->source, "%s", path) >= (int)sizeof job->source) {
+		snprintf(msg, n, "the workload file's path is longer than %zu bytes; choose a shorter path",
+			 sizeof job->source - 1);
+		return -1;
+	}
 	struct load_ctx c = {.job = job};
 	char shown[RPB_SHOWN_SIZE];
 	rpb_shown(shown, sizeof shown, path);

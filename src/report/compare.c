@@ -105,7 +105,11 @@ static struct rpb_cmp_run *new_run(struct rpb_cmp *c, const char *dir, int exit_
 	}
 	struct rpb_cmp_run *r = &c->runs[c->nruns];
 	memset(r, 0, sizeof *r);
-	snprintf(r->dir, sizeof r->dir, "%s", dir);
+	if (snprintf(r->dir, sizeof r->dir, "%s", dir) >= (int)sizeof r->dir) {
+		snprintf(msg, n, "results directory %.256s... is longer than %d bytes; choose a shorter path",
+			 dir, RPB_CMP_PATH - 1);
+		return NULL;
+	}
 	char real[PATH_MAX];
 	if (realpath(dir, real)) {
 		snprintf(r->real, sizeof r->real, "%s", real);

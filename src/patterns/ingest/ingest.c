@@ -7,11 +7,13 @@
  * requests") creates, reads, patches and deletes one probe resource. */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
+#include "paths.h"
 #include "ingest.h"
 #include "ingest_fedora_run.h"
 #include "runner.h"
@@ -47,12 +49,13 @@ static enum rpb_status ingest_prepare(struct rpb_runner *rn, struct rpb_err *err
 	}
 	if (!ingest_opts(rn->job)->probe_every)
 		return RPB_OK;
-	char path[4200];
-	snprintf(path, sizeof path, "%s/probe.csv", rn->out_dir);
-	sh->probe = fopen(path, "w");
+	char path[PATH_MAX];
+	sh->probe = rpb_path_join(path, sizeof path, rn->out_dir, "probe.csv") == 0 ? fopen(path, "w")
+										  : NULL;
 	if (!sh->probe) {
 		int e = errno;
-		return rpb_err_set(err, RPB_IO, e, NULL, "cannot write %s: %s", path, strerror(e));
+		return rpb_err_set(err, RPB_IO, e, NULL, "cannot write %s/probe.csv: %s", rn->out_dir,
+				   strerror(e));
 	}
 	fprintf(sh->probe, "elapsed_ms,thread,probe,label,latency_us,status,objects_acked_by_thread\n");
 	return RPB_OK;

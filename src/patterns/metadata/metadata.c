@@ -9,12 +9,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "clock.h"
+#include "paths.h"
 #include "metadata.h"
 #include "runner.h"
 
@@ -147,13 +149,14 @@ static enum rpb_status preload(struct rpb_runner *rn, const struct md_ns *ns,
  * what it did not create. */
 static FILE *create_new(const char *dir, const char *name, struct rpb_err *err)
 {
-	char path[4200];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	char path[PATH_MAX];
+	int fd = rpb_path_join(path, sizeof path, dir, name) == 0
+			 ? open(path, O_WRONLY | O_CREAT | O_EXCL, 0644)
+			 : -1;
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
-		rpb_err_set(err, RPB_IO, errno, NULL, "cannot create %s: %s; choose a new --out", path,
-			    strerror(errno));
+		rpb_err_set(err, RPB_IO, errno, NULL, "cannot create %s/%s: %s; choose a new --out", dir,
+			    name, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 	}

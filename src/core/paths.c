@@ -1,0 +1,149 @@
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "paths.h"
+
+int rpb_path_join(char *buf, size_t n, const char *dir, const char *name)
+{
+	int len = snprintf(buf, n, "%s/%s", dir, name);
+	if (len < 0 || (size_t)len >= n) {
+		if (n)
+			buf[0] = '\0';
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
+/* Appends one name of a path that does not exist yet to the canonical out. */
+static int append_name(char *out, size_t n, const char *name, size_t len)
+{
+	size_t used = strlen(out);
+	if (len == 0 || (len == 1 && name[0] == '.'))
+		return 0;
+	if (len == 2 && name[0] == '.' && name[1] == '.') {
+		char *slash = strrchr(out, '/');
+		if (slash)
+			slash[slash == out ? 1 : 0] = '\0'; /* "/a" -> "/", "/a/b" -> "/a" */
+		return 0;
+	}
+	bool root = used == 1;
+	if (used + !root + len + 1 > n) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (!root)
+		out[used++] = '/';
+	memcpy(out + used, name, len);
+	out[used + len] = '\0';
+	return 0;
+}
+
+int rpb_path_absolute(const char *path, char *out, size_t n)
+{
+	if (!path || !*path) {
+		errno = ENOENT;
+		return -1;
+	}
+	char *full;
+	if (path[0] == '/') {
+		full = strdup(path);
+	} else {
+		char *cwd = getcwd(NULL, 0);
+		if (!cwd)
+			return -1;
+		size_t len = strlen(cwd) + 1 + strlen(path) + 1;
+		if ((full = malloc(len)) != NULL)
+			snprintf(full, len, "%s/%s", cwd, path);
+		free(cwd);
+	}
+	if (!full) {
+		errno = ENOMEM;
+		return -1;
+	}
+	/* The longest prefix that exists, shortened one name at a time; "/"
+	 * always exists. */
+	size_t end = strlen(full);
+	char *base = NULL;
+	for (;;) {
+		while (end > 1 && full[end - 1] == '/')
+			end--;
+		char keep = full[end];
+		full[end] = '\0';
+		base = realpath(full, NULL);
+		int e = errno;
+		full[end] = keep;
+		if (base)
+			break;
+		if (e != ENOENT) {
+			free(full);
+			errno = e;
+			return -1;
+		}
+		while (end > 1 && full[end - 1] != '/')
+			end--;
+	}
+	int rc = 0;
+	if (strlen(base) + 1 > n) {
+		errno = ENAMETOOLONG;
+		rc = -1;
+	} else {
+		strcpy(out, base);
+	}
+	for (const char *p = full + end; !rc && *p;) {
+		size_t len = strcspn(p, "/");
+		rc = append_name(out, n, p, len);
+		p += len;
+		p += strspn(p, "/");
+	}
+	free(base);
+	free(full);
+	return rc;
+}
+
+bool rpb_path_within(const char *path, const char *dir)
+{
+	size_t len = strlen(dir);
+	if (len == 1 && dir[0] == '/')
+		return true;
+	return strncmp(path, dir, len) == 0 && (path[len] == '/' || path[len] == '\0');
+}
+
+int rpb_path_check(const char *path, const char *what, size_t room, char *msg, size_t n)
+{
+	for (const char *p = path; *p;) {
+		size_t len = strcspn(p, "/");
+		if (len > NAME_MAX) {
+			snprintf(msg, n,
+				 "%s has a name of %zu bytes ('%.24s...'), longer than NAME_MAX (%d); "
+				 "choose a shorter name",
+				 what, len, p, NAME_MAX);
+			return -1;
+		}
+		p += len;
+		p += strspn(p, "/");
+	}
+	size_t limit = PATH_MAX > room ? PATH_MAX - room : 0;
+	if (strlen(path) >= limit) {
+		snprintf(msg, n,
+			 "%s is %zu bytes long; a path must stay under PATH_MAX (%d) with room for the "
+			 "names rpbench adds, so at most %zu bytes: choose a shorter path",
+			 what, strlen(path), PATH_MAX, limit ? limit - 1 : 0);
+		return -1;
+	}
+	/* Its absolute form is what a result records: it must fit too. */
+	char abs[PATH_MAX] = "";
+	int rc = rpb_path_absolute(path, abs, sizeof abs);
+	if ((rc != 0 && errno == ENAMETOOLONG) || (rc == 0 && strlen(abs) >= limit)) {
+		snprintf(msg, n,
+			 "%s %.64s... is too long as an absolute path (it must stay under %zu bytes "
+			 "within PATH_MAX, %d); choose a shorter path or work from a shallower directory",
+			 what, path, limit, PATH_MAX);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,33 @@
+/* Paths given on the command line and the paths rpbench builds from them:
+ * their lengths are checked, never silently truncated, and what a result
+ * records is their absolute form. */
+#ifndef RPB_PATHS_H
+#define RPB_PATHS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Room left after a directory's path for the longest name rpbench adds to it
+ * ("/result.json.tmp", "/.rpbench-owner.tmp", "/store/rpbench.db-journal"). */
+#define RPB_PATH_ROOM 64
+
+/* Checks a path given as `what` ("--out", "the workload file"): every name in
+ * it fits NAME_MAX, and it and its absolute form leave room bytes under
+ * PATH_MAX. Returns non-zero with a one-line msg naming what and the fix. */
+int rpb_path_check(const char *path, const char *what, size_t room, char *msg, size_t n);
+
+/* Writes dir/name into buf. Returns -1 with errno = ENAMETOOLONG (buf then
+ * holds an empty string) when it does not fit: a path is never truncated. */
+int rpb_path_join(char *buf, size_t n, const char *dir, const char *name);
+
+/* The absolute, canonical form of path, which need not exist yet: the
+ * realpath of its longest existing prefix, then the remaining names with "."
+ * dropped and ".." taking one name back (rpbench creates them as plain
+ * directories). Returns -1 with errno set when it cannot be resolved
+ * (ENAMETOOLONG when it does not fit n). */
+int rpb_path_absolute(const char *path, char *out, size_t n);
+
+/* Is path the directory dir or inside it? Both absolute and canonical. */
+bool rpb_path_within(const char *path, const char *dir);
+
+#endif
