@@ -20,9 +20,9 @@ usage: $prog [--build DIR] [--backends LIST] [--objects N] [--size SIZE] [--fs F
 
 For each backend: one run of WORKLOAD (default data/workloads/fedora-seed-run.ini)
 with ops = N (one thread, as the seed ran it) on a quota of SIZE (PostgreSQL: the
-cluster plus SIZE), progress every INTERVAL seconds, then verify. The run ends at
-N objects or on its own, as the seed's runs did (disk full, the transaction
-reaper with --set txn_timeout=MS). Writes per backend its results directory and
+cluster plus SIZE), progress every INTERVAL seconds, then verify on 64M more (LevelDB
+and PostgreSQL write when they open). The run ends at N objects or on its own, as
+the seed's runs did (disk full, the transaction reaper with --set txn_timeout=MS). Writes per backend its results directory and
 OUT/<backend>.dat (objects, mean and p99 create latency in ms, store bytes),
 OUT/fedora-scale.png and .svg (latency and size against objects, three backends
 on one page), and OUT/summary.txt (the table it prints).
@@ -103,10 +103,11 @@ for b in "${list[@]}"; do
 		extra=(--set 'binary_dir={quota}/binaries')
 	fi
 	rc=0
+	# verify after disk full needs room: LevelDB and PostgreSQL write on open.
 	"$top/bench/quota-run" "${quota[@]}" ${fs:+--fs "$fs"} --status "$out/$b.status" -- \
 		"$bin" run "$workload" --set "ops=$objects" --set "interval=$interval" --quiet \
 		"${sets[@]}" "${extra[@]}" --out "$out/$b" \
-		--then "$bin" verify "$out/$b" >"$out/$b.log" 2>&1 || rc=$?
+		--grow +64M "$bin" verify "$out/$b" >"$out/$b.log" 2>&1 || rc=$?
 	if [ ! -f "$out/$b/result.json" ]; then
 		echo "$b: no results (quota-run exited $rc); see $out/$b.log"
 		status=3
