@@ -17,6 +17,7 @@
 #include "csv_read.h"
 #include "gnuplot_text.h"
 #include "plot.h"
+#include "plot_gauges.h"
 #include "result_check.h"
 
 extern char **environ;
@@ -142,13 +143,8 @@ static size_t interval_series(const struct rpb_cmp *c, const char *dir, const ch
 
 /* ---- gnuplot ---- */
 
-struct script {
-	FILE *f;
-	char path[RPB_CMP_PATH + 64];
-};
-
-static bool script_open(struct script *sc, const char *dir, const struct rpb_cmp *c,
-			const struct rpb_figure *fig)
+bool rpb_plot_script_open(struct rpb_plot_script *sc, const char *dir, const struct rpb_cmp *c,
+			  const struct rpb_figure *fig)
 {
 	snprintf(sc->path, sizeof sc->path, "%s/figures/%s.gp", dir, fig->name);
 	if (!(sc->f = fopen(sc->path, "w")))
@@ -169,7 +165,7 @@ static bool script_open(struct script *sc, const char *dir, const struct rpb_cmp
 }
 
 /* The plot commands go into a macro so both terminals draw the same thing. */
-static void script_finish(struct script *sc, const struct rpb_figure *fig, const char *plot,
+static void script_finish(struct rpb_plot_script *sc, const struct rpb_figure *fig, const char *plot,
 			  int width, int height)
 {
 	fprintf(sc->f,
@@ -258,18 +254,24 @@ static struct rpb_figure *new_fig(struct rpb_figure *figs, size_t *nfigs, const 
 	return f;
 }
 
-static int draw(const struct ctx *x, struct rpb_figure *fig, struct script *sc, const char *plot,
-		int width, int height)
+int rpb_plot_draw(const char *dir, struct rpb_figure *fig, struct rpb_plot_script *sc,
+		  const char *plot, int width, int height, char *msg, size_t n)
 {
 	script_finish(sc, fig, plot, width, height);
 	if (fclose(sc->f) != 0) {
-		snprintf(x->msg, x->n, "cannot write %s: %s", sc->path, strerror(errno));
+		snprintf(msg, n, "cannot write %s: %s", sc->path, strerror(errno));
 		return -1;
 	}
-	if (run_gnuplot(x->dir, fig, x->msg, x->n) != 0)
+	if (run_gnuplot(dir, fig, msg, n) != 0)
 		return -1;
 	fig->made = true;
 	return 0;
+}
+
+static int draw(const struct ctx *x, struct rpb_figure *fig, struct rpb_plot_script *sc, const char *plot,
+		int width, int height)
+{
+	return rpb_plot_draw(x->dir, fig, sc, plot, width, height, x->msg, x->n);
 }
 
 static int fig_intervals(const struct ctx *x, struct rpb_figure *fig, const char *xcol,
@@ -282,8 +284,8 @@ static int fig_intervals(const struct ctx *x, struct rpb_figure *fig, const char
 		snprintf(fig->skipped, sizeof fig->skipped, "no run has intervals.csv rows");
 		return 0;
 	}
-	struct script sc;
-	if (!script_open(&sc, x->dir, x->c, fig))
+	struct rpb_plot_script sc;
+	if (!rpb_plot_script_open(&sc, x->dir, x->c, fig))
 		goto fail;
 	char qx[160], qy[160];
 	fprintf(sc.f, "set xlabel %s\nset ylabel %s\nset yrange [0:*]\nset xrange [0:*]\n",
@@ -305,8 +307,8 @@ static int fig_latency_time(const struct ctx *x, struct rpb_figure *fig)
 		snprintf(fig->skipped, sizeof fig->skipped, "no run has intervals.csv rows with latencies");
 		return 0;
 	}
-	struct script sc;
-	if (!script_open(&sc, x->dir, x->c, fig)) {
+	struct rpb_plot_script sc;
+	if (!rpb_plot_script_open(&sc, x->dir, x->c, fig)) {
 		snprintf(x->msg, x->n, "cannot write the script of %s: %s", fig->name, strerror(errno));
 		return -1;
 	}
@@ -354,8 +356,8 @@ static int fig_percentiles(const struct ctx *x, struct rpb_figure *fig)
 		snprintf(fig->skipped, sizeof fig->skipped, "no run has percentiles of %s", x->c->main_label);
 		return 0;
 	}
-	struct script sc;
-	if (!script_open(&sc, x->dir, x->c, fig)) {
+	struct rpb_plot_script sc;
+	if (!rpb_plot_script_open(&sc, x->dir, x->c, fig)) {
 		snprintf(x->msg, x->n, "cannot write the script of %s: %s", fig->name, strerror(errno));
 		return -1;
 	}
@@ -443,8 +445,8 @@ static int fig_probes(const struct ctx *x, struct rpb_figure *fig)
 		snprintf(fig->skipped, sizeof fig->skipped, "no run wrote probe.csv (probe_every = 0 or not an ingest run)");
 		return 0;
 	}
-	struct script sc;
-	if (!script_open(&sc, x->dir, x->c, fig)) {
+	struct rpb_plot_script sc;
+	if (!rpb_plot_script_open(&sc, x->dir, x->c, fig)) {
 		snprintf(x->msg, x->n, "cannot write the script of %s: %s", fig->name, strerror(errno));
 		return -1;
 	}
@@ -486,8 +488,8 @@ static int fig_bytes(const struct ctx *x, struct rpb_figure *fig)
 			 "no backend reported its size on disk (store_bytes is 0 in intervals.csv)");
 		return 0;
 	}
-	struct script sc;
-	if (!script_open(&sc, x->dir, x->c, fig)) {
+	struct rpb_plot_script sc;
+	if (!rpb_plot_script_open(&sc, x->dir, x->c, fig)) {
 		snprintf(x->msg, x->n, "cannot write the script of %s: %s", fig->name, strerror(errno));
 		return -1;
 	}
@@ -578,6 +580,9 @@ int rpb_plot_all(const struct rpb_cmp *c, const char *dir, struct rpb_figure *fi
 		    "operations (intervals.csv: store_bytes against acked); dotted grey: the payload "
 		    "acknowledged (objects × result.json pattern.mean_size), where the pattern has one.");
 	if (fig_bytes(&x, f) != 0)
+		return -1;
+
+	if (rpb_plot_gauges(c, dir, x.where, figs, nfigs, msg, n) != 0)
 		return -1;
 
 	snprintf(path, sizeof path, "%s/figures/gnuplot.log", dir);
