@@ -511,23 +511,11 @@ static int fig_bytes(const struct ctx *x, struct rpb_figure *fig)
 	return draw(x, fig, &sc, plot, 960, 540);
 }
 
-int rpb_plot_all(const struct rpb_cmp *c, const char *dir, struct rpb_figure *figs,
-		 size_t *nfigs, char *msg, size_t n)
+/* The figures of the backends' plotted runs. */
+static int common_figures(const struct ctx *base, struct rpb_figure *figs, size_t *nfigs)
 {
-	*nfigs = 0;
-	char path[RPB_CMP_PATH + 32];
-	for (size_t i = 0; i < 2; i++) {
-		snprintf(path, sizeof path, "%s/%s", dir, i ? "figures" : "data");
-		if (mkdir(path, 0755) != 0 && errno != EEXIST) {
-			snprintf(msg, n, "cannot create %s: %s; choose a writable --out", path, strerror(errno));
-			return -1;
-		}
-	}
-	if (!c->nbackends)
-		return 0;
-	struct ctx x = {.c = c, .dir = dir, .msg = msg, .n = n};
-	snprintf(x.where, sizeof x.where, "%s%s%s%s, sync %s", c->pattern, c->workload[0] ? " (" : "",
-		 c->workload, c->workload[0] ? ")" : "", c->sync);
+	struct ctx x = *base; /* acked_axis is set below */
+	const struct rpb_cmp *c = x.c;
 	char cap[768], what[128];
 	struct rpb_figure *f;
 	/* Ingest acknowledges one object per create; other patterns count
@@ -579,12 +567,28 @@ int rpb_plot_all(const struct rpb_cmp *c, const char *dir, struct rpb_figure *fi
 		    "The store's size as the backend reports it against the acknowledged main "
 		    "operations (intervals.csv: store_bytes against acked); dotted grey: the payload "
 		    "acknowledged (objects × result.json pattern.mean_size), where the pattern has one.");
-	if (fig_bytes(&x, f) != 0)
-		return -1;
+	return fig_bytes(&x, f);
+}
 
-	if (rpb_plot_gauges(c, dir, x.where, figs, nfigs, msg, n) != 0)
+int rpb_plot_all(const struct rpb_cmp *c, const char *dir, struct rpb_figure *figs,
+		 size_t *nfigs, char *msg, size_t n)
+{
+	*nfigs = 0;
+	char path[RPB_CMP_PATH + 32];
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, i ? "figures" : "data");
+		if (mkdir(path, 0755) != 0 && errno != EEXIST) {
+			snprintf(msg, n, "cannot create %s: %s; choose a writable --out", path, strerror(errno));
+			return -1;
+		}
+	}
+	struct ctx x = {.c = c, .dir = dir, .msg = msg, .n = n};
+	snprintf(x.where, sizeof x.where, "%s%s%s%s, sync %s", c->pattern, c->workload[0] ? " (" : "",
+		 c->workload, c->workload[0] ? ")" : "", c->sync);
+	/* The gauges of runs that did not complete still explain them. */
+	if ((c->nbackends && common_figures(&x, figs, nfigs) != 0) ||
+	    rpb_plot_gauges(c, dir, x.where, figs, nfigs, msg, n) != 0)
 		return -1;
-
 	snprintf(path, sizeof path, "%s/figures/gnuplot.log", dir);
 	struct stat sb;
 	if (stat(path, &sb) == 0 && sb.st_size == 0)

@@ -126,9 +126,6 @@ static int one_run(const struct rpb_cmp *c, const char *dir, size_t k, struct rp
 	char stop[96];
 	bool error;
 	stop_text(r, stop, sizeof stop, &error);
-	size_t b = 0;
-	while (b < c->nbackends && strcmp(c->backends[b].name, r->backend))
-		b++;
 	snprintf(fig->title, sizeof fig->title, "Backend gauges of the %s run %s: %s", r->backend,
 		 r->name, where);
 	snprintf(fig->caption, sizeof fig->caption,
@@ -161,11 +158,11 @@ static int one_run(const struct rpb_cmp *c, const char *dir, size_t k, struct rp
 		char title[128], file[160], yl[32];
 		len += (size_t)snprintf(plot + len, sizeof plot - len,
 					"set title %s noenhanced\nset ylabel %s\n"
-					"plot %s using 1:%zu with linespoints ls %zu notitle\n",
+					"plot %s using 1:%zu with linespoints lc rgb '%s' lw 2 pt 7 ps 0.7 notitle\n",
 					rpb_gp_quote(title, sizeof title, g.name[i]),
 					rpb_gp_quote(yl, sizeof yl, *g.unit[i] ? g.unit[i] : "reading"),
 					rpb_gp_quote(file, sizeof file, data),
-					i + 2, b + 1);
+					i + 2, rpb_plot_colour(c, r->backend));
 	}
 	if (len < sizeof plot)
 		snprintf(plot + len, sizeof plot - len, "unset multiplot");
