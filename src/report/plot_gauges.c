@@ -148,12 +148,17 @@ static int one_run(const struct rpb_cmp *c, const char *dir, size_t k, struct rp
 		      "set xrange [0:%.6g]\nset yrange [0:*]\nunset key\n"
 		      "set arrow 1 from %.6g, graph 0 to %.6g, graph 1 nohead lc rgb '%s' dt 2 lw 2\n",
 		end > 0 ? end * 1.04 : 1, end, end, END_COLOUR);
-	fprintf(sc.f, "set label 1 %s at %.6g, graph 0.92 right offset -0.5,0 tc rgb '%s' %s\n",
-		rpb_gp_quote(q, sizeof q, mark), end, END_COLOUR, error ? "font ',13'" : "");
+	fprintf(sc.f, "set style textbox opaque noborder\n");
 	size_t cols = g.n > 1 ? 2 : 1, prow = (g.n + cols - 1) / cols;
-	char plot[16384];
-	size_t len = (size_t)snprintf(plot, sizeof plot, "set multiplot layout %zu,%zu title %s\n",
-				      prow, cols, rpb_gp_quote(q, sizeof q, fig->title));
+	char plot[16384], qt[1100];
+	/* The label on the first panel only (the line marks the end on all),
+	 * set in the plot itself since both terminals draw it. */
+	size_t len = (size_t)snprintf(
+		plot, sizeof plot,
+		"set label 1 %s at %.6g, graph 0.92 right offset -0.5,0 tc rgb '%s' front boxed%s\n"
+		"set multiplot layout %zu,%zu title %s\n",
+		rpb_gp_quote(q, sizeof q, mark), end, END_COLOUR, error ? " font ',13'" : "", prow, cols,
+		rpb_gp_quote(qt, sizeof qt, fig->title));
 	for (size_t i = 0; i < g.n && len < sizeof plot; i++) {
 		char title[128], file[160], yl[32];
 		len += (size_t)snprintf(plot + len, sizeof plot - len,
@@ -163,6 +168,8 @@ static int one_run(const struct rpb_cmp *c, const char *dir, size_t k, struct rp
 					rpb_gp_quote(yl, sizeof yl, *g.unit[i] ? g.unit[i] : "reading"),
 					rpb_gp_quote(file, sizeof file, data),
 					i + 2, rpb_plot_colour(c, r->backend));
+		if (i == 0 && len < sizeof plot)
+			len += (size_t)snprintf(plot + len, sizeof plot - len, "unset label 1\n");
 	}
 	if (len < sizeof plot)
 		snprintf(plot + len, sizeof plot - len, "unset multiplot");
