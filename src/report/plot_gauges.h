@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "compare.h"
-#include "plot.h"
+#include "figure.h"
 
 /* Appends the figures to figs (at most RPB_PLOT_MAX_GAUGE_FIGURES drawn,
  * then one entry naming how many more runs had gauges). where is the
