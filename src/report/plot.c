@@ -16,6 +16,7 @@
 #include "gnuplot_text.h"
 #include "plot.h"
 #include "plot_gauges.h"
+#include "plot_labels.h"
 #include "result_check.h"
 
 #define MIB 1048576.0
@@ -451,7 +452,9 @@ static int common_figures(const struct ctx *base, struct rpb_figure *figs, size_
 		    "The store's size as the backend reports it against the acknowledged main "
 		    "operations (intervals.csv: store_bytes against acked); dotted grey: the payload "
 		    "acknowledged (objects × result.json pattern.mean_size), where the pattern has one.");
-	return fig_bytes(&x, f);
+	if (fig_bytes(&x, f) != 0)
+		return -1;
+	return rpb_plot_labels(c, x.dir, x.where, figs, nfigs, x.msg, x.n);
 }
 
 int rpb_plot_all(const struct rpb_cmp *c, const char *dir, struct rpb_figure *figs,
