@@ -43,24 +43,15 @@ static void report(struct e2e_proc *p, const struct e2e_env *e, const char *run,
 	e2e_exec(p, e->cap, &a);
 }
 
-static char *slurp_in(const char *dir, const char *name)
-{
-	char path[E2E_PATH * 2];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	char *text = e2e_slurp(path, NULL);
-	cr_assert_not_null(text, "no %s", path);
-	return text;
-}
-
 /* The gauge figure of the report's only run: its files, its panels, the
  * end mark (with want in its label) and index.html's reference. */
 static void assert_gauge_figure(const char *rep, const char *want)
 {
-	char *gp = slurp_in(rep, "figures/gauges-1.gp");
-	char *dat = slurp_in(rep, "data/gauges-1.dat");
-	char *html = slurp_in(rep, "index.html");
-	free(slurp_in(rep, "figures/gauges-1.svg"));
-	free(slurp_in(rep, "figures/gauges-1.png"));
+	char *gp = e2e_slurp_in(rep, "figures/gauges-1.gp");
+	char *dat = e2e_slurp_in(rep, "data/gauges-1.dat");
+	char *html = e2e_slurp_in(rep, "index.html");
+	free(e2e_slurp_in(rep, "figures/gauges-1.svg"));
+	free(e2e_slurp_in(rep, "figures/gauges-1.png"));
 	cr_assert(strstr(dat, "# elapsed_s, then each gauge (in its unit): wal_bytes (MiB) "
 			      "checkpoints checkpoint_s (s)\n"),
 		  "data header: %.200s", dat);
@@ -95,7 +86,7 @@ Test(report_gauges, figure, .fini = e2e_cleanup)
 	e2e_assert_code(&p, 0);
 	e2e_proc_free(&p);
 	assert_gauge_figure(rep, "set label 1 'end: error txn-timeout' at ");
-	char *html = slurp_in(rep, "index.html");
+	char *html = e2e_slurp_in(rep, "index.html");
 	cr_assert(strstr(html, "which stopped: error txn-timeout"), "index.html names no stop reason");
 	free(html);
 	e2e_env_fini(&e);

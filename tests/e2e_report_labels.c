@@ -13,15 +13,6 @@
 
 #define RPBENCH RPB_BINARY_DIR "/bin/rpbench"
 
-static char *slurp_in(const char *dir, const char *name)
-{
-	char path[E2E_PATH * 2];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	char *text = e2e_slurp(path, NULL);
-	cr_assert_not_null(text, "no %s", path);
-	return text;
-}
-
 Test(report_labels, harvest_filler_beside_requests, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
@@ -54,10 +45,10 @@ Test(report_labels, harvest_filler_beside_requests, .fini = e2e_cleanup)
 	e2e_exec(&p, e.cap, &r);
 	e2e_assert_code(&p, 0);
 	e2e_proc_free(&p);
-	char *dat = slurp_in(rep, "data/labels-time-sqlite.dat");
-	char *gp = slurp_in(rep, "figures/labels-time.gp");
-	char *html = slurp_in(rep, "index.html");
-	free(slurp_in(rep, "figures/labels-time.svg"));
+	char *dat = e2e_slurp_in(rep, "data/labels-time-sqlite.dat");
+	char *gp = e2e_slurp_in(rep, "figures/labels-time.gp");
+	char *html = e2e_slurp_in(rep, "index.html");
+	free(e2e_slurp_in(rep, "figures/labels-time.svg"));
 	cr_assert(strstr(dat, "s): request snapshot-build snapshot-drop"),
 		  "data header: %.200s", dat);
 	cr_assert(strstr(gp, "title 'request'") && strstr(gp, "title 'snapshot-build'"),
