@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "csv_read.h"
 #include "gnuplot_text.h"
@@ -50,19 +51,20 @@ static void find_gauges(const struct rpb_csv *in, struct gauges *g)
 }
 
 /* data/gauges-<k>.dat: elapsed_s, then each gauge in its unit ('?' where a
- * reading is missing). Returns the rows written and the last elapsed_s. */
-static size_t write_data(const char *path, struct rpb_csv *in, const struct gauges *g,
-			 int tc, double *end)
+ * reading is missing). Sets the rows written and the last elapsed_s;
+ * -1 when the file cannot be written. */
+static int write_data(const char *path, struct rpb_csv *in, const struct gauges *g, int tc,
+		      size_t *rows, double *end)
 {
 	FILE *f = fopen(path, "w");
 	if (!f)
-		return 0;
+		return -1;
 	fprintf(f, "# elapsed_s, then each gauge (in its unit):");
 	for (size_t k = 0; k < g->n; k++)
 		fprintf(f, " %s%s%s%s", g->name[k], *g->unit[k] ? " (" : "", g->unit[k],
 			*g->unit[k] ? ")" : "");
 	fprintf(f, "\n");
-	size_t rows = 0;
+	*rows = 0;
 	*end = 0;
 	while (rpb_csv_next(in)) {
 		double t = rpb_csv_num(in, tc);
@@ -77,13 +79,11 @@ static size_t write_data(const char *path, struct rpb_csv *in, const struct gaug
 				fprintf(f, " %.6g", v / g->scale[k]);
 		}
 		fprintf(f, "\n");
-		rows++;
+		(*rows)++;
 		*end = t > *end ? t : *end;
 	}
 	bool bad = ferror(f);
-	if (fclose(f) != 0 || bad)
-		return 0;
-	return rows;
+	return fclose(f) != 0 || bad ? -1 : 0;
 }
 
 /* "error txn-timeout" for a run that ended on an error, from result.json's
@@ -100,8 +100,11 @@ static void stop_text(const struct rpb_cmp_run *r, char *buf, size_t n, bool *er
 		return;
 	enum rpb_status st = cls ? rpb_status_parse(cls) : RPB_STATUS_COUNT;
 	bool cls_ok = st != RPB_OK && st < RPB_STATUS_COUNT;
-	*error = !strcmp(reason, "error") || !strcmp(reason, "slow") || !strcmp(reason, "signal");
-	snprintf(buf, n, "%s%s%s", reason, cls_ok ? " " : "", cls_ok ? cls : "");
+	*error = strcmp(reason, "completed") && strcmp(reason, "duration") && strcmp(reason, "bytes");
+	if (!strcmp(reason, "running")) /* result.json as written at the start: the run died */
+		snprintf(buf, n, "running (died without writing its results)");
+	else
+		snprintf(buf, n, "%s%s%s", reason, cls_ok ? " " : "", cls_ok ? cls : "");
 }
 
 static int one_run(const struct rpb_cmp *c, const char *dir, size_t k, struct rpb_figure *fig,
@@ -118,10 +121,19 @@ static int one_run(const struct rpb_cmp *c, const char *dir, size_t k, struct rp
 	snprintf(data, sizeof data, "data/%s.dat", fig->name);
 	snprintf(path, sizeof path, "%s/%s", dir, data);
 	double end = 0;
-	size_t rows = g.n && tc >= 0 ? write_data(path, &in, &g, tc, &end) : 0;
+	size_t rows = 0;
 	int rc = 1;
-	if (!rows)
+	if (!g.n || tc < 0)
 		goto out; /* no gauges: no figure */
+	if (write_data(path, &in, &g, tc, &rows, &end) != 0) {
+		snprintf(msg, n, "cannot write %s: %s; choose a writable --out", path, strerror(errno));
+		rc = -1;
+		goto out;
+	}
+	if (!rows) {
+		unlink(path);
+		goto out;
+	}
 
 	char stop[96];
 	bool error;
