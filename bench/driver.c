@@ -425,6 +425,10 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 			printf("store: %s\n", abs_dir);
 		rn.quiet = rpb_stdout_lost();
 	}
+	struct rpb_quota quota;
+	char warn[256];
+	if (!rpb_quota_env(&quota, warn, sizeof warn))
+		fprintf(stderr, "%s: %s\n", prog, warn);
 	struct rpb_store_where where = {
 		.dir = embedded ? abs_dir : NULL,
 		.dsn = embedded ? NULL : dsn_shown,
@@ -432,6 +436,7 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 		.command = command,
 		.out = abs_out,
 		.workload = abs_workload,
+		.quota = &quota,
 	};
 	/* Before the first operation: what verify needs if the run dies. */
 	rn.wall_start_ms = rpb_wall_ms();

@@ -379,6 +379,15 @@ void e2e_spawn_until(struct e2e_proc *p, const char *capdir, const struct e2e_ar
 
 /* ---- files ---- */
 
+char *e2e_slurp_in(const char *dir, const char *name)
+{
+	char path[E2E_PATH * 2];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	char *text = e2e_slurp(path, NULL);
+	cr_assert_not_null(text, "no %s", path);
+	return text;
+}
+
 char *e2e_slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");

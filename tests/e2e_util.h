@@ -134,6 +134,8 @@ double e2e_now_s(void);
 
 /* Reads a whole file (NUL-terminated); NULL if it cannot be read. */
 char *e2e_slurp(const char *path, size_t *len);
+/* dir/name read whole; asserts it is there. */
+char *e2e_slurp_in(const char *dir, const char *name);
 bool e2e_exists(const char *path);
 void e2e_write_file(const char *path, const char *text);
 

@@ -225,6 +225,17 @@ static int set_command(json_t *man, const struct rpb_store_where *where)
 	return where->command ? rpb_json_set_exact(man, "command", where->command) : 0;
 }
 
+/* The file system quota-run mounted for the store (quota_env.h). */
+static int set_quota(json_t *man, const struct rpb_quota *q)
+{
+	if (!q || !q->fs)
+		return 0;
+	json_t *o = json_pack("{s:s}", "fs", q->fs);
+	if (o && q->have_size)
+		json_object_set_new(o, "size_bytes", json_integer((json_int_t)q->size_bytes));
+	return o ? json_object_set_new(man, "quota", o) : -1;
+}
+
 static json_t *manifest_json(struct rpb_runner *rn, const struct rpb_store_where *where)
 {
 	char start[40], end[40], fstype[32];
@@ -260,7 +271,7 @@ static json_t *manifest_json(struct rpb_runner *rn, const struct rpb_store_where
 	/* Where the run kept its results and read its workload, absolute. */
 	if (man && ((where->out && rpb_json_set_exact(man, "out", where->out)) ||
 		    (where->workload && rpb_json_set_exact(man, "workload", where->workload)) ||
-		    set_command(man, where))) {
+		    set_command(man, where) || set_quota(man, where->quota))) {
 		json_decref(man);
 		return NULL;
 	}

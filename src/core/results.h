@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "quota_env.h"
 #include "runner.h"
 #include "verify.h"
 
@@ -26,6 +27,7 @@ struct rpb_store_where {
 	const char *command; /* the command line, redacted */
 	const char *out;     /* the results directory, absolute */
 	const char *workload; /* the workload file, absolute */
+	const struct rpb_quota *quota; /* NULL or no fs: not under bench/quota-run */
 };
 
 /* One line in the seed report's words: "Test ended when ...". */

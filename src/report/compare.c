@@ -161,7 +161,7 @@ int rpb_cmp_add(struct rpb_cmp *c, const char *dir, const char *name, int exit_c
 		return -1;
 	}
 	if (rpb_cmp_result_check(r->root, path, c->backend_known, msg, n) != 0 ||
-	    rpb_cmp_probe_check(dir, msg, n) != 0) {
+	    rpb_cmp_probe_check(dir, msg, n) != 0 || rpb_cmp_intervals_check(dir, msg, n) != 0) {
 		json_decref(r->root);
 		r->root = NULL;
 		return -1;

@@ -1,4 +1,5 @@
-/* The CSV files of a run (intervals.csv, probe.csv) as the report reads
+/* The CSV files of a run (intervals.csv, probe.csv; samples.jtl is only
+ * opened here, its rows are read by plot_labels.c) as the report reads
  * them: a header of column names, then rows of as many comma-separated
  * fields; any other line is skipped. A line longer than RPB_CSV_LINE_MAX
  * is read as several lines (each then skipped or checked like any other). */

@@ -3,49 +3,23 @@
  * DIR/data/<figure>-<backend>.dat, and DIR/figures/<figure>.gp draws it with
  * gnuplot into DIR/figures/<figure>.svg and .png. */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "csv_read.h"
+#include "figure.h"
 #include "gnuplot_text.h"
 #include "plot.h"
+#include "plot_gauges.h"
+#include "plot_labels.h"
 #include "result_check.h"
 
-extern char **environ;
-
 #define MIB 1048576.0
-
-/* Colour-blind-safe (Okabe and Ito); the known backends keep theirs in
- * every report, others take the rest in order of appearance. */
-static const struct {
-	const char *backend, *colour;
-} fixed_colours[] = {
-	{"leveldb", "#0072b2"}, {"sqlite", "#e69f00"}, {"postgres", "#009e73"}, {"null", "#7f7f7f"},
-};
-static const char *const spare_colours[] = {"#cc79a7", "#d55e00", "#56b4e9", "#000000"};
-
-const char *rpb_plot_colour(const struct rpb_cmp *c, const char *backend)
-{
-	for (size_t i = 0; i < sizeof fixed_colours / sizeof fixed_colours[0]; i++)
-		if (!strcmp(fixed_colours[i].backend, backend))
-			return fixed_colours[i].colour;
-	size_t k = 0;
-	for (size_t i = 0; i < c->nbackends && strcmp(c->backends[i].name, backend); i++) {
-		bool known = false;
-		for (size_t j = 0; j < sizeof fixed_colours / sizeof fixed_colours[0]; j++)
-			known |= !strcmp(fixed_colours[j].backend, c->backends[i].name);
-		k += !known;
-	}
-	return spare_colours[k % (sizeof spare_colours / sizeof spare_colours[0])];
-}
 
 /* ---- data files ---- */
 
@@ -140,86 +114,6 @@ static size_t interval_series(const struct rpb_cmp *c, const char *dir, const ch
 	return ns;
 }
 
-/* ---- gnuplot ---- */
-
-struct script {
-	FILE *f;
-	char path[RPB_CMP_PATH + 64];
-};
-
-static bool script_open(struct script *sc, const char *dir, const struct rpb_cmp *c,
-			const struct rpb_figure *fig)
-{
-	snprintf(sc->path, sizeof sc->path, "%s/figures/%s.gp", dir, fig->name);
-	if (!(sc->f = fopen(sc->path, "w")))
-		return false;
-	/* The title goes into the script only as a quoted string (below). */
-	fprintf(sc->f, "# figure %s, drawn by rpbench report; run from the report directory:\n"
-		       "#   gnuplot figures/%s.gp\n"
-		       "set encoding utf8\nset datafile commentschars '#'\n"
-		       "set grid lc rgb '#d0d0d0'\nset border lc rgb '#404040'\n"
-		       "set key outside right top vertical noenhanced\nset tics nomirror\n",
-		fig->name, fig->name);
-	for (size_t b = 0; b < c->nbackends; b++)
-		fprintf(sc->f, "set style line %zu lc rgb '%s' lw 2 pt 7 ps 0.7\n", b + 1,
-			rpb_plot_colour(c, c->backends[b].name));
-	char q[1100];
-	fprintf(sc->f, "set title %s noenhanced\n", rpb_gp_quote(q, sizeof q, fig->title));
-	return true;
-}
-
-/* The plot commands go into a macro so both terminals draw the same thing. */
-static void script_finish(struct script *sc, const struct rpb_figure *fig, const char *plot,
-			  int width, int height)
-{
-	fprintf(sc->f,
-		"set terminal svg size %d,%d font 'DejaVu Sans,13' noenhanced background '#ffffff'\n"
-		"set output 'figures/%s.svg'\n%s\n"
-		"set terminal pngcairo size %d,%d font 'DejaVu Sans,11' noenhanced background '#ffffff'\n"
-		"set output 'figures/%s.png'\n%s\nset output\n",
-		width, height, fig->name, plot, width, height, fig->name, plot);
-}
-
-/* Runs gnuplot on the script from the report directory; its messages go to
- * figures/gnuplot.log. */
-static int run_gnuplot(const char *dir, const struct rpb_figure *fig, char *msg, size_t n)
-{
-	char script[96], log[RPB_CMP_PATH + 64];
-	snprintf(script, sizeof script, "figures/%s.gp", fig->name);
-	snprintf(log, sizeof log, "%s/figures/gnuplot.log", dir);
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	/* In order: the log path is relative to our directory, so open it
-	 * before changing into dir (which may itself be relative). */
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0644);
-	posix_spawn_file_actions_adddup2(&fa, 1, 2);
-	posix_spawn_file_actions_addchdir_np(&fa, dir);
-	char *argv[] = {"gnuplot", script, NULL};
-	pid_t pid;
-	int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc) {
-		snprintf(msg, n, "cannot run gnuplot: %s; install gnuplot-nox (scripts/deps.sh)",
-			 strerror(rc));
-		return -1;
-	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			snprintf(msg, n, "waiting for gnuplot: %s", strerror(errno));
-			return -1;
-		}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
-		snprintf(msg, n, "gnuplot not found; install gnuplot-nox (scripts/deps.sh)");
-		return -1;
-	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		snprintf(msg, n, "gnuplot failed on %s/%s; see %s", dir, script, log);
-		return -1;
-	}
-	return 0;
-}
 
 /* One plot element per series: its data file, columns, style and key
  * entry (the backend's name and suffix), appended to buf. */
@@ -258,18 +152,11 @@ static struct rpb_figure *new_fig(struct rpb_figure *figs, size_t *nfigs, const 
 	return f;
 }
 
-static int draw(const struct ctx *x, struct rpb_figure *fig, struct script *sc, const char *plot,
+
+static int draw(const struct ctx *x, struct rpb_figure *fig, struct rpb_plot_script *sc, const char *plot,
 		int width, int height)
 {
-	script_finish(sc, fig, plot, width, height);
-	if (fclose(sc->f) != 0) {
-		snprintf(x->msg, x->n, "cannot write %s: %s", sc->path, strerror(errno));
-		return -1;
-	}
-	if (run_gnuplot(x->dir, fig, x->msg, x->n) != 0)
-		return -1;
-	fig->made = true;
-	return 0;
+	return rpb_plot_draw(x->dir, fig, sc, plot, width, height, x->msg, x->n);
 }
 
 static int fig_intervals(const struct ctx *x, struct rpb_figure *fig, const char *xcol,
@@ -282,8 +169,8 @@ static int fig_intervals(const struct ctx *x, struct rpb_figure *fig, const char
 		snprintf(fig->skipped, sizeof fig->skipped, "no run has intervals.csv rows");
 		return 0;
 	}
-	struct script sc;
-	if (!script_open(&sc, x->dir, x->c, fig))
+	struct rpb_plot_script sc;
+	if (!rpb_plot_script_open(&sc, x->dir, x->c, fig))
 		goto fail;
 	char qx[160], qy[160];
 	fprintf(sc.f, "set xlabel %s\nset ylabel %s\nset yrange [0:*]\nset xrange [0:*]\n",
@@ -305,8 +192,8 @@ static int fig_latency_time(const struct ctx *x, struct rpb_figure *fig)
 		snprintf(fig->skipped, sizeof fig->skipped, "no run has intervals.csv rows with latencies");
 		return 0;
 	}
-	struct script sc;
-	if (!script_open(&sc, x->dir, x->c, fig)) {
+	struct rpb_plot_script sc;
+	if (!rpb_plot_script_open(&sc, x->dir, x->c, fig)) {
 		snprintf(x->msg, x->n, "cannot write the script of %s: %s", fig->name, strerror(errno));
 		return -1;
 	}
@@ -354,8 +241,8 @@ static int fig_percentiles(const struct ctx *x, struct rpb_figure *fig)
 		snprintf(fig->skipped, sizeof fig->skipped, "no run has percentiles of %s", x->c->main_label);
 		return 0;
 	}
-	struct script sc;
-	if (!script_open(&sc, x->dir, x->c, fig)) {
+	struct rpb_plot_script sc;
+	if (!rpb_plot_script_open(&sc, x->dir, x->c, fig)) {
 		snprintf(x->msg, x->n, "cannot write the script of %s: %s", fig->name, strerror(errno));
 		return -1;
 	}
@@ -443,8 +330,8 @@ static int fig_probes(const struct ctx *x, struct rpb_figure *fig)
 		snprintf(fig->skipped, sizeof fig->skipped, "no run wrote probe.csv (probe_every = 0 or not an ingest run)");
 		return 0;
 	}
-	struct script sc;
-	if (!script_open(&sc, x->dir, x->c, fig)) {
+	struct rpb_plot_script sc;
+	if (!rpb_plot_script_open(&sc, x->dir, x->c, fig)) {
 		snprintf(x->msg, x->n, "cannot write the script of %s: %s", fig->name, strerror(errno));
 		return -1;
 	}
@@ -486,8 +373,8 @@ static int fig_bytes(const struct ctx *x, struct rpb_figure *fig)
 			 "no backend reported its size on disk (store_bytes is 0 in intervals.csv)");
 		return 0;
 	}
-	struct script sc;
-	if (!script_open(&sc, x->dir, x->c, fig)) {
+	struct rpb_plot_script sc;
+	if (!rpb_plot_script_open(&sc, x->dir, x->c, fig)) {
 		snprintf(x->msg, x->n, "cannot write the script of %s: %s", fig->name, strerror(errno));
 		return -1;
 	}
@@ -509,23 +396,11 @@ static int fig_bytes(const struct ctx *x, struct rpb_figure *fig)
 	return draw(x, fig, &sc, plot, 960, 540);
 }
 
-int rpb_plot_all(const struct rpb_cmp *c, const char *dir, struct rpb_figure *figs,
-		 size_t *nfigs, char *msg, size_t n)
+/* The figures of the backends' plotted runs. */
+static int common_figures(const struct ctx *base, struct rpb_figure *figs, size_t *nfigs)
 {
-	*nfigs = 0;
-	char path[RPB_CMP_PATH + 32];
-	for (size_t i = 0; i < 2; i++) {
-		snprintf(path, sizeof path, "%s/%s", dir, i ? "figures" : "data");
-		if (mkdir(path, 0755) != 0 && errno != EEXIST) {
-			snprintf(msg, n, "cannot create %s: %s; choose a writable --out", path, strerror(errno));
-			return -1;
-		}
-	}
-	if (!c->nbackends)
-		return 0;
-	struct ctx x = {.c = c, .dir = dir, .msg = msg, .n = n};
-	snprintf(x.where, sizeof x.where, "%s%s%s%s, sync %s", c->pattern, c->workload[0] ? " (" : "",
-		 c->workload, c->workload[0] ? ")" : "", c->sync);
+	struct ctx x = *base; /* acked_axis is set below */
+	const struct rpb_cmp *c = x.c;
 	char cap[768], what[128];
 	struct rpb_figure *f;
 	/* Ingest acknowledges one object per create; other patterns count
@@ -579,7 +454,28 @@ int rpb_plot_all(const struct rpb_cmp *c, const char *dir, struct rpb_figure *fi
 		    "acknowledged (objects × result.json pattern.mean_size), where the pattern has one.");
 	if (fig_bytes(&x, f) != 0)
 		return -1;
+	return rpb_plot_labels(c, x.dir, x.where, figs, nfigs, x.msg, x.n);
+}
 
+int rpb_plot_all(const struct rpb_cmp *c, const char *dir, struct rpb_figure *figs,
+		 size_t *nfigs, char *msg, size_t n)
+{
+	*nfigs = 0;
+	char path[RPB_CMP_PATH + 32];
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, i ? "figures" : "data");
+		if (mkdir(path, 0755) != 0 && errno != EEXIST) {
+			snprintf(msg, n, "cannot create %s: %s; choose a writable --out", path, strerror(errno));
+			return -1;
+		}
+	}
+	struct ctx x = {.c = c, .dir = dir, .msg = msg, .n = n};
+	snprintf(x.where, sizeof x.where, "%s%s%s%s, sync %s", c->pattern, c->workload[0] ? " (" : "",
+		 c->workload, c->workload[0] ? ")" : "", c->sync);
+	/* The gauges of runs that did not complete still explain them. */
+	if ((c->nbackends && common_figures(&x, figs, nfigs) != 0) ||
+	    rpb_plot_gauges(c, dir, x.where, figs, nfigs, msg, n) != 0)
+		return -1;
 	snprintf(path, sizeof path, "%s/figures/gnuplot.log", dir);
 	struct stat sb;
 	if (stat(path, &sb) == 0 && sb.st_size == 0)

@@ -4,28 +4,15 @@
 #ifndef RPB_PLOT_H
 #define RPB_PLOT_H
 
-#include <stdbool.h>
 #include <stddef.h>
 
 #include "compare.h"
-
-#define RPB_PLOT_MAX_FIGURES 8
-
-struct rpb_figure {
-	char name[32];     /* figures/<name>.svg, figures/<name>.png, figures/<name>.gp */
-	char title[512];
-	char caption[768]; /* what is plotted, from which file, and any approximation */
-	bool made;
-	char skipped[256]; /* why it was not drawn, when !made */
-};
+#include "figure.h"
 
 /* Draws every figure into dir/figures (data files in dir/data). A figure
  * whose data no backend has is skipped with the reason. Returns -1 with
  * one line in msg when gnuplot is missing or fails. */
 int rpb_plot_all(const struct rpb_cmp *c, const char *dir, struct rpb_figure *figs,
 		 size_t *nfigs, char *msg, size_t n);
-
-/* The colour of a backend in every figure and table: "#0072b2". */
-const char *rpb_plot_colour(const struct rpb_cmp *c, const char *backend);
 
 #endif

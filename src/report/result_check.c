@@ -26,6 +26,13 @@ bool rpb_cmp_name_ok(const char *s)
 	return true;
 }
 
+bool rpb_cmp_gauge_column_ok(const char *col)
+{
+	const char *name = col + strlen(RPB_CMP_GAUGE_PREFIX);
+	size_t len = strlen(name);
+	return len >= 1 && len <= 64 && strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_") == len;
+}
+
 bool rpb_cmp_text_ok(const char *s, size_t max)
 {
 	return rpb_text_printable(s, max) && !strpbrk(s, "|`<>");
@@ -177,6 +184,25 @@ int rpb_cmp_probe_check(const char *dir, char *msg, size_t n)
 				 "rpbench run", dir, in.lineno);
 			rc = -1;
 			break;
+		}
+	rpb_csv_close(&in);
+	return rc;
+}
+
+int rpb_cmp_intervals_check(const char *dir, char *msg, size_t n)
+{
+	struct rpb_csv in;
+	if (!rpb_csv_open(&in, dir, "intervals.csv"))
+		return 0;
+	int rc = 0;
+	for (size_t i = 0; i < in.nnames && !rc; i++)
+		if (!strncmp(in.name[i], RPB_CMP_GAUGE_PREFIX, strlen(RPB_CMP_GAUGE_PREFIX)) &&
+		    !rpb_cmp_gauge_column_ok(in.name[i])) {
+			/* The name itself is not shown: it may hold any byte. */
+			snprintf(msg, n, "%s/intervals.csv line 1: column %zu is not a gauge "
+				 "(gauge_ then [a-z0-9_], 1 to 64 characters); give the results "
+				 "directory of an rpbench run", dir, i + 1);
+			rc = -1;
 		}
 	rpb_csv_close(&in);
 	return rc;

@@ -14,6 +14,10 @@
 
 /* A label (result.json's labels, probe.csv's label column). */
 bool rpb_cmp_name_ok(const char *s);
+/* A backend gauge's column of intervals.csv: RPB_CMP_GAUGE_PREFIX, then
+ * a name of [a-z0-9_], 1 to 64 characters. col starts with the prefix. */
+#define RPB_CMP_GAUGE_PREFIX "gauge_"
+bool rpb_cmp_gauge_column_ok(const char *col);
 /* Free text shown verbatim on the terminal and in compare.md (a backend's
  * version, the workload file's name): valid UTF-8 of 1 to max bytes, no
  * control character, none of | ` < >. */
@@ -33,5 +37,9 @@ int rpb_cmp_result_check(const json_t *root, const char *path,
 /* Checks every row of dir/probe.csv (if there is one) that the figures
  * would read: its label must be a label. */
 int rpb_cmp_probe_check(const char *dir, char *msg, size_t n);
+
+/* Checks the header of dir/intervals.csv (if there is one): every column
+ * named gauge_... must be a gauge. */
+int rpb_cmp_intervals_check(const char *dir, char *msg, size_t n);
 
 #endif

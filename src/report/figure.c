@@ -1,0 +1,125 @@
+/* A figure's gnuplot script and its drawing (figure.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "figure.h"
+#include "gnuplot_text.h"
+
+extern char **environ;
+
+/* Colour-blind-safe (Okabe and Ito); the known backends keep theirs in
+ * every report, others take the rest in order of appearance. */
+static const struct {
+	const char *backend, *colour;
+} fixed_colours[] = {
+	{"leveldb", "#0072b2"}, {"sqlite", "#e69f00"}, {"postgres", "#009e73"}, {"null", "#7f7f7f"},
+};
+static const char *const spare_colours[] = {"#cc79a7", "#d55e00", "#56b4e9", "#000000"};
+
+const char *rpb_plot_colour(const struct rpb_cmp *c, const char *backend)
+{
+	for (size_t i = 0; i < sizeof fixed_colours / sizeof fixed_colours[0]; i++)
+		if (!strcmp(fixed_colours[i].backend, backend))
+			return fixed_colours[i].colour;
+	size_t k = 0;
+	for (size_t i = 0; i < c->nbackends && strcmp(c->backends[i].name, backend); i++) {
+		bool known = false;
+		for (size_t j = 0; j < sizeof fixed_colours / sizeof fixed_colours[0]; j++)
+			known |= !strcmp(fixed_colours[j].backend, c->backends[i].name);
+		k += !known;
+	}
+	return spare_colours[k % (sizeof spare_colours / sizeof spare_colours[0])];
+}
+
+bool rpb_plot_script_open(struct rpb_plot_script *sc, const char *dir, const struct rpb_cmp *c,
+			  const struct rpb_figure *fig)
+{
+	snprintf(sc->path, sizeof sc->path, "%s/figures/%s.gp", dir, fig->name);
+	if (!(sc->f = fopen(sc->path, "w")))
+		return false;
+	/* The title goes into the script only as a quoted string (below). */
+	fprintf(sc->f, "# figure %s, drawn by rpbench report; run from the report directory:\n"
+		       "#   gnuplot figures/%s.gp\n"
+		       "set encoding utf8\nset datafile commentschars '#'\n"
+		       "set grid lc rgb '#d0d0d0'\nset border lc rgb '#404040'\n"
+		       "set key outside right top vertical noenhanced\nset tics nomirror\n",
+		fig->name, fig->name);
+	for (size_t b = 0; b < c->nbackends; b++)
+		fprintf(sc->f, "set style line %zu lc rgb '%s' lw 2 pt 7 ps 0.7\n", b + 1,
+			rpb_plot_colour(c, c->backends[b].name));
+	char q[1100];
+	fprintf(sc->f, "set title %s noenhanced\n", rpb_gp_quote(q, sizeof q, fig->title));
+	return true;
+}
+
+/* The plot commands go into a macro so both terminals draw the same thing. */
+static void script_finish(struct rpb_plot_script *sc, const struct rpb_figure *fig, const char *plot,
+			  int width, int height)
+{
+	fprintf(sc->f,
+		"set terminal svg size %d,%d font 'DejaVu Sans,13' noenhanced background '#ffffff'\n"
+		"set output 'figures/%s.svg'\n%s\n"
+		"set terminal pngcairo size %d,%d font 'DejaVu Sans,11' noenhanced background '#ffffff'\n"
+		"set output 'figures/%s.png'\n%s\nset output\n",
+		width, height, fig->name, plot, width, height, fig->name, plot);
+}
+
+/* Runs gnuplot on the script from the report directory; its messages go to
+ * figures/gnuplot.log. */
+static int run_gnuplot(const char *dir, const struct rpb_figure *fig, char *msg, size_t n)
+{
+	char script[96], log[RPB_CMP_PATH + 64];
+	snprintf(script, sizeof script, "figures/%s.gp", fig->name);
+	snprintf(log, sizeof log, "%s/figures/gnuplot.log", dir);
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	/* In order: the log path is relative to our directory, so open it
+	 * before changing into dir (which may itself be relative). */
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	posix_spawn_file_actions_addchdir_np(&fa, dir);
+	char *argv[] = {"gnuplot", script, NULL};
+	pid_t pid;
+	int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc) {
+		snprintf(msg, n, "cannot run gnuplot: %s; install gnuplot-nox (scripts/deps.sh)",
+			 strerror(rc));
+		return -1;
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			snprintf(msg, n, "waiting for gnuplot: %s", strerror(errno));
+			return -1;
+		}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+		snprintf(msg, n, "gnuplot not found; install gnuplot-nox (scripts/deps.sh)");
+		return -1;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		snprintf(msg, n, "gnuplot failed on %s/%s; see %s", dir, script, log);
+		return -1;
+	}
+	return 0;
+}
+
+int rpb_plot_draw(const char *dir, struct rpb_figure *fig, struct rpb_plot_script *sc,
+		  const char *plot, int width, int height, char *msg, size_t n)
+{
+	script_finish(sc, fig, plot, width, height);
+	if (fclose(sc->f) != 0) {
+		snprintf(msg, n, "cannot write %s: %s", sc->path, strerror(errno));
+		return -1;
+	}
+	if (run_gnuplot(dir, fig, msg, n) != 0)
+		return -1;
+	fig->made = true;
+	return 0;
+}

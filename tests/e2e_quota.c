@@ -1,0 +1,74 @@
+/* manifest.quota: what bench/quota-run tells a run about the file system
+ * under its store. The environment is untrusted: only quota-run's own
+ * values are recorded, anything else is left out with one warning. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "e2e_util.h"
+
+/* Runs ci-ingest on null with RPB_QUOTA_FS=fs (and RPB_QUOTA_SIZE=size
+ * unless NULL); returns the exit-0 run's manifest.quota (NULL: absent) and
+ * its stderr in *err. */
+static json_t *quota_of(struct e2e_env *e, const char *fs, const char *size, char **err)
+{
+	setenv("RPB_QUOTA_FS", fs, 1);
+	if (size)
+		setenv("RPB_QUOTA_SIZE", size, 1);
+	struct e2e_args a;
+	e2e_run_args(&a, e, E2E_CI_INGEST, e->out);
+	e2e_args_add(&a, "--set", "ops=20", NULL);
+	struct e2e_proc p;
+	e2e_exec(&p, e->cap, &a);
+	unsetenv("RPB_QUOTA_FS");
+	unsetenv("RPB_QUOTA_SIZE");
+	e2e_assert_code(&p, 0);
+	*err = strdup(p.err);
+	e2e_proc_free(&p);
+	json_t *r = e2e_result(e->out);
+	json_t *q = json_incref(json_object_get(json_object_get(r, "manifest"), "quota"));
+	json_decref(r);
+	return q;
+}
+
+Test(e2e_null, quota_recorded, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "null");
+	char *err;
+	json_t *q = quota_of(&e, "ext4", "8388608", &err);
+	cr_assert_str_empty(err, "stderr: %s", err);
+	cr_assert(json_is_object(q), "no manifest.quota");
+	cr_assert_str_eq(json_string_value(json_object_get(q, "fs")), "ext4");
+	cr_assert_eq(json_integer_value(json_object_get(q, "size_bytes")), 8388608);
+	cr_assert_eq(json_object_size(q), 2);
+	json_decref(q);
+	free(err);
+	e2e_env_fini(&e);
+}
+
+Test(e2e_null, quota_bogus_left_out, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "null");
+	char *err;
+	/* A value quota-run never writes, with bytes a terminal would act on. */
+	json_t *q = quota_of(&e, "ext4\n\x1b[2Jbtrfs", NULL, &err);
+	cr_assert_null(q, "a bogus RPB_QUOTA_FS was recorded");
+	cr_assert(strstr(err, "RPB_QUOTA_FS") && strchr(err, '\n') == err + strlen(err) - 1 &&
+		  !strchr(err, '\x1b'), "not one warning line naming the variable: %s", err);
+	free(err);
+
+	/* A good file system with a bad size keeps the file system only. */
+	e2e_env_fini(&e);
+	e2e_env_init(&e, "null");
+	q = quota_of(&e, "xfs", "-1", &err);
+	cr_assert(strstr(err, "RPB_QUOTA_SIZE") && strchr(err, '\n') == err + strlen(err) - 1,
+		  "not one warning line naming the variable: %s", err);
+	cr_assert(json_is_object(q), "no manifest.quota");
+	cr_assert_str_eq(json_string_value(json_object_get(q, "fs")), "xfs");
+	cr_assert_null(json_object_get(q, "size_bytes"));
+	json_decref(q);
+	free(err);
+	e2e_env_fini(&e);
+}
