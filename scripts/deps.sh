@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages rpbench needs to build, test and plot.
+# Installs the Debian 12 packages rpbench needs to build, test and plot
+# (clang and libclang-rt-14-dev, which holds libFuzzer, for tests/fuzz/).
 # As root it runs apt-get; otherwise it prints the exact command and exits 2.
 set -euo pipefail
 
@@ -8,6 +9,7 @@ packages=(
 	libleveldb-dev libsnappy-dev libsqlite3-dev sqlite3 libpq-dev postgresql postgresql-client
 	libxxhash-dev libcriterion-dev libinih-dev libjansson-dev libssl-dev
 	gnuplot-nox libxml2-utils jq util-linux procps e2fsprogs
+	clang libclang-rt-14-dev
 )
 
 missing=()

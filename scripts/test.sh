@@ -8,7 +8,9 @@
 #     start under TSan);
 #  3. disk full on a real size-limited tmpfs, on every backend, and the
 #     calibration programs beside the raw pattern at a tiny size;
-#  4. the Criterion suite in a normal build and in an ASan+UBSan build, all
+#  4. 60 s of libFuzzer on every reader of untrusted input (tests/fuzz/,
+#     a clang build of its own);
+#  5. the Criterion suite in a normal build and in an ASan+UBSan build, all
 #     built with -Werror, each against a throwaway PostgreSQL server that is
 #     always removed afterwards. The ASan+UBSan summary comes last.
 # No stage judges speed: wall-time limits only turn a hang into a failure,
@@ -22,6 +24,9 @@ bash scripts/build.sh build
 bash scripts/build.sh build-asan -DRPB_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug
 bash scripts/build.sh build-tsan -DRPB_SANITIZE=thread -DRPB_TESTS=OFF
 bash scripts/build.sh build-minimal -DRPB_WITH_LEVELDB=OFF -DRPB_WITH_SQLITE=OFF -DRPB_WITH_POSTGRES=OFF
+# The harnesses need no backend and no Criterion.
+CC=clang bash scripts/build.sh build-fuzz -DRPB_FUZZ=ON -DRPB_TESTS=OFF \
+	-DRPB_WITH_LEVELDB=OFF -DRPB_WITH_SQLITE=OFF -DRPB_WITH_POSTGRES=OFF
 
 jobs=$(nproc)
 status=0
@@ -53,6 +58,9 @@ rm -rf "$cal"
 
 echo "== harvest memory: rpbench's heap at a small and a 3x larger corpus (smoke sizes)"
 bash bench/harvest-memory.sh --build build --small 10000 --large 30000 --ops 100 || status=1
+
+echo "== fuzzing: 60 s per reader"
+bash scripts/fuzz.sh build-fuzz 60 || status=1
 
 # A suite that hangs fails after 25 minutes (times the sanitizer build's
 # factor 3, and RPB_TEST_TIME_FACTOR) instead of holding CI to its limit.

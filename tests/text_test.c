@@ -14,6 +14,8 @@ Test(text, shown_values)
 	cr_assert_str_eq(rpb_shown(out, sizeof out, ""), "(empty)");
 	cr_assert_str_eq(rpb_shown(out, sizeof out, NULL), "(empty)");
 	cr_assert_str_eq(rpb_shown(out, sizeof out, "4"), "4");
+	cr_assert_str_eq(rpb_shown(out, sizeof out, "a\nb\x1b[2J\x7f"), "a?b?[2J?",
+			 "a control character would split the line or reach the terminal");
 	memset(longer, 'x', sizeof longer - 1);
 	longer[sizeof longer - 1] = '\0';
 	rpb_shown(out, sizeof out, longer);

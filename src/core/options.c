@@ -12,6 +12,7 @@
 #include "options.h"
 #include "shown.h"
 #include "store.h"
+#include "text.h"
 
 /* Enum fields are stored through an unsigned pointer; GCC and Clang give enums
  * without negative values the type unsigned int. */
@@ -156,7 +157,7 @@ static void fmt_expect(char *buf, size_t n, const struct rpb_optdef *d)
 			 "] ms and N >= 1 (every Nth operation)", d->umin, d->umax);
 		break;
 	case RPB_OPT_STRING:
-		snprintf(buf, n, "text of at most %" PRIu64 " bytes", d->umax);
+		snprintf(buf, n, "text of at most %" PRIu64 " bytes, no control character", d->umax);
 		break;
 	}
 }
@@ -379,6 +380,9 @@ enum rpb_opt_result rpb_opt_store(void *cfg, const struct rpb_optdef *d, const c
 	case RPB_OPT_STRING:
 		if (strlen(value) > d->umax)
 			return RPB_OPT_RANGE;
+		/* result.json records it, and verify reads back only printable text. */
+		if (*value && !rpb_text_printable(value, d->umax))
+			return RPB_OPT_BAD;
 		memcpy(field, value, strlen(value) + 1);
 		break;
 	}

@@ -12,7 +12,8 @@
 
 /* Writes value to out as a message quotes it and returns out: "(empty)" for
  * an empty value, a value longer than RPB_SHOWN_MAX bytes (or than n - 4)
- * cut at a character boundary and followed by "...". */
+ * cut at a character boundary and followed by "...", every control
+ * character (newline, escape, ...) shown as ?. */
 const char *rpb_shown(char *out, size_t n, const char *value);
 
 #endif

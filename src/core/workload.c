@@ -219,6 +219,34 @@ int rpb_job_choose(struct rpb_job *job, const struct rpb_pattern *p, char *err, 
 }
 
 /* Applies section.key = value; err gets "problem; fix" without a prefix. */
+/* A backend section's option is recorded as it is (redacted when secret) in
+ * result.json, and verify reads back only printable text: refuse what it
+ * would refuse. */
+static int recordable(const char *section, const char *key, const char *value, char *err, size_t n)
+{
+	char name[RPB_JOB_NAME_MAX + 2], shown[RPB_SHOWN_SIZE];
+	int len = snprintf(name, sizeof name, "%s.%s", section, key);
+	const char *what = NULL;
+	if (len < 0 || (size_t)len >= sizeof name || !rpb_text_printable(name, RPB_JOB_NAME_MAX))
+		what = "key";
+	char *recorded = what ? NULL : rpb_value_redacted(key, strlen(key), value);
+	if (!what && !recorded) {
+		snprintf(err, n, "out of memory storing [%s] %s", section, rpb_shown(shown, sizeof shown, key));
+		return -1;
+	}
+	if (!what && *recorded && !rpb_text_printable(recorded, RPB_JOB_VALUE_MAX))
+		what = "value";
+	free(recorded);
+	if (!what)
+		return 0;
+	snprintf(err, n, "[%s] %s: the %s holds a control character or is too long (%s at most %d bytes); "
+		 "result.json records options as text, so write plain text", section,
+		 rpb_shown(shown, sizeof shown, key), what,
+		 what[0] == 'k' ? "section.key" : "the value as recorded",
+		 what[0] == 'k' ? RPB_JOB_NAME_MAX : RPB_JOB_VALUE_MAX);
+	return -1;
+}
+
 static int apply(struct rpb_job *job, const char *section, const char *key, const char *value,
 		 char *err, size_t n)
 {
@@ -240,7 +268,7 @@ static int apply(struct rpb_job *job, const char *section, const char *key, cons
 		list_sections(err, n);
 		return -1;
 	case SEC_BACKEND:
-		return kv_put(job, section, key, value, err, n);
+		return recordable(section, key, value, err, n) ? -1 : kv_put(job, section, key, value, err, n);
 	case SEC_PATTERN:
 		if (rpb_job_choose(job, pat, err, n))
 			return -1;
@@ -738,7 +766,8 @@ int rpb_job_from_json(struct rpb_job *job, const json_t *obj, char *msg, size_t 
 	 * messages below) only once it is known to be printable. */
 	json_object_foreach((json_t *)obj, name, val) {
 		const char *value = json_string_value(val);
-		if (!rpb_text_printable(name, 256) || (value && *value && !rpb_text_printable(value, 4096))) {
+		if (!rpb_text_printable(name, RPB_JOB_NAME_MAX) ||
+		    (value && *value && !rpb_text_printable(value, RPB_JOB_VALUE_MAX))) {
 			snprintf(msg, n, "job JSON: an option's name or value is not printable text");
 			return -1;
 		}

@@ -52,6 +52,12 @@ struct rpb_backend_section {
 
 #define RPB_JOB_MAX_BACKEND_SECTIONS 8
 
+/* The longest option name ("section.key") and value result.json records,
+ * in bytes; verify refuses a manifest with longer ones, so a run refuses
+ * them first. */
+#define RPB_JOB_NAME_MAX 256
+#define RPB_JOB_VALUE_MAX 4096
+
 /* The longest line of a workload file, in bytes (a longer one is refused). */
 #define RPB_WORKLOAD_LINE_MAX (1 << 20)
 

@@ -90,7 +90,6 @@ void hv_result_json(struct rpb_runner *rn, const struct hv_shared *sh, json_t *o
 				      (json_int_t)sh->expected_pages));
 	json_t *rows = json_array();
 	struct hv_wres tot = {0};
-	uint64_t requests = 0;
 	for (unsigned t = 0; t < rn->nworkers; t++) {
 		const struct hv_wres *r = &sh->res[t];
 		for (unsigned k = 0; k < r->nrows; k++) {
@@ -109,7 +108,6 @@ void hv_result_json(struct rpb_runner *rn, const struct hv_shared *sh, json_t *o
 					  (json_int_t)h->duplicates, "unexpected", (json_int_t)h->unexpected));
 			json_object_set_new(json_array_get(rows, json_array_size(rows) - 1), "moved",
 					    json_integer((json_int_t)h->moved));
-			requests += h->requests;
 		}
 		tot.dropped += r->dropped;
 		tot.completed += r->completed;

@@ -116,7 +116,7 @@ enum rpb_status fed_prepare(struct rpb_runner *rn, struct fed_shared **out, stru
 	struct fed_head root = {.type = FED_CONTAINER, .created_ms = now, .modified_ms = now,
 				.children = 1, .blocks = o->child_block ? 1 : 0};
 	struct fed_head probes = {.type = FED_CONTAINER, .created_ms = now, .modified_ms = now};
-	const char *pname = FED_PROBE_CONTAINER + 1;
+	const char *pname = &FED_PROBE_CONTAINER[1]; /* without the leading / */
 	if (!st)
 		st = b->begin(s, RPB_TXN_WRITE, err);
 	if (!st)
