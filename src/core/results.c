@@ -212,6 +212,7 @@ static json_t *hist_json(const struct rpb_hist_snap *s, uint64_t samples, uint64
 			      (json_int_t)bytes, "throughput_per_s",
 			      seconds > 0 ? (double)s->count / seconds : 0.0, "mean_us",
 			      rpb_snap_mean(s) / 1e3);
+	json_object_set_new(o, "stddev_us", json_real(rpb_snap_stddev(s) / 1e3));
 	json_object_set_new(o, "min_us", json_real(s->count ? (double)s->min / 1e3 : 0));
 	for (size_t i = 0; i < sizeof pct / sizeof pct[0]; i++)
 		json_object_set_new(o, pct[i].key, json_real((double)rpb_snap_percentile(s, pct[i].p) / 1e3));
@@ -418,12 +419,39 @@ int rpb_results_begin(struct rpb_runner *rn, const struct rpb_store_where *where
 	return rc;
 }
 
+/* The end-of-run latency table, one row per label with measured samples,
+ * in microseconds (fio's clat and pgbench's latency lines, per label). */
+static void latency_table(char *buf, size_t n, const char *const *names,
+			  const struct rpb_hist_snap *const *snaps, unsigned nlabels)
+{
+	static const double pct[] = {50, 90, 99, 99.9};
+	size_t used = strlen(buf);
+	snprintf(buf + used, n - used, "%-12s %10s %10s %10s %10s %10s %10s %10s %10s %10s\n",
+		 "Latency us", "count", "mean", "stddev", "min", "p50", "p90", "p99", "p99.9", "max");
+	for (unsigned l = 0; l < nlabels; l++) {
+		const struct rpb_hist_snap *s = snaps[l];
+		if (!s->count)
+			continue;
+		used = strlen(buf);
+		snprintf(buf + used, n - used, "%-12s %10" PRIu64 " %10.1f %10.1f %10.1f", names[l],
+			 s->count, rpb_snap_mean(s) / 1e3, rpb_snap_stddev(s) / 1e3,
+			 (double)s->min / 1e3);
+		for (size_t i = 0; i < sizeof pct / sizeof pct[0]; i++) {
+			used = strlen(buf);
+			snprintf(buf + used, n - used, " %10.1f",
+				 (double)rpb_snap_percentile(s, pct[i]) / 1e3);
+		}
+		used = strlen(buf);
+		snprintf(buf + used, n - used, " %10.1f\n", (double)s->max / 1e3);
+	}
+}
+
 int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where, char *msg,
 		      size_t n)
 {
 	struct rpb_hist_snap *tmp = malloc(sizeof *tmp), *diff = malloc(sizeof *diff),
 			     *all = malloc(sizeof *all);
-	struct label_totals *lt = malloc(sizeof *lt);
+	struct label_totals *lt = malloc(RPB_MAX_LABELS * sizeof *lt);
 	if (!tmp || !diff || !all || !lt) {
 		free(tmp), free(diff), free(all), free(lt);
 		snprintf(msg, n, "out of memory writing results");
@@ -433,17 +461,20 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 	json_t *labels = json_object();
 	uint64_t samples = 0, errors = 0, bytes = 0, measured_all = 0;
 	rpb_snap_init(all);
+	const struct rpb_hist_snap *snaps[RPB_MAX_LABELS];
 	for (unsigned l = 0; l < rn->pattern->nlabels; l++) {
-		label_measured(rn, l, lt, tmp, diff);
-		if (!lt->samples && l)
+		struct label_totals *t = &lt[l];
+		label_measured(rn, l, t, tmp, diff);
+		snaps[l] = &t->snap;
+		if (!t->samples && l)
 			continue;
 		json_object_set_new(labels, rn->pattern->labels[l],
-				    hist_json(&lt->snap, lt->samples, lt->errors, lt->bytes, secs));
-		rpb_snap_add(all, &lt->snap);
-		samples += lt->samples;
-		errors += lt->errors;
-		bytes += lt->bytes;
-		measured_all += lt->snap.count;
+				    hist_json(&t->snap, t->samples, t->errors, t->bytes, secs));
+		rpb_snap_add(all, &t->snap);
+		samples += t->samples;
+		errors += t->errors;
+		bytes += t->bytes;
+		measured_all += t->snap.count;
 	}
 	/* Failed samples among the measured ones, for the summary line. */
 	uint64_t measured_errors = 0;
@@ -523,7 +554,7 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 
 	int rc = 0;
 	char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-	char summary[2048];
+	char summary[4096];
 	snprintf(summary, sizeof summary, "%s\n%s\nStatus: %s\nBackend: %s (%s), sync = %s, pattern %s, seed %" PRIu64 "\n",
 		 line, seedline, status, rn->backend->name, rn->backend->version(),
 		 rn->job->run.sync == RPB_SYNC_COMMIT ? "commit" : "none", rn->pattern->name,
@@ -534,6 +565,7 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 		rpb_gauges_summary(&rn->gauges, gline, sizeof gline);
 		snprintf(summary + used, sizeof summary - used, "Gauges: %s\n", gline);
 	}
+	latency_table(summary, sizeof summary, rn->pattern->labels, snaps, rn->pattern->nlabels);
 	if (!text) {
 		snprintf(msg, n, "cannot encode result.json");
 		rc = -1;
