@@ -10,9 +10,13 @@
 #include "progress.h"
 #include "usage.h"
 
-const char rpb_jtl_header[] =
-	"timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,"
-	"failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect";
+#define JTL_HEAD "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,"
+#define JTL_TAIL "grpThreads,allThreads,URL,Latency,IdleTime,Connect"
+
+const char *rpb_jtl_header(enum rpb_jtl_columns cols)
+{
+	return cols == RPB_JTL_5 ? JTL_HEAD "sentBytes," JTL_TAIL : JTL_HEAD JTL_TAIL;
+}
 
 void rpb_hms(char *buf, size_t n, double seconds)
 {
@@ -197,6 +201,13 @@ static void csv_field(FILE *f, const char *s)
 	putc_unlocked('"', f);
 }
 
+/* A label whose payload comes back from the store: reads (get, head) and
+ * the harvest's requests, whose bytes are the response's. */
+static bool label_receives(const char *label)
+{
+	return strstr(label, "get") || strstr(label, "head") || !strcmp(label, "request");
+}
+
 void rpb_jtl_row(struct rpb_worker *w, unsigned label, uint64_t end_ns, uint64_t lat_ns,
 		 enum rpb_status st, bool failed, uint64_t bytes, const struct rpb_err *err)
 {
@@ -217,11 +228,15 @@ void rpb_jtl_row(struct rpb_worker *w, unsigned label, uint64_t end_ns, uint64_t
 											    : "text",
 		failed ? "false" : "true");
 	csv_field(f, why);
-	/* Writes send their payload, reads receive it. */
-	bool sends = strstr(rn->pattern->labels[label], "get") == NULL &&
-		     strstr(rn->pattern->labels[label], "head") == NULL;
-	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%u,%u,rpbench://%s/%s,%" PRIu64 ",0,0\n",
-		sends ? 0 : bytes, sends ? bytes : 0, active, active, rn->backend->name,
+	/* Writes send their payload, reads receive it; without a sentBytes
+	 * column, bytes holds the payload either way. */
+	if (rn->job->run.jtl_columns == RPB_JTL_5) {
+		bool sends = !label_receives(rn->pattern->labels[label]);
+		fprintf(f, ",%" PRIu64 ",%" PRIu64, sends ? 0 : bytes, sends ? bytes : 0);
+	} else {
+		fprintf(f, ",%" PRIu64, bytes);
+	}
+	fprintf(f, ",%u,%u,rpbench://%s/%s,%" PRIu64 ",0,0\n", active, active, rn->backend->name,
 		rn->pattern->labels[label], ms);
 	funlockfile(f);
 }

@@ -39,8 +39,10 @@ void rpb_summary_line(char *buf, size_t n, char sign, const struct rpb_hist_snap
 /* Formats seconds as JMeter does: hh:mm:ss. */
 void rpb_hms(char *buf, size_t n, double seconds);
 
-/* The JTL header line, in JMeter's default CSV column order. */
-extern const char rpb_jtl_header[];
+/* The JTL header line, in JMeter's default CSV column order: JMeter 5.x's
+ * default set, less sentBytes for RPB_JTL_2_13 (JMeter 2.13 refuses a
+ * header with a column it does not know). */
+const char *rpb_jtl_header(enum rpb_jtl_columns cols);
 /* Writes one samples.jtl row (worker thread; the FILE's own lock orders rows). */
 void rpb_jtl_row(struct rpb_worker *w, unsigned label, uint64_t end_ns, uint64_t lat_ns,
 		 enum rpb_status st, bool failed, uint64_t bytes, const struct rpb_err *err);
