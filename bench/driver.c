@@ -423,6 +423,9 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 			printf("store: schema %s at %s\n", cfg.name, *dsn_shown ? dsn_shown : "(PG* environment)");
 		else
 			printf("store: %s\n", abs_dir);
+		char until[256];
+		rpb_run_until(until, sizeof until, &job.run);
+		printf("%s; results: %s\n", until, abs_out);
 		rn.quiet = rpb_stdout_lost();
 	}
 	struct rpb_quota quota;

@@ -24,6 +24,24 @@ void rpb_hms(char *buf, size_t n, double seconds)
 	snprintf(buf, n, "%02" PRIu64 ":%02" PRIu64 ":%02" PRIu64, s / 3600, s / 60 % 60, s % 60);
 }
 
+void rpb_run_until(char *buf, size_t n, const struct rpb_run_opts *run)
+{
+	char limits[160] = "";
+	size_t used = 0;
+	if (run->duration > 0)
+		used += (size_t)snprintf(limits, sizeof limits, "%g s", run->duration);
+	if (run->ops && used < sizeof limits)
+		used += (size_t)snprintf(limits + used, sizeof limits - used, "%s%" PRIu64 " ops per thread",
+					 used ? " or " : "", run->ops);
+	if (run->bytes && used < sizeof limits)
+		snprintf(limits + used, sizeof limits - used, "%s%" PRIu64 " payload bytes",
+			 used ? " or " : "", run->bytes);
+	if (*limits)
+		snprintf(buf, n, "stops after %s, or on an error or a signal", limits);
+	else
+		snprintf(buf, n, "stops when the pattern's work is done, on an error or a signal");
+}
+
 static uint64_t ms_round(uint64_t ns)
 {
 	return (ns + 500000u) / 1000000u;

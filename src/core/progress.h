@@ -36,6 +36,10 @@ bool rpb_stdout_lost(void);
  * the Active/Started/Finished tail when active < 0. */
 void rpb_summary_line(char *buf, size_t n, char sign, const struct rpb_hist_snap *s,
 		      uint64_t errors, double seconds, int active, int started, int finished);
+/* When the run will stop, for the header line: "stops after 60 s or
+ * 1000 ops per thread, or on an error or a signal"; with no limit, "stops
+ * when the pattern's work is done, on an error or a signal". */
+void rpb_run_until(char *buf, size_t n, const struct rpb_run_opts *run);
 /* Formats seconds as JMeter does: hh:mm:ss. */
 void rpb_hms(char *buf, size_t n, double seconds);
 
