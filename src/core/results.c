@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buildinfo.h"
 #include "hostinfo.h"
 #include "jsontext.h"
 #include "paths.h"
@@ -237,6 +238,67 @@ static int set_quota(json_t *man, const struct rpb_quota *q)
 	return o ? json_object_set_new(man, "quota", o) : -1;
 }
 
+/* The mount holding the store directory: where the bytes went and how. */
+static int set_mount(json_t *store, const char *dir)
+{
+	struct rpb_mount *m = malloc(sizeof *m);
+	if (!m)
+		return -1;
+	int rc = 0;
+	if (rpb_mount_of(dir, m) == 0) {
+		json_t *o = json_object();
+		rc = !o || rpb_json_set_exact(o, "point", m->point) ||
+		     json_object_set_new(o, "fs_type", rpb_json_text(m->fs_type)) ||
+		     json_object_set_new(o, "source", rpb_json_text(m->source)) ||
+		     json_object_set_new(o, "options", rpb_json_text(m->options)) ||
+		     json_object_set_new(o, "super_options", rpb_json_text(m->super_options)) ||
+		     json_object_set_new(store, "mount", o)
+			     ? -1
+			     : 0;
+	}
+	free(m);
+	return rc;
+}
+
+/* The machine, beside cores and memory: what a number was measured on. */
+static int set_host(json_t *man)
+{
+	char cpu[256], kernel[512];
+	rpb_cpu_model(cpu, sizeof cpu);
+	rpb_kernel(kernel, sizeof kernel);
+	json_t *host = json_object_get(man, "host");
+	return json_object_set_new(host, "cpu_model", rpb_json_text(cpu)) ||
+	       json_object_set_new(host, "kernel", rpb_json_text(kernel));
+}
+
+/* How this program was built (buildinfo.h). */
+static int set_build(json_t *man)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s}", "commit", rpb_build_commit, "compiler",
+			      rpb_build_compiler, "build_type", rpb_build_type, "flags",
+			      rpb_build_flags);
+	return o ? json_object_set_new(man, "build", o) : -1;
+}
+
+/* The server's facts (store.h describe): its version and settings. A
+ * server that cannot tell says why instead. */
+static int set_server(json_t *man, struct rpb_runner *rn)
+{
+	if (!rn->backend->describe || !rn->store)
+		return 0;
+	struct rpb_fact facts[RPB_FACTS_MAX];
+	size_t n = 0;
+	struct rpb_err err;
+	json_t *o = json_object();
+	if (!o)
+		return -1;
+	if (rn->backend->describe(rn->store, facts, &n, &err) != RPB_OK)
+		json_object_set_new(o, "error", rpb_json_text(err.msg));
+	for (size_t i = 0; i < n && i < RPB_FACTS_MAX; i++)
+		json_object_set_new(o, facts[i].name, rpb_json_text(facts[i].value));
+	return json_object_set_new(man, "server", o);
+}
+
 static json_t *manifest_json(struct rpb_runner *rn, const struct rpb_store_where *where)
 {
 	char start[40], end[40], fstype[32];
@@ -250,7 +312,8 @@ static json_t *manifest_json(struct rpb_runner *rn, const struct rpb_store_where
 		ok = !rpb_json_set_exact(store, "dir", where->dir) &&
 		     !json_object_set_new(store, "fs_type", json_string(fstype)) &&
 		     !json_object_set_new(store, "fs_free_bytes", json_integer((json_int_t)fs_free)) &&
-		     !json_object_set_new(store, "fs_total_bytes", json_integer((json_int_t)fs_total));
+		     !json_object_set_new(store, "fs_total_bytes", json_integer((json_int_t)fs_total)) &&
+		     !set_mount(store, where->dir);
 	}
 	if (ok && where->dsn)
 		ok = !rpb_json_set_exact(store, "dsn", where->dsn);
@@ -272,7 +335,8 @@ static json_t *manifest_json(struct rpb_runner *rn, const struct rpb_store_where
 	/* Where the run kept its results and read its workload, absolute. */
 	if (man && ((where->out && rpb_json_set_exact(man, "out", where->out)) ||
 		    (where->workload && rpb_json_set_exact(man, "workload", where->workload)) ||
-		    set_command(man, where) || set_quota(man, where->quota))) {
+		    set_command(man, where) || set_quota(man, where->quota) || set_host(man) ||
+		    set_build(man) || set_server(man, rn))) {
 		json_decref(man);
 		return NULL;
 	}
