@@ -156,3 +156,61 @@ Test(e2e_jtl, jmeter_2_13_reads_the_default, .fini = e2e_cleanup)
 	free(got);
 	e2e_env_fini(&e);
 }
+
+/* The harvest's requests: their response bytes in samples.jtl and
+ * result.json, and in responseMessage the records, deletions and token
+ * length of each, all adding up to the harvests' own counts. */
+Test(e2e_jtl, harvest_request_bytes_records_and_token, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "sqlite");
+	struct e2e_args a = {0};
+	e2e_run_args(&a, &e, E2E_WORKLOAD("ci-harvest.ini"), e.out);
+	e2e_args_add(&a, "--set", "jtl=on", "--set", "records=2000", "--set", "ops=30", NULL);
+	struct e2e_proc p;
+	e2e_exec(&p, e.cap, &a);
+	e2e_assert_code(&p, 0);
+	e2e_proc_free(&p);
+	size_t rows;
+	char *jtl = check_jtl(e.out, cols_2_13, &rows);
+	unsigned long long bytes = 0, records = 0, deleted = 0, requests = 0, last_pages = 0;
+	for (char *line = jtl + strcspn(jtl, "\n") + 1; *line; line += strcspn(line, "\n") + 1) {
+		unsigned long long b, r, d;
+		unsigned tok;
+		int n = 0;
+		if (sscanf(line, "%*[0-9],%*[0-9],request,200,\"OK records=%llu deleted=%llu "
+				 "token_bytes=%u\",harvest 1-%*[0-9],text,true,\"\",%llu,%n",
+			   &r, &d, &tok, &b, &n) != 4 || !n) {
+			cr_assert(strstr(line, ",request,") == NULL, "request row: %.*s",
+				  (int)strcspn(line, "\n"), line);
+			continue;
+		}
+		cr_assert(tok == 0 || tok == 86, "token_bytes %u: %.*s", tok, (int)strcspn(line, "\n"),
+			  line);
+		cr_assert_gt(b, 0, "a response of 0 bytes");
+		requests++, bytes += b, records += r, deleted += d, last_pages += tok == 0;
+	}
+	free(jtl);
+	json_t *res = e2e_result(e.out);
+	cr_assert_eq(requests, (unsigned long long)e2e_jint(res, "labels.request.samples"));
+	cr_assert_eq(bytes, (unsigned long long)e2e_jint(res, "labels.request.bytes"),
+		     "samples.jtl's request bytes and labels.request.bytes differ");
+	unsigned long long h_bytes = 0, h_records = 0, h_deleted = 0, completed = 0;
+	json_t *h;
+	size_t i;
+	json_array_foreach(json_object_get(json_object_get(res, "pattern"), "harvests"), i, h) {
+		h_bytes += (unsigned long long)json_integer_value(json_object_get(h, "bytes"));
+		h_records += (unsigned long long)json_integer_value(json_object_get(h, "records"));
+		h_deleted += (unsigned long long)json_integer_value(json_object_get(h, "deleted"));
+		completed += json_is_true(json_object_get(h, "completed"));
+	}
+	cr_assert_eq(bytes, h_bytes, "request bytes %llu, harvested %llu", bytes, h_bytes);
+	cr_assert_eq(records, h_records);
+	cr_assert_eq(deleted, h_deleted);
+	cr_assert_eq(last_pages, completed, "%llu requests without a token, %llu harvests completed",
+		     last_pages, completed);
+	/* Requests store nothing: the Status line says no "stored". */
+	cr_assert_eq(e2e_jint(res, "totals.acked_bytes"), 0);
+	json_decref(res);
+	e2e_env_fini(&e);
+}

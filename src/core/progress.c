@@ -219,9 +219,7 @@ static void csv_field(FILE *f, const char *s)
 	putc_unlocked('"', f);
 }
 
-/* A label whose payload comes back from the store: reads (get, head) and
- * the harvest's requests, whose bytes are the response's. */
-static bool label_receives(const char *label)
+bool rpb_label_receives(const char *label)
 {
 	return strstr(label, "get") || strstr(label, "head") || !strcmp(label, "request");
 }
@@ -235,7 +233,8 @@ void rpb_jtl_row(struct rpb_worker *w, unsigned label, uint64_t end_ns, uint64_t
 	uint64_t ts = rn->wall_start_ms + (start_ns > rn->t_start ? (start_ns - rn->t_start) / 1000000u : 0);
 	uint64_t ms = ms_round(lat_ns);
 	const char *code = st == RPB_OK ? "200" : rpb_status_name(st);
-	const char *msg = st == RPB_OK ? "OK" : (err ? err->msg : "");
+	/* A successful sample's err, when given, is the pattern's note on it. */
+	const char *msg = err ? err->msg : st == RPB_OK ? "OK" : "";
 	const char *why = st != RPB_OK ? msg : (failed ? "slower than slow_ms" : "");
 	unsigned active = atomic_load_explicit(&rn->active, memory_order_relaxed);
 	flockfile(f);
@@ -249,7 +248,7 @@ void rpb_jtl_row(struct rpb_worker *w, unsigned label, uint64_t end_ns, uint64_t
 	/* Writes send their payload, reads receive it; without a sentBytes
 	 * column, bytes holds the payload either way. */
 	if (rn->job->run.jtl_columns == RPB_JTL_5) {
-		bool sends = !label_receives(rn->pattern->labels[label]);
+		bool sends = !rpb_label_receives(rn->pattern->labels[label]);
 		fprintf(f, ",%" PRIu64 ",%" PRIu64, sends ? 0 : bytes, sends ? bytes : 0);
 	} else {
 		fprintf(f, ",%" PRIu64, bytes);

@@ -47,7 +47,12 @@ void rpb_hms(char *buf, size_t n, double seconds);
  * default set, less sentBytes for RPB_JTL_2_13 (JMeter 2.13 refuses a
  * header with a column it does not know). */
 const char *rpb_jtl_header(enum rpb_jtl_columns cols);
-/* Writes one samples.jtl row (worker thread; the FILE's own lock orders rows). */
+/* Whether a label's bytes come back from the store rather than go into it:
+ * reads (a name with get or head) and the harvest's requests, whose bytes
+ * are the response's. */
+bool rpb_label_receives(const char *label);
+/* Writes one samples.jtl row (err of a successful sample: the pattern's
+ * note for responseMessage, or NULL for "OK") (worker thread; the FILE's own lock orders rows). */
 void rpb_jtl_row(struct rpb_worker *w, unsigned label, uint64_t end_ns, uint64_t lat_ns,
 		 enum rpb_status st, bool failed, uint64_t bytes, const struct rpb_err *err);
 
