@@ -493,15 +493,19 @@ static void latency_table(char *buf, size_t n, const char *const *names,
 			  const struct rpb_hist_snap *const *snaps, unsigned nlabels)
 {
 	static const double pct[] = {50, 90, 99, 99.9};
+	int width = 12; /* the longest label, at least "Latency us" and a space */
+	for (unsigned l = 0; l < nlabels; l++)
+		if ((int)strlen(names[l]) > width)
+			width = (int)strlen(names[l]);
 	size_t used = strlen(buf);
-	snprintf(buf + used, n - used, "%-12s %10s %10s %10s %10s %10s %10s %10s %10s %10s\n",
+	snprintf(buf + used, n - used, "%-*s %10s %10s %10s %10s %10s %10s %10s %10s %10s\n", width,
 		 "Latency us", "count", "mean", "stddev", "min", "p50", "p90", "p99", "p99.9", "max");
 	for (unsigned l = 0; l < nlabels; l++) {
 		const struct rpb_hist_snap *s = snaps[l];
 		if (!s->count)
 			continue;
 		used = strlen(buf);
-		snprintf(buf + used, n - used, "%-12s %10" PRIu64 " %10.1f %10.1f %10.1f", names[l],
+		snprintf(buf + used, n - used, "%-*s %10" PRIu64 " %10.1f %10.1f %10.1f", width, names[l],
 			 s->count, rpb_snap_mean(s) / 1e3, rpb_snap_stddev(s) / 1e3,
 			 (double)s->min / 1e3);
 		for (size_t i = 0; i < sizeof pct / sizeof pct[0]; i++) {
