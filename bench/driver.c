@@ -405,7 +405,7 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 	rn.quiet = c->quiet;
 	snprintf(rn.run_tag, sizeof rn.run_tag, "%08" PRIx32,
 		 (uint32_t)((rpb_now_ns() ^ rpb_wall_ms() * 2654435761u) ^ ((uint64_t)getpid() << 16)));
-	if (job.run.jtl && !(rn.jtl = open_output(out, "samples.jtl", rpb_jtl_header))) {
+	if (job.run.jtl && !(rn.jtl = open_output(out, "samples.jtl", rpb_jtl_header(job.run.jtl_columns)))) {
 		snprintf(msg, sizeof msg, "cannot write %s/samples.jtl: %s", out, strerror(errno));
 		goto fail;
 	}
@@ -423,6 +423,9 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 			printf("store: schema %s at %s\n", cfg.name, *dsn_shown ? dsn_shown : "(PG* environment)");
 		else
 			printf("store: %s\n", abs_dir);
+		char until[256];
+		rpb_run_until(until, sizeof until, &job.run);
+		printf("%s; results: %s\n", until, abs_out);
 		rn.quiet = rpb_stdout_lost();
 	}
 	struct rpb_quota quota;

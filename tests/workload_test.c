@@ -184,7 +184,7 @@ Test(workload, unknown_key)
 	load_fails("unknown_run_key.ini", "3: unknown key 'thread' in [run]; valid keys: threads, "
 					  "clients, ops, duration, bytes, warmup, rate, interval, seed, "
 					  "sync, txn_timeout, inject, slow_ms, max_slow, on_error, "
-					  "on_error.<class>, jtl");
+					  "on_error.<class>, jtl, jtl_columns");
 	load_fails("bad_class.ini", "2: unknown error class 'disk_full' in [run] on_error.disk_full; "
 				    "give one of: exists, disk-full, txn-timeout, conflict, conn-lost, "
 				    "io, corrupt, invalid, nomem");
@@ -294,7 +294,7 @@ Test(workload, set_forms)
 				    "write backend.thread for a backend option, see --help for the others");
 	set_fails(&job, "run.thread=2", "unknown key 'thread' in [run]; valid keys: threads, clients, "
 					"ops, duration, bytes, warmup, rate, interval, seed, sync, "
-					"txn_timeout, inject, slow_ms, max_slow, on_error, on_error.<class>, jtl");
+					"txn_timeout, inject, slow_ms, max_slow, on_error, on_error.<class>, jtl, jtl_columns");
 	set_fails(&job, "ingset.size_max=1", "unknown section [ingset]; valid sections: run, ingest, "
 					     "metadata, harvest, raw, leveldb, sqlite, postgres, null");
 	set_fails(&job, "on_error.oops=stop", "unknown error class 'oops' in [run] on_error.oops; give one "

@@ -21,6 +21,7 @@
 #include "workload.h"
 
 _Static_assert(sizeof(enum rpb_sync) == sizeof(unsigned), "enum size");
+_Static_assert(sizeof(enum rpb_jtl_columns) == sizeof(unsigned), "enum size");
 
 #define DAYS31 (31.0 * 86400.0)
 #define RETRY_MAX 1000
@@ -31,6 +32,7 @@ _Static_assert(sizeof(enum rpb_sync) == sizeof(unsigned), "enum size");
 	  .help = "on " name " errors; overrides on_error" }
 
 static const char *const sync_names[] = {"none", "commit", NULL};
+static const char *const jtl_column_names[] = {"2.13", "5", NULL};
 
 static const struct rpb_optdef run_options[] = {
 	{ .key = "threads", .type = RPB_OPT_COUNT, .dflt = "1",
@@ -90,6 +92,9 @@ static const struct rpb_optdef run_options[] = {
 	POLICY(RPB_NOMEM, "nomem"),
 	{ .key = "jtl", .type = RPB_OPT_BOOL, .dflt = "off",
 	  .off = RUN(jtl), .help = "write every sample to samples.jtl" },
+	{ .key = "jtl_columns", .type = RPB_OPT_ENUM, .dflt = "2.13",
+	  .choices = jtl_column_names, .off = RUN(jtl_columns),
+	  .help = "samples.jtl columns: 2.13 (JMeter 2.13 and 5.x read them) or 5 (adds sentBytes)" },
 	{ .key = NULL },
 };
 

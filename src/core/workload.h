@@ -24,6 +24,10 @@
 
 struct rpb_pattern;
 
+/* samples.jtl's columns: those JMeter 2.13 (Debian's) and 5.x both read,
+ * or 5.x's default set, which adds sentBytes (JMeter 3.1 and later). */
+enum rpb_jtl_columns { RPB_JTL_2_13, RPB_JTL_5 };
+
 struct rpb_run_opts {
 	uint64_t threads;      /* worker threads */
 	uint64_t clients;      /* sessions per thread, used round-robin */
@@ -41,6 +45,7 @@ struct rpb_run_opts {
 	uint64_t max_slow;     /* this many slow samples stop the run; 0 = never */
 	struct rpb_policy on_error[RPB_STATUS_COUNT];
 	bool jtl;              /* write samples.jtl */
+	enum rpb_jtl_columns jtl_columns;
 };
 
 /* A backend section: tuning options as given, validated by the backend. */
