@@ -650,8 +650,14 @@ int rpb_main(const struct rpb_backend *b, int argc, char **argv)
 		printf("rpbench %s (%s backend: %s)\n", RPB_VERSION, b->name, b->version());
 		return 0;
 	}
-	if (strcmp(c.command, "run") == 0)
+	if (strcmp(c.command, "run") == 0) {
+		static char workload[PATH_MAX];
+		if (c.target) {
+			rpb_path_workload(workload, sizeof workload, c.target);
+			c.target = workload;
+		}
 		return cmd_run(b, &c, prog, argv[0]);
+	}
 	if (strcmp(c.command, "verify") == 0)
 		return cmd_verify(b, &c, prog);
 	char shown[RPB_SHOWN_SIZE];

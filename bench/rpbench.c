@@ -2,6 +2,7 @@
  * on one workload and tabulates them; `report` draws the figures and the
  * HTML page of result directories. */
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,6 +203,11 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 		return usage_error("no command given (commands: compare, report)%s", "");
 	/* Options that only running backends takes. */
 	bool runs = !strcmp(c->command, "compare") && !c->results;
+	static char workload[PATH_MAX];
+	if (runs && c->npos) {
+		rpb_path_workload(workload, sizeof workload, c->pos[0]);
+		c->pos[0] = workload;
+	}
 	if (!runs && (c->nbackends || c->nsets || c->dsn || c->start_pg || c->repeat != 1))
 		return usage_error("--backends, --set, --repeat, --dsn and --start-postgres are for "
 				   "compare WORKLOAD.ini, not %s with result directories", c->command);
