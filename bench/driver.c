@@ -652,10 +652,8 @@ int rpb_main(const struct rpb_backend *b, int argc, char **argv)
 	}
 	if (strcmp(c.command, "run") == 0) {
 		static char workload[PATH_MAX];
-		if (c.target) {
-			rpb_path_workload(workload, sizeof workload, c.target);
-			c.target = workload;
-		}
+		if (c.target)
+			c.target = rpb_path_workload(workload, sizeof workload, c.target);
 		return cmd_run(b, &c, prog, argv[0]);
 	}
 	if (strcmp(c.command, "verify") == 0)

@@ -205,8 +205,7 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 	bool runs = !strcmp(c->command, "compare") && !c->results;
 	static char workload[PATH_MAX];
 	if (runs && c->npos) {
-		rpb_path_workload(workload, sizeof workload, c->pos[0]);
-		c->pos[0] = workload;
+		c->pos[0] = rpb_path_workload(workload, sizeof workload, c->pos[0]);
 	}
 	if (!runs && (c->nbackends || c->nsets || c->dsn || c->start_pg || c->repeat != 1))
 		return usage_error("--backends, --set, --repeat, --dsn and --start-postgres are for "

@@ -166,16 +166,13 @@ int rpb_path_share(char *buf, size_t n, const char *name)
 	return rpb_path_absolute(rel, buf, n);
 }
 
-void rpb_path_workload(char *buf, size_t n, const char *arg)
+const char *rpb_path_workload(char *buf, size_t n, const char *arg)
 {
 	char name[NAME_MAX + 32];
-	snprintf(buf, n, "%s", arg);
-	if (!*arg || strchr(arg, '/') || access(arg, F_OK) == 0 || strlen(arg) > NAME_MAX)
-		return;
 	size_t len = strlen(arg);
+	if (!*arg || strchr(arg, '/') || len > NAME_MAX || access(arg, F_OK) == 0)
+		return arg;
 	bool ini = len > 4 && strcmp(arg + len - 4, ".ini") == 0;
 	snprintf(name, sizeof name, "workloads/%s%s", arg, ini ? "" : ".ini");
-	char found[PATH_MAX];
-	if (rpb_path_share(found, sizeof found, name) == 0 && strlen(found) < n)
-		snprintf(buf, n, "%s", found);
+	return rpb_path_share(buf, n, name) == 0 ? buf : arg;
 }

@@ -15,6 +15,7 @@
 #include "cmdline.h"
 #include "dsn.h"
 #include "jsontext.h"
+#include "nearest.h"
 #include "pattern.h"
 #include "shown.h"
 #include "text.h"
@@ -140,19 +141,53 @@ static const struct rpb_optdef *find_opt(const char *section, const char *key)
 
 /* ---- applying one section/key/value ---- */
 
+/* Offers every key of a table to nr (the per-class policies without their
+ * "on_error." when only the class is compared). */
+static void offer_keys(struct rpb_nearest *nr, const struct rpb_optdef *table, bool classes)
+{
+	for (const struct rpb_optdef *d = table; d && d->key; d++)
+		if (!classes)
+			rpb_nearest_offer(nr, d->key);
+		else if (d->type == RPB_OPT_POLICY && d->cls >= 0)
+			rpb_nearest_offer(nr, d->key + strlen("on_error."));
+}
+
 static void unknown_key(char *err, size_t n, const char *section, const char *key)
 {
 	const struct rpb_optdef *table = section_table(section);
 	char k[RPB_SHOWN_SIZE];
-	if (strncmp(key, "on_error.", 9) == 0 && rpb_opt_find(table, "on_error")) {
+	struct rpb_nearest nr;
+	bool cls = strncmp(key, "on_error.", 9) == 0 && rpb_opt_find(table, "on_error");
+	rpb_nearest_init(&nr, cls ? key + 9 : key);
+	offer_keys(&nr, table, cls);
+	if (cls) {
 		rpb_shown(k, sizeof k, key + 9);
-		snprintf(err, n, "unknown error class '%s' in [%s] on_error.%s; give one of: ", k,
-			 section, k);
+		snprintf(err, n, "unknown error class '%s' in [%s] on_error.%s", k, section, k);
+		rpb_nearest_hint(err, n, &nr, "", "");
+		rpb_cat(err, n, "; give one of: ");
 		rpb_opt_list_classes(err, n, table);
 		return;
 	}
-	snprintf(err, n, "unknown key '%s' in [%s]; valid keys: ", rpb_shown(k, sizeof k, key), section);
+	snprintf(err, n, "unknown key '%s' in [%s]", rpb_shown(k, sizeof k, key), section);
+	rpb_nearest_hint(err, n, &nr, "", "");
+	rpb_cat(err, n, "; valid keys: ");
 	rpb_opt_list_keys(err, n, table);
+}
+
+static void unknown_section(char *err, size_t n, const char *name)
+{
+	char shown[RPB_SHOWN_SIZE];
+	struct rpb_nearest nr;
+	rpb_nearest_init(&nr, name);
+	rpb_nearest_offer(&nr, "run");
+	for (size_t i = 0; i < rpb_pattern_count(); i++)
+		rpb_nearest_offer(&nr, rpb_pattern_at(i)->name);
+	for (size_t i = 0; i < NBACKENDS; i++)
+		rpb_nearest_offer(&nr, backend_sections[i]);
+	snprintf(err, n, "unknown section [%s]", rpb_shown(shown, sizeof shown, name));
+	rpb_nearest_hint(err, n, &nr, "[", "]");
+	rpb_cat(err, n, "; valid sections: ");
+	list_sections(err, n);
 }
 
 static int kv_put(struct rpb_job *job, const char *section, const char *key, const char *value,
@@ -263,9 +298,7 @@ static int apply(struct rpb_job *job, const char *section, const char *key, cons
 	}
 	switch (kind) {
 	case SEC_UNKNOWN:
-		snprintf(err, n, "unknown section [%s]; valid sections: ",
-			 rpb_shown(shown, sizeof shown, section));
-		list_sections(err, n);
+		unknown_section(err, n, section);
 		return -1;
 	case SEC_BACKEND:
 		return recordable(section, key, value, err, n) ? -1 : kv_put(job, section, key, value, err, n);
@@ -365,13 +398,11 @@ static void ctx_fail(struct load_ctx *c, const char *fmt, ...)
 
 static void enter_section(struct load_ctx *c, const char *name)
 {
-	char err[1024] = "", shown[RPB_SHOWN_SIZE];
+	char err[1024] = "";
 	const struct rpb_pattern *pat = NULL;
 	switch (section_kind(name, &pat)) {
 	case SEC_UNKNOWN:
-		snprintf(err, sizeof err, "unknown section [%s]; valid sections: ",
-			 rpb_shown(shown, sizeof shown, name));
-		list_sections(err, sizeof err);
+		unknown_section(err, sizeof err, name);
 		ctx_fail(c, "%s", err);
 		return;
 	case SEC_PATTERN:
@@ -620,13 +651,19 @@ static int resolve_bare(const struct rpb_job *job, const char *key, const char *
 	} else if (dot) {
 		char name[RPB_SHOWN_SIZE];
 		snprintf(name, sizeof name, "%.*s", (int)(dot - key), key);
-		snprintf(err, n, "unknown section [%s]; valid sections: ",
-			 rpb_shown(shown, sizeof shown, name));
-		list_sections(err, n);
+		unknown_section(err, n, name);
 	} else {
+		struct rpb_nearest nr;
+		rpb_nearest_init(&nr, key);
+		offer_keys(&nr, run_options, false);
+		for (size_t i = 0; i < rpb_pattern_count(); i++)
+			if (!job->pattern || job->pattern == rpb_pattern_at(i))
+				offer_keys(&nr, rpb_pattern_at(i)->options, false);
 		rpb_shown(shown, sizeof shown, key);
-		snprintf(err, n, "unknown key '%s' in [run] and the pattern section; "
-			 "write backend.%s for a backend option, see --help for the others", shown, shown);
+		snprintf(err, n, "unknown key '%s' in [run] and the pattern section", shown);
+		rpb_nearest_hint(err, n, &nr, "", "");
+		rpb_cat(err, n, "; write backend.%s for a backend option, see --help for the others",
+			shown);
 	}
 	return -1;
 }
