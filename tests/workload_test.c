@@ -6,6 +6,7 @@
 
 #include "ingest.h"
 #include "pattern.h"
+#include "help.h"
 #include "workload.h"
 
 #define DATA RPB_SOURCE_DIR "/tests/data/"
@@ -566,7 +567,8 @@ Test(workload, help_lists_every_key)
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
 	cr_assert_not_null(out);
-	rpb_job_print_help(out);
+	struct rpb_help h = {.f = out, .format = RPB_HELP_TEXT};
+	rpb_job_print_help(&h);
 	fclose(out);
 
 	struct rpb_job job;
