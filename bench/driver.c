@@ -248,8 +248,8 @@ static int load_job(struct rpb_job *job, const struct cli *c, const char *prog)
 	char msg[2048];
 	rpb_job_defaults(job);
 	if (!c->target) {
-		fprintf(stderr, "%s: run needs a workload file; see data/workloads/ and %s --help\n", prog,
-			prog);
+		fprintf(stderr, "%s: run needs a workload: a file, or the name of one in "
+			"share/rpbench/workloads (ci-ingest, ...); see %s --help\n", prog, prog);
 		return RPB_EXIT_USAGE;
 	}
 	if (rpb_path_check(c->target, "the workload file", 0, msg, sizeof msg) != 0 ||

@@ -25,6 +25,7 @@ set(CPACK_PACKAGE_DESCRIPTION "The same repository workload patterns (ingest, me
 run in-process against LevelDB, SQLite and PostgreSQL, with JMeter-style\n\
 results, verify of every acknowledged operation and HTML reports.")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 # The libraries the programs link (libleveldb1d, libsqlite3-0, libpq5,

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages rpbench needs to build, test and plot
-# (clang and libclang-rt-14-dev, which holds libFuzzer, for tests/fuzz/).
+# (clang and libclang-rt-14-dev, which holds libFuzzer, for tests/fuzz/;
+# dpkg-dev and man-db for the Debian package and its man pages,
+# scripts/deb-test.sh).
 # As root it runs apt-get; otherwise it prints the exact command and exits 2.
 set -euo pipefail
 
@@ -8,7 +10,7 @@ packages=(
 	build-essential cmake pkg-config
 	libleveldb-dev libsnappy-dev libsqlite3-dev sqlite3 libpq-dev postgresql postgresql-client
 	libxxhash-dev libcriterion-dev libinih-dev libjansson-dev libssl-dev
-	gnuplot-nox libxml2-utils jq util-linux procps e2fsprogs
+	gnuplot-nox libxml2-utils jq util-linux procps e2fsprogs man-db dpkg-dev
 	clang libclang-rt-14-dev
 )
 
