@@ -640,7 +640,8 @@ int rpb_main(const struct rpb_backend *b, int argc, char **argv)
 	}
 	if (strcmp(c.command, "verify") == 0)
 		return cmd_verify(b, &c, prog);
-	char shown[RPB_SHOWN_SIZE];
-	return usage_error(prog, "unknown command '%s' (commands: run, verify)",
-			   rpb_text_shown(shown, sizeof shown, c.command));
+	static const char *const commands[] = {"run", "verify", NULL};
+	char msg[RPB_SHOWN_SIZE + 128];
+	rpb_cli_unknown_command(msg, sizeof msg, c.command, commands);
+	return usage_error(prog, "%s", msg);
 }

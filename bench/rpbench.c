@@ -174,6 +174,14 @@ static int usage_error(const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
+static int unknown_command(const char *word)
+{
+	static const char *const commands[] = {"compare", "report", NULL};
+	char msg[RPB_SHOWN_SIZE + 128];
+	rpb_cli_unknown_command(msg, sizeof msg, word, commands);
+	return usage_error("%s", msg);
+}
+
 static int parse_backends(struct cli *c, const char *list)
 {
 	snprintf(c->backend_list, sizeof c->backend_list, "%s", list);
@@ -586,10 +594,8 @@ int main(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (!strcmp(cl.command, "--help")) {
-		char shown[RPB_SHOWN_SIZE];
 		if (cl.help_for && strcmp(cl.help_for, "compare") && strcmp(cl.help_for, "report"))
-			return usage_error("unknown command '%s' (commands: compare, report)",
-					   rpb_text_shown(shown, sizeof shown, cl.help_for));
+			return unknown_command(cl.help_for);
 		print_help(RPB_HELP_TEXT, cl.help_for);
 		return EXIT_OK;
 	}
@@ -613,7 +619,5 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cl.command, "report"))
 		return cmd_report(&cl);
-	char shown[RPB_SHOWN_SIZE];
-	return usage_error("unknown command '%s' (commands: compare, report)",
-			   rpb_text_shown(shown, sizeof shown, cl.command));
+	return unknown_command(cl.command);
 }

@@ -214,3 +214,20 @@ void rpb_cli_problem(char *msg, size_t n, const struct option *longopts, int ch,
 	else
 		snprintf(msg, n, "option --%s takes no value", hit->name);
 }
+
+void rpb_cli_unknown_command(char *msg, size_t n, const char *word, const char *const *commands)
+{
+	char shown[RPB_SHOWN_SIZE];
+	struct rpb_nearest nr;
+	rpb_nearest_init(&nr, word);
+	for (const char *const *c = commands; *c; c++)
+		rpb_nearest_offer(&nr, *c);
+	const char *best = rpb_nearest_best(&nr);
+	snprintf(msg, n, "unknown command '%s' (", rpb_text_shown(shown, sizeof shown, word));
+	if (best)
+		rpb_cat(msg, n, "did you mean %s? ", best);
+	rpb_cat(msg, n, "commands:");
+	for (const char *const *c = commands; *c; c++)
+		rpb_cat(msg, n, "%s %s", c == commands ? "" : ",", *c);
+	rpb_cat(msg, n, ")");
+}
