@@ -516,7 +516,7 @@ static int cmd_compare_run(const struct cli *cl, const char *command)
 		pg |= rpb_exec_is_server(cl->backends[i]);
 	if (pg && cl->start_pg) {
 		if (!cl->quiet) {
-			printf("== starting a throwaway PostgreSQL server (scripts/pg-throwaway)\n");
+			printf("== starting a throwaway PostgreSQL server (pg-throwaway)\n");
 			fflush(stdout);
 		}
 		if (rpb_exec_pg_start(pgdir, sizeof pgdir, dsn, sizeof dsn, msg, sizeof msg) != 0) {
@@ -533,7 +533,10 @@ static int cmd_compare_run(const struct cli *cl, const char *command)
 		fprintf(stderr, "rpbench: %s\n", msg);
 	if (pgdir[0]) {
 		if (rpb_exec_pg_stop(pgdir, msg, sizeof msg) != 0) {
-			fprintf(stderr, "rpbench: %s; stop it with: scripts/pg-throwaway stop %s\n", msg, pgdir);
+			char script[PATH_MAX];
+			if (rpb_path_share(script, sizeof script, "scripts/pg-throwaway") != 0)
+				snprintf(script, sizeof script, "pg-throwaway");
+			fprintf(stderr, "rpbench: %s; stop it with: %s stop %s\n", msg, script, pgdir);
 			rc = rc ? rc : EXIT_ENV;
 		} else if (!cl->quiet)
 			printf("== stopped the throwaway PostgreSQL server\n");
