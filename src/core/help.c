@@ -20,9 +20,8 @@ void rpb_help_wrap(FILE *f, const char *text, int col, int first_col)
 		/* Keep "0 = never" together: a word of "=" carries its neighbours. */
 		size_t unit = len;
 		const char *next = text + len;
-		if (next[0] == ' ' && next[1] == '=' && next[2] == ' ') {
+		if (next[0] == ' ' && next[1] == '=' && next[2] == ' ')
 			unit += 3 + strcspn(next + 3, " ");
-		}
 		if (!line_empty && at + 1 + (int)unit > RPB_HELP_WIDTH) {
 			fprintf(f, "\n%*s", col, "");
 			at = col;
@@ -123,11 +122,10 @@ void rpb_help_item(struct rpb_help *h, const char *term, const char *text)
 	if (h->format == RPB_HELP_TEXT) {
 		int col = 2 + h->term + 2, len = (int)strlen(term);
 		fprintf(h->f, "  %s", term);
-		if (2 + len + 2 > col) {
+		if (2 + len + 2 > col)
 			fprintf(h->f, "\n%*s", col, "");
-		} else {
+		else
 			fprintf(h->f, "%*s", col - 2 - len, "");
-		}
 		rpb_help_wrap(h->f, text, col, col);
 		return;
 	}
