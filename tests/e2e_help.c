@@ -1,6 +1,8 @@
 /* Every program's --help (and each command's), the man pages written from
  * the same source, and the command line's short options and workload names. */
 #include <criterion/criterion.h>
+#include <glob.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +144,34 @@ Test(e2e_help, short_options_and_workload_by_name, .fini = e2e_cleanup)
 	e2e_args_add(&bad, e.bin, "run", "bench-null", "-j", "0", "-o", e.out, NULL);
 	e2e_exec(&p, e.cap, &bad);
 	e2e_assert_refusal(&p, 1, "[run] threads = 0 is out of range", NULL);
+	e2e_proc_free(&p);
+	e2e_env_fini(&e);
+}
+
+/* compare --start-postgres starts share/rpbench/scripts/pg-throwaway beside
+ * the program (build/share/rpbench in a build tree; no source path is
+ * compiled in). Needs PostgreSQL's server programs, as the script does. */
+Test(e2e_help, start_postgres_finds_pg_throwaway_beside_the_program, .fini = e2e_cleanup)
+{
+	glob_t g;
+	bool initdb = glob("/usr/lib/postgresql/*/bin/initdb", 0, NULL, &g) == 0;
+	globfree(&g);
+	if (!initdb || access(RPB_BINARY_DIR "/bin/rpbench-postgres", X_OK) != 0)
+		cr_skip_test("no PostgreSQL server programs or no postgres backend in this build");
+	cr_assert(e2e_exists(RPB_BINARY_DIR "/share/rpbench/scripts/pg-throwaway"));
+	unsetenv("RPB_PG_THROWAWAY"); /* the lookup, not the override */
+	struct e2e_env e;
+	e2e_env_init(&e, "null");
+	char out[E2E_PATH], run[E2E_PATH];
+	e2e_path(&e, out, "cmp");
+	struct e2e_args a = {0};
+	e2e_args_add(&a, RPB_BINARY_DIR "/bin/rpbench", "compare", E2E_CI_INGEST, "-b", "postgres",
+		      "--start-postgres", "-s", "ops=20", "-o", out, "-q", NULL);
+	struct e2e_proc p;
+	e2e_exec(&p, e.cap, &a);
+	e2e_assert_code(&p, 0);
+	snprintf(run, sizeof run, "%s/runs/postgres/result.json", out);
+	cr_assert(e2e_exists(run), "no postgres run in %s", out);
 	e2e_proc_free(&p);
 	e2e_env_fini(&e);
 }
