@@ -623,9 +623,11 @@ int rpb_main(const struct rpb_backend *b, int argc, char **argv)
 			rpb_workload_man(&h);
 		else if (!c.target)
 			rpb_driver_help(&h, b, prog);
-		else
+		else {
+			char shown[RPB_SHOWN_SIZE];
 			return usage_error(prog, "--help-man takes no value or 'workload', not '%s'",
-					   "...");
+					   rpb_text_shown(shown, sizeof shown, c.target));
+		}
 		return 0;
 	}
 	if (strcmp(c.command, "--version") == 0) {
