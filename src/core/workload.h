@@ -101,7 +101,8 @@ json_t *rpb_job_to_json(const struct rpb_job *job);
 /* Rebuilds a job from rpb_job_to_json's output. */
 int rpb_job_from_json(struct rpb_job *job, const json_t *obj, char *msg, size_t n);
 /* Prints every option: section, key, default, range or values, help. */
-void rpb_job_print_help(FILE *out);
+struct rpb_help;
+void rpb_job_print_help(struct rpb_help *h);
 /* The job's pattern name, or "none". */
 const char *rpb_job_pattern_name(const struct rpb_job *job);
 /* The workers of a run of the job: its threads, then the pattern's extra
