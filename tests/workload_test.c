@@ -297,7 +297,7 @@ Test(workload, set_forms)
 				    "write backend.thread for a backend option, see --help for the others");
 	set_fails(&job, "run.thread=2", "unknown key 'thread' in [run] (did you mean threads?); "
 					"valid keys: threads, clients, ops, duration, bytes, warmup, rate, interval, seed, sync, "
-					"txn_timeout, inject, slow_ms, max_slow, on_error, on_error.<class>, jtl");
+					"txn_timeout, inject, slow_ms, max_slow, on_error, on_error.<class>, jtl, jtl_columns");
 	set_fails(&job, "ingset.size_max=1", "unknown section [ingset] (did you mean [ingest]?); "
 					     "valid sections: run, ingest, metadata, harvest, raw, leveldb, sqlite, postgres, null");
 	set_fails(&job, "on_error.oops=stop", "unknown error class 'oops' in [run] on_error.oops; give one "
