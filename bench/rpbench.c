@@ -263,14 +263,16 @@ static size_t name_incomplete(const struct rpb_cmp *c, const char *logs)
 		if (r->completed)
 			continue;
 		bad++;
+		const char *shown = r->included ? "the table and figures show it up to its end"
+						: "the table leaves it out";
 		if (r->exit_code >= 0)
-			fprintf(stderr, "rpbench: the %s run did not complete (exit %d, %s; %s%s), so the table leaves it out; its output is in %s/%s.log\n",
+			fprintf(stderr, "rpbench: the %s run did not complete (exit %d, %s; %s%s), so %s; its output is in %s/%s.log\n",
 				r->name, r->exit_code, rpb_exec_exit_meaning(r->exit_code),
-				r->have_results ? "stop " : "no results", r->have_results ? r->stop : "",
-				logs, r->name);
+				r->included ? "stop " : "no results", r->included ? r->stop : "",
+				shown, logs, r->name);
 		else
-			fprintf(stderr, "rpbench: the %s run in %s did not complete (stop %s), so the table leaves it out\n",
-				r->backend, r->dir, r->stop);
+			fprintf(stderr, "rpbench: the %s run in %s did not complete (stop %s), so %s\n",
+				r->backend, r->dir, r->stop, shown);
 	}
 	return bad;
 }

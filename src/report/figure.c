@@ -1,6 +1,7 @@
 /* A figure's gnuplot script and its drawing (figure.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,6 +35,46 @@ const char *rpb_plot_colour(const struct rpb_cmp *c, const char *backend)
 		k += !known;
 	}
 	return spare_colours[k % (sizeof spare_colours / sizeof spare_colours[0])];
+}
+
+int rpb_plot_log_tics_text(char *buf, size_t n, const char *axis)
+{
+	static const char *const suffix[] = {"", "k", "M", "G"};
+	size_t len = (size_t)snprintf(buf, n, "set %stics (", axis);
+	for (int e = -2; e <= 10; e++)
+		for (int m = 1; m <= 5 && len < n; m += m == 1 ? 1 : 3) { /* 1, 2, 5 */
+			double v = m * pow(10, e);
+			int g = e < 0 ? 0 : e / 3;
+			len += (size_t)snprintf(buf + len, n - len, "%s'%g%s' %g",
+						e == -2 && m == 1 ? "" : ", ", v / pow(1000, g),
+						suffix[g], v);
+		}
+	if (len < n)
+		len += (size_t)snprintf(buf + len, n - len, ")\nset m%stics 1\n", axis);
+	return (int)len;
+}
+
+void rpb_plot_log_tics(FILE *f, const char *axis)
+{
+	char buf[1024];
+	rpb_plot_log_tics_text(buf, sizeof buf, axis);
+	fputs(buf, f);
+}
+
+int rpb_plot_end_mark(char *buf, size_t n, int tag, double x, unsigned row, bool right,
+		      const char *colour, const char *mark)
+{
+	char q[300];
+	return snprintf(buf, n,
+			"set arrow %d from %.9g, graph 0 to %.9g, graph 1 nohead lc rgb '%s' dt 2 lw 2 front\n"
+			"set label %d %s at %.9g, graph 1 %s offset %s,%.1f tc rgb '%s' front\n",
+			tag, x, x, colour, tag, rpb_gp_quote(q, sizeof q, mark), x,
+			right ? "right" : "left", right ? "-0.5" : "0.5", 0.8 + 1.3 * row, colour);
+}
+
+void rpb_plot_end_margin(FILE *f, unsigned rows)
+{
+	fprintf(f, "set tmargin %.1f\n", 2.5 + 1.3 * rows);
 }
 
 bool rpb_plot_script_open(struct rpb_plot_script *sc, const char *dir, const struct rpb_cmp *c,

@@ -27,6 +27,23 @@ struct rpb_figure {
 /* The colour of a backend in every figure and table: "#0072b2". */
 const char *rpb_plot_colour(const struct rpb_cmp *c, const char *backend);
 
+/* Tics of a log axis ("x" or "y") at 1-2-5 steps (..., 0.5, 1, 2, 5, 10,
+ * ..., 1k, 2k, ...), so values can be read between the decades. */
+void rpb_plot_log_tics(FILE *f, const char *axis);
+/* The same commands into buf (snprintf's return). */
+int rpb_plot_log_tics_text(char *buf, size_t n, const char *axis);
+
+/* The gnuplot commands that mark where a run ended early: a dashed line
+ * (arrow tag) in colour at x from the bottom to the top of the plot, and
+ * mark, quoted, just above the plot (row 0, 1, ... stacks the marks of
+ * several runs), beside the line: to its left when right is set, else to
+ * its right. Above the frame the words never hide data; the figure makes
+ * room with rpb_plot_end_margin. Returns snprintf's count. */
+int rpb_plot_end_mark(char *buf, size_t n, int tag, double x, unsigned row, bool right,
+		      const char *colour, const char *mark);
+/* The top margin for rows of marks above the plot (the title above them). */
+void rpb_plot_end_margin(FILE *f, unsigned rows);
+
 /* A figure's gnuplot script being written: figures/<name>.gp. */
 struct rpb_plot_script {
 	FILE *f;

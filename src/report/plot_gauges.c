@@ -155,7 +155,8 @@ static int one_run(const struct rpb_cmp *c, const char *dir, size_t k, struct rp
 	}
 	/* Every number below is formatted here; every text is a literal. */
 	char q[1100], mark[160];
-	snprintf(mark, sizeof mark, "end%s%s", *stop ? ": " : "", stop);
+	snprintf(mark, sizeof mark, "end%s%s", *stop || r->end_mark[0] ? ": " : "",
+		 r->end_mark[0] ? r->end_mark : stop);
 	fprintf(sc.f, "unset title\nset datafile missing '?'\nset xlabel 'elapsed time, s'\n"
 		      "set xrange [0:%.6g]\nset yrange [0:*]\nunset key\n"
 		      "set arrow 1 from %.6g, graph 0 to %.6g, graph 1 nohead lc rgb '%s' dt 2 lw 2\n",
