@@ -85,7 +85,7 @@ Test(report_gauges, figure, .fini = e2e_cleanup)
 	report(&p, &e, run, e2e_path(&e, rep, "rep-stopped"));
 	e2e_assert_code(&p, 0);
 	e2e_proc_free(&p);
-	assert_gauge_figure(rep, "set label 1 'end: error txn-timeout' at ");
+	assert_gauge_figure(rep, "set label 1 'end: transaction timeout after ");
 	char *html = e2e_slurp_in(rep, "index.html");
 	cr_assert(strstr(html, "which stopped: error txn-timeout"), "index.html names no stop reason");
 	free(html);
