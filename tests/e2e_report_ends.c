@@ -74,7 +74,7 @@ static void assert_marks(const char *rep, const char *want, bool labels_time)
 		free(svg);
 	}
 	char *gp = e2e_slurp_in(rep, "figures/gauges-1.gp");
-	snprintf(needle, sizeof needle, "set label 1 'end: %s' at ", want);
+	snprintf(needle, sizeof needle, "(end: %s)' noenhanced tc rgb ", want);
 	cr_assert(strstr(gp, needle), "gauges-1.gp lacks \"%s\"", needle);
 	free(gp);
 	if (labels_time) {
