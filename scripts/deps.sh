@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages rpbench needs to build, test and plot
-# (clang and libclang-rt-14-dev, which holds libFuzzer, for tests/fuzz/).
+# (clang and libclang-rt-14-dev, which holds libFuzzer, for tests/fuzz/);
+# with --test also chromium, for scripts/screenshots.sh.
 # As root it runs apt-get; otherwise it prints the exact command and exits 2.
 set -euo pipefail
 
@@ -11,6 +12,11 @@ packages=(
 	gnuplot-nox libxml2-utils jq util-linux procps e2fsprogs
 	clang libclang-rt-14-dev
 )
+# --test: also what scripts/screenshots.sh needs to look at the reports
+# (optional; no test or CI stage depends on it).
+if [ "${1:-}" = "--test" ]; then
+	packages+=(chromium)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

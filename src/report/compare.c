@@ -355,8 +355,14 @@ static void backend_stats(struct rpb_cmp *c, struct rpb_cmp_backend *b)
 	json_decref(stops);
 }
 
+/* Ratios and "best" among the backends that completed a run: a run cut
+ * short by a fault is no measure of what its backend does to the end (when
+ * none completed, the backends are ranked among themselves). */
 static void ratios(struct rpb_cmp *c)
 {
+	bool any_completed = false;
+	for (size_t i = 0; i < c->nbackends; i++)
+		any_completed |= !c->backends[i].ended_early;
 	for (int m = 0; m < RPB_M_COUNT; m++) {
 		if (!rpb_cmp_metrics[m].ratio)
 			continue;
@@ -364,12 +370,14 @@ static void ratios(struct rpb_cmp *c)
 		double best = 0;
 		for (size_t i = 0; i < c->nbackends; i++) {
 			const struct rpb_cmp_stat *s = &c->backends[i].stat[m];
+			if (any_completed && c->backends[i].ended_early)
+				continue;
 			if (s->have && (!found || (hb ? s->median > best : s->median < best)))
 				best = s->median, found = true;
 		}
 		for (size_t i = 0; i < c->nbackends; i++) {
 			struct rpb_cmp_stat *s = &c->backends[i].stat[m];
-			if (!s->have)
+			if (!s->have || (any_completed && c->backends[i].ended_early))
 				continue;
 			s->best = s->median == best;
 			/* Always "times worse than the best", so 1 is the best either way. */

@@ -74,7 +74,7 @@ int rpb_plot_end_mark(char *buf, size_t n, int tag, double x, unsigned row, bool
 
 void rpb_plot_end_margin(FILE *f, unsigned rows)
 {
-	fprintf(f, "set tmargin %.1f\n", 2.5 + 1.3 * rows);
+	fprintf(f, "set tmargin %.1f\nset title offset 0,%.1f\n", 2.5 + 1.3 * rows, 1.3 * rows);
 }
 
 bool rpb_plot_script_open(struct rpb_plot_script *sc, const char *dir, const struct rpb_cmp *c,
@@ -88,7 +88,9 @@ bool rpb_plot_script_open(struct rpb_plot_script *sc, const char *dir, const str
 		       "#   gnuplot figures/%s.gp\n"
 		       "set encoding utf8\nset datafile commentschars '#'\n"
 		       "set grid lc rgb '#d0d0d0'\nset border lc rgb '#404040'\n"
-		       "set key outside right top vertical noenhanced\nset tics nomirror\n",
+		       "set key outside right top vertical noenhanced\nset tics nomirror\n"
+		       "# a little room past the data, so no point sits on the frame\n"
+		       "set autoscale fix\nset offsets 0, graph 0.02, graph 0.05, graph 0.05\n",
 		fig->name, fig->name);
 	for (size_t b = 0; b < c->nbackends; b++)
 		fprintf(sc->f, "set style line %zu lc rgb '%s' lw 2 pt 7 ps 0.7\n", b + 1,

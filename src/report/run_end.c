@@ -10,6 +10,8 @@
 #include "runner.h"
 #include "store.h"
 
+#define U64_LIMIT 1.8e19 /* below 2^64: a larger count is no count to convert */
+
 void rpb_thousands(char *buf, size_t n, unsigned long long v)
 {
 	char digits[32];
@@ -41,7 +43,7 @@ static void read_intervals(struct rpb_cmp_run *r)
 		r->have_intervals = true;
 		r->nintervals++;
 		r->end_s = t > r->end_s ? t : r->end_s;
-		if (!isnan(a) && a >= 0)
+		if (!isnan(a) && a >= 0 && a < U64_LIMIT)
 			r->end_acked = (uint64_t)a;
 		samples += isnan(s) || s < 0 ? 0 : s;
 		if (!isnan(b) && b > 0)
@@ -82,15 +84,17 @@ void rpb_run_end_read(struct rpb_cmp_run *r, const char *pattern)
 		return;
 	}
 	char count[40], what[64];
-	double acked = 0;
+	/* jansson directly, not compare.c's helpers: compare.c calls this file. */
+	const json_t *acked = json_object_get(json_object_get(r->root, "totals"), "acked");
 	rpb_thousands(count, sizeof count,
-		      rpb_cmp_number(r->root, "totals/acked", &acked) ? (unsigned long long)acked
-								     : (unsigned long long)r->end_acked);
+		      json_is_number(acked) && json_number_value(acked) >= 0 &&
+				      json_number_value(acked) < U64_LIMIT
+			      ? (unsigned long long)json_number_value(acked)
+			      : (unsigned long long)r->end_acked);
 	enum rpb_status st = cls ? rpb_status_parse(cls) : RPB_STATUS_COUNT;
 	bool known = st != RPB_OK && st < RPB_STATUS_COUNT;
 	if (!strcmp(reason, "signal")) {
-		double sig = 0;
-		rpb_cmp_number(stop, "native", &sig);
+		double sig = json_number_value(json_object_get(stop, "native"));
 		snprintf(what, sizeof what, "stopped by %s", sig == 15 ? "SIGTERM" : "SIGINT");
 	} else if (!strcmp(reason, "slow"))
 		snprintf(what, sizeof what, "max_slow reached");
