@@ -56,7 +56,7 @@ static void assert_gauge_figure(const char *rep, const char *want)
 			      "checkpoints checkpoint_s (s)\n"),
 		  "data header: %.200s", dat);
 	for (const char *const *t = (const char *const[]){"set ylabel 'MiB'\nplot 'data/gauges-1.dat' using 1:2 ",
-							  "set title 'checkpoint_s' noenhanced\nset ylabel 's'",
+							  "set title 'checkpoint_s' noenhanced tc default\nset ylabel 's'",
 							  "'data/gauges-1.dat' using 1:4", "set arrow 1 from ",
 							  want, NULL};
 	     *t; t++)
@@ -75,7 +75,7 @@ Test(report_gauges, figure, .fini = e2e_cleanup)
 	report(&p, &e, run, e2e_path(&e, rep, "rep-ok"));
 	e2e_assert_code(&p, 0);
 	e2e_proc_free(&p);
-	assert_gauge_figure(rep, "set title 'wal_bytes (end: completed)' noenhanced\n");
+	assert_gauge_figure(rep, "set title 'wal_bytes (end: completed)' noenhanced tc default\n");
 
 	/* A run the reaper stopped: its gauges are drawn up to its end,
 	 * marked with its stop. */

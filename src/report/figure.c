@@ -37,10 +37,26 @@ const char *rpb_plot_colour(const struct rpb_cmp *c, const char *backend)
 	return spare_colours[k % (sizeof spare_colours / sizeof spare_colours[0])];
 }
 
-int rpb_plot_log_tics_text(char *buf, size_t n, const char *axis)
+/* The 1-2-5 step at or below v (up) or at or above it. */
+static double step125(double v, bool up)
+{
+	double decade = pow(10, floor(log10(v)));
+	static const double m[] = {1, 2, 5, 10};
+	if (up) {
+		for (size_t i = 0; i < 4; i++)
+			if (m[i] * decade >= v * (1 - 1e-12))
+				return m[i] * decade;
+	}
+	for (size_t i = 4; i-- > 0;)
+		if (m[i] * decade <= v * (1 + 1e-12))
+			return m[i] * decade;
+	return decade;
+}
+
+int rpb_plot_log_y(char *buf, size_t n, double lo, double hi)
 {
 	static const char *const suffix[] = {"", "k", "M", "G"};
-	size_t len = (size_t)snprintf(buf, n, "set %stics (", axis);
+	size_t len = (size_t)snprintf(buf, n, "set ytics (");
 	for (int e = -2; e <= 10; e++)
 		for (int m = 1; m <= 5 && len < n; m += m == 1 ? 1 : 3) { /* 1, 2, 5 */
 			double v = m * pow(10, e);
@@ -50,14 +66,19 @@ int rpb_plot_log_tics_text(char *buf, size_t n, const char *axis)
 						suffix[g], v);
 		}
 	if (len < n)
-		len += (size_t)snprintf(buf + len, n - len, ")\nset m%stics 1\n", axis);
+		len += (size_t)snprintf(buf + len, n - len, ")\nset mytics 1\n");
+	/* From the step below the data to the step above, with a margin: at
+	 * least two labelled tics, and no point on the frame. */
+	if (len < n && lo > 0 && hi >= lo && isfinite(hi))
+		len += (size_t)snprintf(buf + len, n - len, "set yrange [%g:%g]\n",
+					step125(lo / 1.1, false), step125(hi * 1.1, true));
 	return (int)len;
 }
 
-void rpb_plot_log_tics(FILE *f, const char *axis)
+void rpb_plot_log_y_file(FILE *f, double lo, double hi)
 {
 	char buf[1024];
-	rpb_plot_log_tics_text(buf, sizeof buf, axis);
+	rpb_plot_log_y(buf, sizeof buf, lo, hi);
 	fputs(buf, f);
 }
 
@@ -89,8 +110,9 @@ bool rpb_plot_script_open(struct rpb_plot_script *sc, const char *dir, const str
 		       "set encoding utf8\nset datafile commentschars '#'\n"
 		       "set grid lc rgb '#d0d0d0'\nset border lc rgb '#404040'\n"
 		       "set key outside right top vertical noenhanced\nset tics nomirror\n"
-		       "# a little room past the data, so no point sits on the frame\n"
-		       "set autoscale fix\nset offsets 0, graph 0.02, graph 0.05, graph 0.05\n",
+		       "# a little room past the data, so no point sits on the frame (a log\n"
+		       "# axis has its range from rpb_plot_log_y)\n"
+		       "set autoscale fix\nset offsets 0, graph 0.02, graph 0.05, 0\n",
 		fig->name, fig->name);
 	for (size_t b = 0; b < c->nbackends; b++)
 		fprintf(sc->f, "set style line %zu lc rgb '%s' lw 2 pt 7 ps 0.7\n", b + 1,

@@ -27,11 +27,13 @@ struct rpb_figure {
 /* The colour of a backend in every figure and table: "#0072b2". */
 const char *rpb_plot_colour(const struct rpb_cmp *c, const char *backend);
 
-/* Tics of a log axis ("x" or "y") at 1-2-5 steps (..., 0.5, 1, 2, 5, 10,
- * ..., 1k, 2k, ...), so values can be read between the decades. */
-void rpb_plot_log_tics(FILE *f, const char *axis);
-/* The same commands into buf (snprintf's return). */
-int rpb_plot_log_tics_text(char *buf, size_t n, const char *axis);
+/* A log y axis: tics at 1-2-5 steps (..., 0.5, 1, 2, 5, 10, ..., 1k, 2k,
+ * ...), so values can be read between the decades, and, given the data's
+ * least and greatest value (lo > 0), a range from the step below to the
+ * step above, so at least two tics are labelled and no point sits on the
+ * frame. Into buf (snprintf's count), or into a script. */
+int rpb_plot_log_y(char *buf, size_t n, double lo, double hi);
+void rpb_plot_log_y_file(FILE *f, double lo, double hi);
 
 /* The gnuplot commands that mark where a run ended early: a dashed line
  * (arrow tag) in colour at x from the bottom to the top of the plot, and

@@ -29,6 +29,7 @@ struct series {
 	char label[72];
 	size_t points;
 	double xmax;
+	double ymin, ymax; /* over every y of the rows written */
 };
 
 /* Fewer rows than this are no line over time: one dot, or two. */
@@ -42,6 +43,8 @@ static FILE *open_data(const char *dir, struct series *s, const char *fig, const
 	snprintf(s->label, sizeof s->label, "%s", label ? label : "");
 	s->points = 0;
 	s->xmax = 0;
+	s->ymin = INFINITY;
+	s->ymax = 0;
 	char path[RPB_CMP_PATH + 128];
 	snprintf(path, sizeof path, "%s/%s", dir, s->file);
 	return fopen(path, "w");
@@ -51,6 +54,10 @@ static FILE *open_data(const char *dir, struct series *s, const char *fig, const
 static size_t write_row(FILE *f, const double *row, size_t ny, struct series *s)
 {
 	s->xmax = row[0] > s->xmax ? row[0] : s->xmax;
+	for (size_t k = 0; k < ny; k++) {
+		s->ymin = fmin(s->ymin, row[k + 1]);
+		s->ymax = fmax(s->ymax, row[k + 1]);
+	}
 	fprintf(f, "%.6g", row[0]);
 	for (size_t k = 0; k < ny; k++)
 		fprintf(f, " %.6g", row[k + 1]);
@@ -124,6 +131,17 @@ static size_t interval_series(const struct rpb_cmp *c, const char *dir, const ch
 						 c->backends[b].name, s->points);
 	}
 	return ns;
+}
+
+/* The least and greatest y over the series. */
+static void y_span(const struct series *s, size_t ns, double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = 0;
+	for (size_t i = 0; i < ns; i++) {
+		*lo = fmin(*lo, s[i].ymin);
+		*hi = fmax(*hi, s[i].ymax);
+	}
 }
 
 /* Why a figure over intervals was drawn without some backends, or not at
@@ -275,7 +293,9 @@ static int fig_latency_time(const struct ctx *x, struct rpb_figure *fig)
 	}
 	fprintf(sc.f, "set xlabel 'elapsed time, s'\nset ylabel 'latency, µs (log scale)'\n"
 		      "set logscale y\nset xrange [0:*]\n");
-	rpb_plot_log_tics(sc.f, "y");
+	double lo, hi;
+	y_span(s, ns, &lo, &hi);
+	rpb_plot_log_y_file(sc.f, lo, hi);
 	end_marks(sc.f, x->c, s, ns, false);
 	char plot[8192] = "plot ";
 	for (size_t i = 0; i < ns; i++) { /* each backend's pair together in the key */
@@ -307,8 +327,8 @@ static int fig_percentiles(const struct ctx *x, struct rpb_figure *fig)
 		for (size_t k = 0; k < sizeof pts / sizeof pts[0]; k++) {
 			double v;
 			if (rpb_cmp_number(lab, pts[k].key, &v) && v > 0) {
-				fprintf(f, "%g %.6g\n", pts[k].x, v);
-				s[ns].points++;
+				double row[2] = {pts[k].x, v};
+				s[ns].points += write_row(f, row, 1, &s[ns]);
 			}
 		}
 		fclose(f);
@@ -332,7 +352,9 @@ static int fig_percentiles(const struct ctx *x, struct rpb_figure *fig)
 		      "set logscale xy\nset xrange [1.5:1.5e5]\n"
 		      "set xtics ('50%%%%' 2, '90%%%%' 10, '99%%%%' 100, '99.9%%%%' 1000, '99.99%%%%' 10000, 'max' 100000)\n",
 		rpb_gp_quote(q, sizeof q, x->c->main_label));
-	rpb_plot_log_tics(sc.f, "y");
+	double lo, hi;
+	y_span(s, ns, &lo, &hi);
+	rpb_plot_log_y_file(sc.f, lo, hi);
 	char plot[8192] = "plot ";
 	plot_series(plot, sizeof plot, x->c, s, ns, "1:2", "", "");
 	return draw(x, fig, &sc, plot, 960, 540);
@@ -398,8 +420,8 @@ static int fig_probes(const struct ctx *x, struct rpb_figure *fig)
 			double lat = rpb_csv_num(&in, clat);
 			if (!(lat > 0))
 				continue; /* below the 1 µs resolution: no place on a log axis */
-			fprintf(files[si - first], "%.0f %.6g\n", total, lat);
-			s[si].points++;
+			double row[2] = {total, lat};
+			s[si].points += write_row(files[si - first], row, 1, &s[si]);
 		}
 		for (size_t k = 0; k < MAX_PROBE_LABELS; k++)
 			if (files[k])
@@ -443,7 +465,12 @@ static int fig_probes(const struct ctx *x, struct rpb_figure *fig)
 				      rows, cols, rpb_gp_quote(q, sizeof q, fig->title));
 	fprintf(sc.f, "unset title\nset xlabel 'objects stored (approx.)'\nset ylabel 'latency, µs (log scale)'\n"
 		      "set logscale y\nset xrange [0:*]\nset key outside top center horizontal noenhanced\n");
-	rpb_plot_log_tics(sc.f, "y");
+	double lo, hi, xmax = 0; /* one range for every panel, so they read alike */
+	y_span(s, ns, &lo, &hi);
+	rpb_plot_log_y_file(sc.f, lo, hi);
+	for (size_t i = 0; i < ns; i++)
+		xmax = fmax(xmax, s[i].xmax);
+	fprintf(sc.f, "set xrange [0:%.9g]\n", xmax > 0 ? xmax * 1.04 : 1);
 	for (size_t l = 0; l < nlabels && len < sizeof plot; l++) {
 		len += (size_t)snprintf(plot + len, sizeof plot - len, "set title %s noenhanced\nplot ",
 					rpb_gp_quote(q, sizeof q, labels[l]));

@@ -98,6 +98,13 @@ static bool read_jtl(const struct rpb_cmp_run *r, struct run_labels *rl)
 	return rl->nbins > 0;
 }
 
+/* The last bin is cut short by the end of the run: its rate would be too
+ * low, so it is left out when there are others. */
+static size_t bins_drawn(const struct run_labels *rl)
+{
+	return rl->nbins > 1 ? rl->nbins - 1 : rl->nbins;
+}
+
 /* data file: the bin's middle, then per label samples/s and mean ms. */
 static bool write_data(const char *dir, struct run_labels *rl, const char *backend)
 {
@@ -111,9 +118,7 @@ static bool write_data(const char *dir, struct run_labels *rl, const char *backe
 	for (size_t l = 0; l < rl->nlabels; l++)
 		fprintf(f, " %s", rl->label[l]);
 	fprintf(f, "\n");
-	/* The last bin is cut short by the end of the run: its rate would be
-	 * too low, so it is left out when there are others. */
-	size_t nb = rl->nbins > 1 ? rl->nbins - 1 : rl->nbins;
+	size_t nb = bins_drawn(rl);
 	for (size_t k = 0; k < nb; k++) {
 		fprintf(f, "%.6g", (k + 0.5) * rl->width);
 		for (size_t l = 0; l < rl->nlabels; l++) {
@@ -146,8 +151,18 @@ static size_t panel(char *plot, size_t len, size_t cap, const struct run_labels 
 				rpb_gp_quote(qt, sizeof qt, title), rpb_gp_quote(qy, sizeof qy, ylabel),
 				logy ? "set logscale y\nset yrange [*:*]"
 				     : "unset logscale y\nset yrange [0:*]\nset ytics autofreq\nset mytics default");
-	if (logy && len < cap)
-		len += (size_t)rpb_plot_log_tics_text(plot + len, cap - len, "y");
+	if (logy && len < cap) {
+		double lo = INFINITY, hi = 0;
+		size_t nb = bins_drawn(rl);
+		for (size_t l = 0; l < rl->nlabels; l++)
+			for (size_t k = 0; k < nb; k++)
+				if (rl->count[l][k] > 0) {
+					double ms = rl->sum_ms[l][k] / rl->count[l][k];
+					lo = ms > 0 ? fmin(lo, ms) : lo;
+					hi = fmax(hi, ms);
+				}
+		len += (size_t)rpb_plot_log_y(plot + len, cap - len, lo, hi);
+	}
 	if (len < cap)
 		len += (size_t)snprintf(plot + len, cap - len, "plot ");
 	bool first = true;

@@ -136,9 +136,10 @@ static void runs_table(FILE *f, const struct rpb_cmp *c, const char *dir)
 			fprintf(f, "</td><td class=\"num\">≥ %.1f</td><td>", r->end_s);
 		else
 			fputs("</td><td class=\"num\">—</td><td>", f);
-		esc(f, r->stop);
+		bool killed = !strcmp(r->stop, "killed") && r->end_mark[0]; /* the mark says it */
+		esc(f, killed ? "" : r->stop);
 		if (r->end_mark[0]) {
-			fputs(": ", f);
+			fputs(killed ? "" : ": ", f);
 			esc(f, r->end_mark);
 		}
 		fprintf(f, "</td><td class=\"num\">");
