@@ -84,8 +84,8 @@ static void print_help(void)
 	       "the differing options named.\n"
 	       "\nExit codes: 0 every run completed, 1 usage (or runs that cannot be compared),\n"
 	       "  2 environment (binary missing, output directory, server, gnuplot), 3 a run did not\n"
-	       "  complete (named; the report covers the runs that wrote results), 5 stopped by\n"
-	       "  SIGINT/SIGTERM.\n");
+	       "  complete (named; the report shows it up to its end), 5 stopped by SIGINT/SIGTERM.\n"
+	       "  report exits 0 once it wrote the report, however the runs ended.\n");
 }
 
 static int usage_error(const char *fmt, const char *arg)
