@@ -6,6 +6,7 @@
  * machine's speed; nothing here depends on how long anything takes.
  * Checked on the scripts, the SVGs, compare.md and index.html. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,6 +157,17 @@ Test(report_ends, disk_full, .fini = e2e_cleanup)
 	/* Over time, over objects, percentiles, bytes, each label, gauges. */
 	cr_assert_eq(count_figures(rep), 7);
 	assert_marks(rep, want, true);
+	/* A log axis reads at 1-2-5 steps, over a range of such steps. */
+	char *gp = e2e_slurp_in(rep, "figures/latency-time.gp");
+	cr_assert(strstr(gp, "'100' 100, '200' 200, '500' 500, '1k' 1000, '2k' 2000, '5k' 5000"),
+		  "latency-time.gp has no 1-2-5 tics:\n%s", gp);
+	double lo = 0, hi = 0;
+	const char *range = strstr(gp, "set yrange [");
+	cr_assert(range && sscanf(range, "set yrange [%lf:%lf]", &lo, &hi) == 2, "no y range:\n%s", gp);
+	double step = lo / pow(10, floor(log10(lo) + 1e-9));
+	cr_assert(lo > 0 && hi > lo && (fabs(step - 1) < 1e-6 || fabs(step - 2) < 1e-6 || fabs(step - 5) < 1e-6),
+		  "y range [%g:%g] is not of 1-2-5 steps", lo, hi);
+	free(gp);
 
 	/* compare takes it in, with how it ended in the table. */
 	char cmp[E2E_PATH];
