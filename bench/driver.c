@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dist.h"
 #include "backends.h"
 #include "clock.h"
 #include "cmdline.h"
@@ -327,16 +328,31 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 	struct rpb_store_cfg cfg;
 	struct rpb_err err = {0};
 	int lock_fd = -1;
+	bool agreed = false; /* under mpirun: every rank is ready to run */
+	char top_out[PATH_MAX];
 	out_name(out, sizeof out, c, &job, b);
+	if (rpb_dist_on()) {
+		/* One load node per rank: rank 0's results directory, each rank's
+		 * files in OUT/rank-N, its store in DIR/rank-N, its own seed and
+		 * run tag, so no two ranks write the same key. */
+		rpb_dist_bcast(out, sizeof out);
+		snprintf(top_out, sizeof top_out, "%s", out);
+		char rank_dir[32];
+		snprintf(rank_dir, sizeof rank_dir, "rank-%d", rpb_dist_rank());
+		rpb_path_join(out, sizeof out, top_out, rank_dir);
+		if (c->dir)
+			rpb_path_join(dir, sizeof dir, c->dir, rank_dir);
+		job.run.seed += (uint64_t)rpb_dist_rank();
+	}
 	if (!c->out && rpb_path_check(out, "the default results directory", RPB_PATH_ROOM * 2, msg,
 				      sizeof msg) != 0) {
 		fprintf(stderr, "%s: %s\n", prog, msg);
 		rpb_job_free(&job);
 		return RPB_EXIT_ENV;
 	}
-	if (c->dir)
+	if (c->dir && !rpb_dist_on())
 		snprintf(dir, sizeof dir, "%s", c->dir);
-	else
+	else if (!c->dir)
 		rpb_path_join(dir, sizeof dir, out, "store"); /* fits: check_paths left room */
 	absolute_or_given(out, abs_out, sizeof abs_out);
 	absolute_or_given(dir, abs_dir, sizeof abs_dir);
@@ -348,7 +364,8 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 		return RPB_EXIT_USAGE;
 	}
 	rc = RPB_EXIT_ENV;
-	if (prepare_out(out, msg, sizeof msg) != 0)
+	if ((rpb_dist_on() && rpb_dist_rank() == 0 && prepare_out(top_out, msg, sizeof msg) != 0) ||
+	    prepare_out(out, msg, sizeof msg) != 0)
 		goto fail;
 	if (embedded && !(b->flags & RPB_BF_STORES_NOTHING) &&
 	    rpb_storedir_claim(dir, c->fresh, &lock_fd, msg, sizeof msg) != 0)
@@ -373,8 +390,11 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 	rn.out_dir = out;
 	rn.store_dir = embedded ? abs_dir : NULL;
 	rn.quiet = c->quiet;
-	snprintf(rn.run_tag, sizeof rn.run_tag, "%08" PRIx32,
-		 (uint32_t)((rpb_now_ns() ^ rpb_wall_ms() * 2654435761u) ^ ((uint64_t)getpid() << 16)));
+	uint32_t tag = (uint32_t)((rpb_now_ns() ^ rpb_wall_ms() * 2654435761u) ^ ((uint64_t)getpid() << 16));
+	rpb_dist_bcast(&tag, sizeof tag);
+	snprintf(rn.run_tag, sizeof rn.run_tag, "%08" PRIx32, tag + (uint32_t)rpb_dist_rank());
+	if (rpb_dist_rank() > 0)
+		rn.quiet = true; /* rank 0 speaks for the run */
 	if (job.run.jtl && !(rn.jtl = open_output(out, "samples.jtl", rpb_jtl_header(job.run.jtl_columns)))) {
 		snprintf(msg, sizeof msg, "cannot write %s/samples.jtl: %s", out, strerror(errno));
 		goto fail;
@@ -383,7 +403,7 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 		snprintf(msg, sizeof msg, "out of memory recording the command line");
 		goto fail;
 	}
-	if (!c->quiet) {
+	if (!rn.quiet) {
 		printf("rpbench %s: %s on %s (%s), sync = %s, %" PRIu64 " thread(s) x %" PRIu64
 		       " client(s), seed %" PRIu64 "\n",
 		       RPB_VERSION, rn.pattern->name, b->name, b->version(),
@@ -417,16 +437,28 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 	    rpb_results_begin(&rn, &where, msg, sizeof msg) != 0)
 		goto fail;
 	rn.live = &live;
+	agreed = true;
+	if (!rpb_dist_agree(true)) {
+		snprintf(msg, sizeof msg, "another rank could not start (its own message says why), "
+			 "so no rank ran");
+		goto fail;
+	}
 	if (rpb_run(&rn, &err) != RPB_OK) {
 		snprintf(msg, sizeof msg, "%s", err.msg);
 		goto fail;
 	}
-	if (rpb_results_write(&rn, &where, msg, sizeof msg) != 0)
+	bool written = rpb_results_write(&rn, &where, msg, sizeof msg) == 0;
+	char merge_msg[1024];
+	if (rpb_dist_merge(&rn, written, top_out, merge_msg, sizeof merge_msg) != 0)
+		fprintf(stderr, "%s: %s\n", prog, merge_msg);
+	if (!written)
 		goto fail;
 	rc = (int)rpb_exit_code(&rn);
 	goto done;
 fail:
 	fprintf(stderr, "%s: %s\n", prog, msg);
+	if (!agreed)
+		rpb_dist_agree(false);
 done:
 	if (rn.jtl)
 		fclose(rn.jtl);
@@ -600,7 +632,35 @@ out:
 	return rc;
 }
 
-int rpb_main(const struct rpb_backend *b, int argc, char **argv)
+/* A run of several ranks (docs/distributed.md) keeps each rank's ledger in
+ * OUT/rank-N: verify checks every rank's store against its own ledger, in
+ * rank order, and answers with the worst outcome. No MPI needed. */
+static int verify_ranks(const struct rpb_backend *b, const struct cli *c, const char *prog)
+{
+	char path[PATH_MAX];
+	struct stat sb;
+	if (rpb_path_join(path, sizeof path, c->target, "rank-0") != 0 || stat(path, &sb) != 0 ||
+	    !S_ISDIR(sb.st_mode) || c->dir)
+		return cmd_verify(b, c, prog);
+	int worst = RPB_EXIT_OK;
+	for (int r = 0;; r++) {
+		char name[32];
+		snprintf(name, sizeof name, "rank-%d", r);
+		if (rpb_path_join(path, sizeof path, c->target, name) != 0 || stat(path, &sb) != 0)
+			break;
+		struct cli one = *c;
+		one.target = path;
+		printf("rank %d: %s\n", r, path);
+		fflush(stdout);
+		int rc = cmd_verify(b, &one, prog);
+		/* The worst: a discrepancy, then bad input, then the environment. */
+		if (rc == RPB_EXIT_VERIFY || (worst != RPB_EXIT_VERIFY && rc > worst))
+			worst = rc;
+	}
+	return worst;
+}
+
+static int driver_main(const struct rpb_backend *b, int argc, char **argv)
 {
 	const char *prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 	/* A closed stdout (| head) must not kill a run before it writes its
@@ -644,9 +704,21 @@ int rpb_main(const struct rpb_backend *b, int argc, char **argv)
 		return cmd_run(b, &c, prog, argv[0]);
 	}
 	if (strcmp(c.command, "verify") == 0)
-		return cmd_verify(b, &c, prog);
+		return c.target ? verify_ranks(b, &c, prog) : cmd_verify(b, &c, prog);
 	static const char *const commands[] = {"run", "verify", NULL};
 	char msg[RPB_SHOWN_SIZE + 128];
 	rpb_cli_unknown_command(msg, sizeof msg, c.command, commands);
 	return usage_error(prog, "%s", msg);
+}
+
+int rpb_main(const struct rpb_backend *b, int argc, char **argv)
+{
+	char msg[256];
+	if (rpb_dist_init(&argc, &argv, msg, sizeof msg) != 0) {
+		fprintf(stderr, "%s: %s\n", argv[0], msg);
+		return RPB_EXIT_ENV;
+	}
+	int rc = driver_main(b, argc, argv);
+	rpb_dist_finalize();
+	return rc;
 }

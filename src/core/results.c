@@ -78,6 +78,19 @@ static void label_measured(struct rpb_runner *rn, unsigned l, struct label_total
 	}
 }
 
+int rpb_label_measured_snap(struct rpb_runner *rn, unsigned l, struct rpb_hist_snap *out)
+{
+	struct rpb_hist_snap *tmp = malloc(sizeof *tmp), *diff = malloc(sizeof *diff);
+	struct label_totals *lt = malloc(sizeof *lt);
+	if (tmp && diff && lt) {
+		label_measured(rn, l, lt, tmp, diff);
+		*out = lt->snap;
+	}
+	int rc = tmp && diff && lt ? 0 : -1;
+	free(tmp), free(diff), free(lt);
+	return rc;
+}
+
 static uint64_t total_acked(struct rpb_runner *rn)
 {
 	uint64_t n = 0;
@@ -204,8 +217,8 @@ enum rpb_exit rpb_exit_code(struct rpb_runner *rn)
 	}
 }
 
-static json_t *hist_json(const struct rpb_hist_snap *s, uint64_t samples, uint64_t errors,
-			 uint64_t bytes, double seconds)
+json_t *rpb_hist_json(const struct rpb_hist_snap *s, uint64_t samples, uint64_t errors,
+		      uint64_t bytes, double seconds)
 {
 	static const struct {
 		const char *key;
@@ -419,7 +432,7 @@ static json_t *threads_json(struct rpb_runner *rn)
 
 /* Writes a temporary file and renames it: a reader (or a run killed while
  * writing) sees the old file or the new one, never half of one. */
-static int write_file(const char *dir, const char *name, const char *text, char *msg, size_t n)
+int rpb_results_file(const char *dir, const char *name, const char *text, char *msg, size_t n)
 {
 	char path[PATH_MAX], tmp[PATH_MAX];
 	if (rpb_path_join(path, sizeof path, dir, name) != 0 ||
@@ -479,7 +492,7 @@ int rpb_results_begin(struct rpb_runner *rn, const struct rpb_store_where *where
 				 "status", "running (or ended without writing its results)", "stop",
 				 "reason", "running");
 	char *text = root ? json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
-	int rc = text ? write_file(rn->out_dir, "result.json", text, msg, n) : -1;
+	int rc = text ? rpb_results_file(rn->out_dir, "result.json", text, msg, n) : -1;
 	if (!text)
 		snprintf(msg, n, "cannot encode result.json");
 	free(text);
@@ -541,7 +554,7 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 		if (!t->samples && l)
 			continue;
 		json_object_set_new(labels, rn->pattern->labels[l],
-				    hist_json(&t->snap, t->samples, t->errors, t->bytes, secs));
+				    rpb_hist_json(&t->snap, t->samples, t->errors, t->bytes, secs));
 		rpb_snap_add(all, &t->snap);
 		samples += t->samples;
 		errors += t->errors;
@@ -642,9 +655,9 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 		snprintf(msg, n, "cannot encode result.json");
 		rc = -1;
 	} else {
-		rc = write_file(rn->out_dir, "result.json", text, msg, n);
+		rc = rpb_results_file(rn->out_dir, "result.json", text, msg, n);
 		if (!rc)
-			rc = write_file(rn->out_dir, "summary.txt", summary, msg, n);
+			rc = rpb_results_file(rn->out_dir, "summary.txt", summary, msg, n);
 		if (!rc && rn->pattern->write_report)
 			rc = write_report(rn, root, msg, n);
 	}

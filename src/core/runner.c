@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "dist.h"
 #include "ledger.h"
 #include "progress.h"
 #include "runner.h"
@@ -323,6 +324,14 @@ void rpb_runner_free(struct rpb_runner *rn)
 	rn->workers = NULL;
 }
 
+/* This rank's stop that every rank must follow: an error, a slow limit or
+ * a signal (limits of ops, duration and bytes hold per rank). */
+static int own_stop(struct rpb_runner *rn)
+{
+	int why = atomic_load(&rn->stop);
+	return why == RPB_STOP_ERROR || why == RPB_STOP_SLOW || why == RPB_STOP_SIGNAL ? why : 0;
+}
+
 /* The main thread: wait for the workers, read the backend's gauges every
  * RPB_GAUGE_PERIOD_MS (here, so a slow reading never delays a worker), print
  * progress every interval, turn SIGINT/SIGTERM into a graceful stop. */
@@ -334,7 +343,21 @@ static void supervise(struct rpb_runner *rn, struct rpb_progress *pg)
 	 * every interval from the start. */
 	uint64_t next = rn->t_start + (step < 1000000000u ? step : 1000000000u);
 	uint64_t next_gauge = rn->backend->gauges ? rn->t_start + gauge_step : UINT64_MAX;
-	while (atomic_load(&rn->active) > 0) {
+	for (;;) {
+		/* Under mpirun every rank's supervisor trades its state with the
+		 * others' at each pass: a stop by an error, a slow limit or a
+		 * signal on one rank stops all, and all leave together. */
+		int peer_stop, stopper;
+		bool all_done;
+		if (rpb_dist_sync(own_stop(rn), atomic_load(&rn->active) == 0, &peer_stop, &stopper,
+				  &all_done)) {
+			if (peer_stop && rpb_request_stop(rn, (enum rpb_stop)peer_stop))
+				rpb_err_set(&rn->stop_err, RPB_OK, 0, NULL,
+					    "rank %d stopped the run (%s); this rank stopped with it",
+					    stopper, rpb_stop_name((enum rpb_stop)peer_stop));
+			if (all_done)
+				break;
+		}
 		uint64_t now = rpb_now_ns();
 		uint64_t wake = now + 50000000u; /* 50 ms: signal and end latency */
 		if (next < wake)
@@ -397,6 +420,12 @@ enum rpb_status rpb_run(struct rpb_runner *rn, struct rpb_err *err)
 	struct rpb_reaper reaper;
 	if (!st)
 		st = rpb_reaper_start(&reaper, rn, err);
+	/* Under mpirun: every rank has opened its store and sessions. */
+	if (!rpb_dist_agree(!st) && !st) {
+		rpb_reaper_stop(&reaper);
+		st = rpb_err_set(err, RPB_INVALID, 0, NULL, "another rank could not start (its own "
+				 "message says why), so no rank ran");
+	}
 	if (st) {
 		rpb_injector_stop(rn);
 		for (unsigned t = 0; pat->worker_fini && rn->workers && t < rn->nworkers; t++)
@@ -430,6 +459,7 @@ enum rpb_status rpb_run(struct rpb_runner *rn, struct rpb_err *err)
 		close_sessions(rn);
 		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for threads");
 	}
+	rpb_dist_agree(true); /* the ranks start together */
 	rn->wall_start_ms = rpb_wall_ms();
 	rn->t_start = rpb_now_ns();
 	atomic_store(&rn->active, rn->nworkers);
