@@ -329,6 +329,8 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 	struct rpb_err err = {0};
 	int lock_fd = -1;
 	bool agreed = false; /* under mpirun: every rank is ready to run */
+	char rank_schema[128];
+	uint32_t tag = (uint32_t)((rpb_now_ns() ^ rpb_wall_ms() * 2654435761u) ^ ((uint64_t)getpid() << 16));
 	char top_out[PATH_MAX];
 	out_name(out, sizeof out, c, &job, b);
 	if (rpb_dist_on()) {
@@ -336,6 +338,7 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 		 * files in OUT/rank-N, its store in DIR/rank-N, its own seed and
 		 * run tag, so no two ranks write the same key. */
 		rpb_dist_bcast(out, sizeof out);
+		rpb_dist_bcast(&tag, sizeof tag);
 		snprintf(top_out, sizeof top_out, "%s", out);
 		char rank_dir[32];
 		snprintf(rank_dir, sizeof rank_dir, "rank-%d", rpb_dist_rank());
@@ -374,6 +377,11 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 	absolute_or_given(out, abs_out, sizeof abs_out);
 	absolute_or_given(dir, abs_dir, sizeof abs_dir);
 	store_cfg(&cfg, b, &job, embedded ? dir : NULL, c->dsn, c->schema);
+	if (rpb_dist_on() && cfg.name) {
+		/* One server for all ranks, a schema of its own for each. */
+		snprintf(rank_schema, sizeof rank_schema, "%s_rank%d", cfg.name, rpb_dist_rank());
+		cfg.name = rank_schema;
+	}
 	cfg.create = true;
 	cfg.lock = RPB_LOCK_RUN;
 	if (b->open(&cfg, &rn.store, &err) != RPB_OK) {
@@ -390,8 +398,6 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 	rn.out_dir = out;
 	rn.store_dir = embedded ? abs_dir : NULL;
 	rn.quiet = c->quiet;
-	uint32_t tag = (uint32_t)((rpb_now_ns() ^ rpb_wall_ms() * 2654435761u) ^ ((uint64_t)getpid() << 16));
-	rpb_dist_bcast(&tag, sizeof tag);
 	snprintf(rn.run_tag, sizeof rn.run_tag, "%08" PRIx32, tag + (uint32_t)rpb_dist_rank());
 	if (rpb_dist_rank() > 0)
 		rn.quiet = true; /* rank 0 speaks for the run */

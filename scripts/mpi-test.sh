@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Runs of several load nodes under mpirun, 3 ranks on this machine
+# (docs/distributed.md): null, sqlite (a store per rank) and, when
+# RPB_TEST_PG_DSN is set (scripts/pg-throwaway run), postgres (one server);
+# a stop on one rank stops all; a rank killed with SIGKILL loses nothing
+# acknowledged. Usage: mpi-test.sh BUILD_DIR. No check judges speed; every
+# run is bounded by a limit that grows with RPB_TEST_TIME_FACTOR.
+set -euo pipefail
+build=${1:-build}
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+if ! grep -q '^RPB_WITH_MPI:BOOL=ON' "$build/CMakeCache.txt"; then
+	echo "mpi-test: $build has no MPI (RPB_WITH_MPI); skipped"
+	exit 0
+fi
+limit=$(awk -v f="${RPB_TEST_TIME_FACTOR:-1}" 'BEGIN { printf "%d", 300 * f }')
+mpi=(mpirun --oversubscribe -np 3)
+[ "$(id -u)" -ne 0 ] || mpi+=(--allow-run-as-root)
+work=$(mktemp -d /tmp/rpbmpi.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+wl=data/workloads/ci-ingest.ini
+
+# The merged figures against the ranks' own: counts and sums add up, the
+# extremes are the ranks' extremes, the median lies between the ranks'
+# medians, the mean is the ranks' means weighted by their counts (the sums
+# are exact), run tags and seeds differ by rank.
+check_merge() {
+	local out=$1 what=$2
+	jq -e -s '
+		.[0] as $t | .[1:] as $r |
+		($t.nodes | length) == 3 and
+		$t.totals.acked == ($r | map(.totals.acked) | add) and
+		$t.totals.samples == ($r | map(.totals.samples) | add) and
+		$t.labels.create.measured == ($r | map(.labels.create.measured) | add) and
+		$t.labels.create.min_us == ($r | map(.labels.create.min_us) | min) and
+		$t.labels.create.max_us == ($r | map(.labels.create.max_us) | max) and
+		$t.labels.create.p50_us >= ($r | map(.labels.create.p50_us) | min) * 0.99 and
+		$t.labels.create.p50_us <= ($r | map(.labels.create.p50_us) | max) * 1.01 and
+		(($t.labels.create.mean_us - (($r | map(.labels.create.mean_us * .labels.create.measured) | add)
+			/ $t.labels.create.measured)) | fabs) <= 1e-6 * $t.labels.create.mean_us + 1e-9 and
+		($r | map(.manifest.run_tag) | unique | length) == 3 and
+		($r | map(.manifest.seed) | unique | length) == 3 and
+		($r | map(.node.rank)) == [0, 1, 2]
+	' "$out/result.json" "$out"/rank-{0,1,2}/result.json >/dev/null || fail "$what: merged figures"
+}
+
+echo "-- null: 3 ranks, merged exactly"
+timeout "$limit" "${mpi[@]}" "$build/bin/rpbench-null" run "$wl" --out "$work/null" \
+	--set ops=300 --set threads=2 --quiet >"$work/null.log" 2>&1 || { cat "$work/null.log"; fail "null run"; }
+check_merge "$work/null" null
+
+echo "-- sqlite: a store per rank, verify checks every rank"
+timeout "$limit" "${mpi[@]}" "$build/bin/rpbench-sqlite" run "$wl" --out "$work/sq" \
+	--set ops=200 --set threads=2 --quiet >"$work/sq.log" 2>&1 || { cat "$work/sq.log"; fail "sqlite run"; }
+check_merge "$work/sq" sqlite
+for r in 0 1 2; do
+	[ -d "$work/sq/rank-$r/store" ] || fail "sqlite: no store of its own for rank $r"
+done
+"$build/bin/rpbench-sqlite" verify "$work/sq" >"$work/sq.verify" 2>&1 || { cat "$work/sq.verify"; fail "sqlite verify"; }
+[ "$(grep -c '^verified 400 objects: 0 missing, 0 corrupt, 0 unexpected' "$work/sq.verify")" = 3 ] ||
+	{ cat "$work/sq.verify"; fail "sqlite: verify did not check 3 ranks of 400 objects"; }
+
+if [ -n "${RPB_TEST_PG_DSN:-}" ]; then
+	echo "-- postgres: one server, all ranks"
+	timeout "$limit" "${mpi[@]}" "$build/bin/rpbench-postgres" run "$wl" --out "$work/pg" \
+		--dsn "$RPB_TEST_PG_DSN" --set ops=100 --set threads=1 --quiet >"$work/pg.log" 2>&1 ||
+		{ cat "$work/pg.log"; fail "postgres run"; }
+	check_merge "$work/pg" postgres
+	"$build/bin/rpbench-postgres" verify "$work/pg" --dsn "$RPB_TEST_PG_DSN" >"$work/pg.verify" 2>&1 ||
+		{ cat "$work/pg.verify"; fail "postgres verify"; }
+	[ "$(grep -c '^verified 100 objects: 0 missing' "$work/pg.verify")" = 3 ] ||
+		{ cat "$work/pg.verify"; fail "postgres: verify did not check 3 ranks"; }
+fi
+
+# The pid of rank R among mpirun's children, once its live ledger exists.
+rank_pid() {
+	local mp=$1 r=$2 p
+	for p in $(pgrep -P "$mp"); do
+		if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$r"; then
+			echo "$p"
+			return
+		fi
+	done
+}
+# Waits (bounded) until rank R's run has written some operations.
+wait_ops() {
+	local out=$1 r=$2 i
+	for ((i = 0; i < limit * 10; i++)); do
+		[ -s "$out/rank-$r/failures.log" ] || [ "$(stat -c %s "$out/rank-$r/ledger.bin" 2>/dev/null || echo 0)" -gt 0 ] &&
+			[ -s "$out/rank-$r/result.json" ] && sleep 1 && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+echo "-- a signal on rank 1 stops every rank; every rank's results are complete"
+"${mpi[@]}" "$build/bin/rpbench-sqlite" run "$wl" --out "$work/sig" --set ops=0 \
+	--set duration="$limit" --set threads=1 --set size_max=64 --quiet >"$work/sig.log" 2>&1 &
+mp=$!
+wait_ops "$work/sig" 1 || fail "signal: rank 1 never started"
+kill -TERM "$(rank_pid "$mp" 1)"
+rc=0
+wait "$mp" || rc=$?
+[ "$rc" = 5 ] || { cat "$work/sig.log"; fail "signal: mpirun ended $rc, not 5"; }
+for r in 0 1 2; do
+	jq -e '.stop.reason == "signal" and (.totals.acked > 0)' "$work/sig/rank-$r/result.json" >/dev/null ||
+		fail "signal: rank $r did not stop on the signal with complete results"
+done
+jq -e '.stop.rank == 1 and .stop.reason == "signal"' "$work/sig/result.json" >/dev/null ||
+	fail "signal: the merged result does not name rank 1's signal"
+"$build/bin/rpbench-sqlite" verify "$work/sig" >"$work/sig.verify" 2>&1 || { cat "$work/sig.verify"; fail "signal: verify"; }
+
+echo "-- rank 2 killed: nothing acknowledged is lost, its in-doubt operations are reported"
+"${mpi[@]}" "$build/bin/rpbench-sqlite" run "$wl" --out "$work/kill" --set ops=0 \
+	--set duration="$limit" --set threads=1 --set size_max=64 --quiet >"$work/kill.log" 2>&1 &
+mp=$!
+wait_ops "$work/kill" 2 || fail "kill: rank 2 never started"
+kill -KILL "$(rank_pid "$mp" 2)"
+rc=0
+wait "$mp" || rc=$?
+[ "$rc" != 0 ] || fail "kill: mpirun ended 0 after a rank was killed"
+"$build/bin/rpbench-sqlite" verify "$work/kill" >"$work/kill.verify" 2>&1 || { cat "$work/kill.verify"; fail "kill: verify"; }
+[ "$(grep -c '^verified .* 0 missing, 0 corrupt, 0 unexpected' "$work/kill.verify")" = 3 ] ||
+	{ cat "$work/kill.verify"; fail "kill: verify did not pass on 3 ranks"; }
+
+[ "$fails" = 0 ] && echo "mpi-test: all passed" || { echo "mpi-test: $fails failed"; exit 1; }
