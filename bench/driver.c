@@ -401,7 +401,14 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 	snprintf(rn.run_tag, sizeof rn.run_tag, "%08" PRIx32, tag + (uint32_t)rpb_dist_rank());
 	if (rpb_dist_rank() > 0)
 		rn.quiet = true; /* rank 0 speaks for the run */
-	if (job.run.jtl && !(rn.jtl = open_output(out, "samples.jtl", rpb_jtl_header(job.run.jtl_columns)))) {
+	/* Several ranks: each writes its own samples.jtl, with the Hostname. */
+	char host[256] = "";
+	rn.rank = (unsigned)rpb_dist_rank();
+	if (rpb_dist_on() && gethostname(host, sizeof host - 1) == 0)
+		rn.jtl_host = host;
+	if (job.run.jtl && !(rn.jtl = open_output(out, "samples.jtl",
+						  rn.jtl_host ? rpb_jtl_header_host(job.run.jtl_columns)
+							      : rpb_jtl_header(job.run.jtl_columns)))) {
 		snprintf(msg, sizeof msg, "cannot write %s/samples.jtl: %s", out, strerror(errno));
 		goto fail;
 	}

@@ -12,10 +12,17 @@
 
 #define JTL_HEAD "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,"
 #define JTL_TAIL "grpThreads,allThreads,URL,Latency,IdleTime,Connect"
+/* JMeter's order with saveservice.hostname: Hostname after Latency. */
+#define JTL_TAIL_HOST "grpThreads,allThreads,URL,Latency,Hostname,IdleTime,Connect"
 
 const char *rpb_jtl_header(enum rpb_jtl_columns cols)
 {
 	return cols == RPB_JTL_5 ? JTL_HEAD "sentBytes," JTL_TAIL : JTL_HEAD JTL_TAIL;
+}
+
+const char *rpb_jtl_header_host(enum rpb_jtl_columns cols)
+{
+	return cols == RPB_JTL_5 ? JTL_HEAD "sentBytes," JTL_TAIL_HOST : JTL_HEAD JTL_TAIL_HOST;
 }
 
 void rpb_hms(char *buf, size_t n, double seconds)
@@ -240,7 +247,10 @@ void rpb_jtl_row(struct rpb_worker *w, unsigned label, uint64_t end_ns, uint64_t
 	flockfile(f);
 	fprintf(f, "%" PRIu64 ",%" PRIu64 ",%s,%s,", ts, ms, rn->pattern->labels[label], code);
 	csv_field(f, msg);
-	fprintf(f, ",%s %u-%u,%s,%s,", rn->pattern->name, 1u, w->id + 1,
+	/* Several ranks: the thread group number is the rank's, 1-based, so
+	 * every thread of the run has its own name, as in JMeter's distributed
+	 * mode. */
+	fprintf(f, ",%s %u-%u,%s,%s,", rn->pattern->name, rn->jtl_host ? rn->rank + 1 : 1u, w->id + 1,
 		rn->pattern->binary_payload && rn->pattern->binary_payload(rn->job->config) ? "bin"
 											    : "text",
 		failed ? "false" : "true");
@@ -253,7 +263,12 @@ void rpb_jtl_row(struct rpb_worker *w, unsigned label, uint64_t end_ns, uint64_t
 	} else {
 		fprintf(f, ",%" PRIu64, bytes);
 	}
-	fprintf(f, ",%u,%u,rpbench://%s/%s,%" PRIu64 ",0,0\n", active, active, rn->backend->name,
+	fprintf(f, ",%u,%u,rpbench://%s/%s,%" PRIu64, active, active, rn->backend->name,
 		rn->pattern->labels[label], ms);
+	if (rn->jtl_host) {
+		putc_unlocked(',', f);
+		csv_field(f, rn->jtl_host);
+	}
+	fputs(",0,0\n", f);
 	funlockfile(f);
 }

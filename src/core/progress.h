@@ -47,6 +47,9 @@ void rpb_hms(char *buf, size_t n, double seconds);
  * default set, less sentBytes for RPB_JTL_2_13 (JMeter 2.13 refuses a
  * header with a column it does not know). */
 const char *rpb_jtl_header(enum rpb_jtl_columns cols);
+/* The same with JMeter's Hostname column (after Latency), for a run of
+ * several ranks (rn->jtl_host set): one samples.jtl per rank. */
+const char *rpb_jtl_header_host(enum rpb_jtl_columns cols);
 /* Whether a label's bytes come back from the store rather than go into it:
  * reads (a name with get or head) and the harvest's requests, whose bytes
  * are the response's. */
