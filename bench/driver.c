@@ -429,6 +429,10 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 		char until[256];
 		rpb_run_until(until, sizeof until, &job.run);
 		printf("%s; results: %s\n", until, abs_out);
+		if (rpb_dist_on())
+			printf("load nodes: %d ranks, each with its own threads, store and results in "
+			       "rank-N; merged lines below, merged results in %s\n",
+			       rpb_dist_size(), top_out);
 		rn.quiet = rpb_stdout_lost();
 	}
 	struct rpb_quota quota;

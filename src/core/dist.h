@@ -36,13 +36,28 @@ bool rpb_dist_agree(bool ok);
 /* Rank 0's bytes of buf (n of them) on every rank. */
 void rpb_dist_bcast(void *buf, size_t n);
 
+/* What one rank brings to an exchange, for rank 0's progress lines: its
+ * samples so far (every label, warm-up included), their latency sum (ns)
+ * and failed ones, the min and max latency of its samples since its
+ * previous exchange (bucket bounds), its active and started workers. */
+struct rpb_dist_state {
+	uint64_t count, sum_ns, errors, min_ns, max_ns, active, workers;
+};
+/* True when the next rpb_dist_sync starts an exchange and reads its state. */
+bool rpb_dist_sync_idle(void);
 /* The supervisor's exchange, at most one in flight: starts one with this
- * rank's state or, when one is in flight, tests it. True when one has
- * completed: *peer_stop is the largest stop reason that an error, a slow
- * limit or a signal set on any rank (0: none), *stopper that rank, and
- * *all_done whether every rank's workers have ended. Every rank completes
- * the same exchanges in the same order, so all see all_done together. */
-bool rpb_dist_sync(int stop, bool done, int *peer_stop, int *stopper, bool *all_done);
+ * rank's stop (0 or the reason), whether its workers are done and its
+ * state or, when one is in flight, tests it. True when one has completed:
+ * *peer_stop is the largest stop reason that an error, a slow limit or a
+ * signal set on any rank (0: none), *stopper that rank, and *all_done
+ * whether every rank's workers have ended. Every rank completes the same
+ * exchanges in the same order, so all see all_done together. */
+bool rpb_dist_sync(int stop, bool done, const struct rpb_dist_state *mine, int *peer_stop,
+		   int *stopper, bool *all_done);
+/* Every rank's state as of the last completed exchange: counts summed, min
+ * and max over the exchanges completed since the previous call. False
+ * standalone or before the first exchange. */
+bool rpb_dist_progress(struct rpb_dist_state *all);
 /* The rank whose error, slow limit or signal stopped the run, or -1. */
 int rpb_dist_stopper(void);
 

@@ -12,8 +12,13 @@
 static bool on;
 static int my_rank, nranks = 1;
 static int stopper = -1;
-static MPI_Request sync_req = MPI_REQUEST_NULL;
+/* The supervisor's exchange: stop and done flags (max), progress counts
+ * (sum), window extremes (max, the min as UINT64_MAX - min). */
+static MPI_Request sync_req[3] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL};
 static int sync_in[3], sync_out[3];
+static uint64_t sum_in[5], sum_out[5], max_in[2], max_out[2];
+static struct rpb_dist_state seen; /* merged, as of the last exchange */
+static bool have_seen;
 
 int rpb_dist_init(int *argc, char ***argv, char *msg, size_t n)
 {
@@ -96,7 +101,13 @@ void rpb_dist_bcast(void *buf, size_t n)
 	rpb_dist_wait(&r);
 }
 
-bool rpb_dist_sync(int stop, bool done, int *peer_stop, int *who, bool *all_done)
+bool rpb_dist_sync_idle(void)
+{
+	return on && sync_req[0] == MPI_REQUEST_NULL;
+}
+
+bool rpb_dist_sync(int stop, bool done, const struct rpb_dist_state *mine, int *peer_stop,
+		   int *who, bool *all_done)
 {
 	if (!on) {
 		*peer_stop = 0;
@@ -104,15 +115,24 @@ bool rpb_dist_sync(int stop, bool done, int *peer_stop, int *who, bool *all_done
 		*all_done = done;
 		return true;
 	}
-	if (sync_req == MPI_REQUEST_NULL) {
+	if (sync_req[0] == MPI_REQUEST_NULL) {
 		/* Largest wins: a signal before a slow limit before an error. */
 		sync_in[0] = stop;
 		sync_in[1] = !done;
 		sync_in[2] = stop ? my_rank + 1 : 0;
-		MPI_Iallreduce(sync_in, sync_out, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &sync_req);
+		struct rpb_dist_state none = {.min_ns = UINT64_MAX};
+		if (!mine)
+			mine = &none;
+		uint64_t sums[5] = {mine->count, mine->sum_ns, mine->errors, mine->active, mine->workers};
+		uint64_t maxes[2] = {mine->max_ns, UINT64_MAX - mine->min_ns}; /* min as a max */
+		memcpy(sum_in, sums, sizeof sums);
+		memcpy(max_in, maxes, sizeof maxes);
+		MPI_Iallreduce(sync_in, sync_out, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &sync_req[0]);
+		MPI_Iallreduce(sum_in, sum_out, 5, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD, &sync_req[1]);
+		MPI_Iallreduce(max_in, max_out, 2, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD, &sync_req[2]);
 	}
 	int flag = 0;
-	MPI_Test(&sync_req, &flag, MPI_STATUS_IGNORE);
+	MPI_Testall(3, sync_req, &flag, MPI_STATUSES_IGNORE);
 	if (!flag)
 		return false;
 	*peer_stop = sync_out[0];
@@ -120,6 +140,23 @@ bool rpb_dist_sync(int stop, bool done, int *peer_stop, int *who, bool *all_done
 		stopper = sync_out[2] - 1;
 	*who = stopper;
 	*all_done = sync_out[1] == 0;
+	seen = (struct rpb_dist_state){sum_out[0], sum_out[1], sum_out[2],
+				       have_seen && seen.min_ns < UINT64_MAX - max_out[1] ? seen.min_ns
+											  : UINT64_MAX - max_out[1],
+				       have_seen && seen.max_ns > max_out[0] ? seen.max_ns : max_out[0],
+				       sum_out[3], sum_out[4]};
+	have_seen = true;
+	return true;
+}
+
+bool rpb_dist_progress(struct rpb_dist_state *all)
+{
+	if (!on || !have_seen)
+		return false;
+	*all = seen;
+	/* The next window's extremes start afresh. */
+	seen.min_ns = UINT64_MAX;
+	seen.max_ns = 0;
 	return true;
 }
 

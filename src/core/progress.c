@@ -139,6 +139,45 @@ static void gauge_cell(FILE *f, double v)
 		fprintf(f, ",%.6f", v);
 }
 
+/* Rank 0 of several: JMeter's distributed summariser, every rank's samples
+ * in one "summary +" (since the previous tick) and "summary =" line, as of
+ * the ranks' last exchange (rpb_dist_sync, every 50 ms or so). Only count,
+ * latency sum, min and max reach rank 0, which is all these lines show. */
+static void merged_lines(struct rpb_progress *pg, struct rpb_hist_snap *s, bool final)
+{
+	struct rpb_dist_state all;
+	if (!rpb_dist_progress(&all))
+		return;
+	struct rpb_dist_state *was = &pg->dist_prev;
+	if (!pg->dist_min)
+		pg->dist_min = UINT64_MAX;
+	if (all.min_ns < pg->dist_min)
+		pg->dist_min = all.min_ns;
+	if (all.max_ns > pg->dist_max)
+		pg->dist_max = all.max_ns;
+	uint64_t n = all.count - was->count;
+	char line[256];
+	if (!final || n) {
+		s->count = n;
+		s->sum = all.sum_ns - was->sum_ns;
+		s->min = all.min_ns;
+		s->max = all.max_ns;
+		rpb_summary_line(line, sizeof line, '+', s, all.errors - was->errors, pg->dist_dt,
+				 (int)all.active, (int)all.workers, (int)(all.workers - all.active));
+		printf("%s\n", line);
+	}
+	if (!final) {
+		s->count = all.count;
+		s->sum = all.sum_ns;
+		s->min = pg->dist_min;
+		s->max = pg->dist_max;
+		rpb_summary_line(line, sizeof line, '=', s, all.errors, pg->dist_total, -1, 0, 0);
+		printf("%s\n", line);
+	}
+	*was = all;
+	rpb_stdout_lost();
+}
+
 void rpb_progress_tick(struct rpb_progress *pg, struct rpb_runner *rn, bool final)
 {
 	if (!pg->prev || !pg->cur)
@@ -152,16 +191,23 @@ void rpb_progress_tick(struct rpb_progress *pg, struct rpb_runner *rn, bool fina
 	uint64_t now = final ? rn->t_end : rpb_now_ns();
 	if (!pg->prev_t)
 		pg->prev_t = rn->t_start;
+	if (now < pg->prev_t) /* several ranks: this one ended before the last tick */
+		now = pg->prev_t;
 	rpb_merge_all(rn, pg->cur, tmp);
 	rpb_snap_diff(delta, pg->cur, pg->prev);
 	uint64_t errors = failed_samples(rn);
 	double dt = (double)(now - pg->prev_t) / 1e9, total_t = (double)(now - rn->t_start) / 1e9;
 	unsigned active = atomic_load(&rn->active);
+	/* The merged final line spans until every rank was done: now. */
+	pg->dist_dt = final && rpb_dist_on() ? (double)(rpb_now_ns() - pg->prev_t) / 1e9 : dt;
+	pg->dist_total = total_t;
 	uint64_t acked = 0;
 	for (unsigned t = 0; t < rn->nworkers; t++)
 		acked += atomic_load_explicit(&rn->workers[t].acked, memory_order_relaxed);
 
-	if (!rn->quiet && (!final || delta->count)) {
+	if (!rn->quiet && rpb_dist_on()) {
+		merged_lines(pg, delta, final);
+	} else if (!rn->quiet && (!final || delta->count)) {
 		char line[256];
 		rpb_summary_line(line, sizeof line, '+', delta, errors - pg->prev_errors, dt, (int)active,
 				 (int)rn->nworkers, (int)(rn->nworkers - active));

@@ -335,8 +335,47 @@ static int own_stop(struct rpb_runner *rn)
 /* The main thread: wait for the workers, read the backend's gauges every
  * RPB_GAUGE_PERIOD_MS (here, so a slow reading never delays a worker), print
  * progress every interval, turn SIGINT/SIGTERM into a graceful stop. */
+/* What this rank brings to an exchange (dist.h): its samples so far and
+ * the extremes of those since its previous exchange. */
+struct dist_window {
+	struct rpb_hist_snap *prev, *cur, *tmp;
+};
+
+static void dist_state(struct rpb_runner *rn, struct dist_window *dw, struct rpb_dist_state *st)
+{
+	st->min_ns = UINT64_MAX;
+	for (unsigned t = 0; t < rn->nworkers; t++) {
+		for (unsigned l = 0; l < rn->pattern->nlabels; l++)
+			st->errors += atomic_load_explicit(&rn->workers[t].labels[l].errors,
+							   memory_order_relaxed);
+	}
+	st->active = atomic_load(&rn->active);
+	st->workers = rn->nworkers;
+	if (!dw->prev || !dw->cur || !dw->tmp)
+		return;
+	rpb_merge_all(rn, dw->cur, dw->tmp);
+	st->count = dw->cur->count;
+	st->sum_ns = dw->cur->sum;
+	rpb_snap_diff(dw->tmp, dw->cur, dw->prev);
+	if (dw->tmp->count) {
+		st->min_ns = dw->tmp->min;
+		st->max_ns = dw->tmp->max;
+	}
+	struct rpb_hist_snap *swap = dw->prev;
+	dw->prev = dw->cur;
+	dw->cur = swap;
+}
+
 static void supervise(struct rpb_runner *rn, struct rpb_progress *pg)
 {
+	struct dist_window dw = {0};
+	if (rpb_dist_on()) {
+		dw.prev = malloc(sizeof *dw.prev);
+		dw.cur = malloc(sizeof *dw.cur);
+		dw.tmp = malloc(sizeof *dw.tmp);
+		if (dw.prev)
+			rpb_snap_init(dw.prev);
+	}
 	const uint64_t gauge_step = RPB_GAUGE_PERIOD_MS * 1000000ull;
 	uint64_t step = (uint64_t)(rn->job->run.interval * 1e9);
 	/* The first line after one second (or the interval if shorter), then
@@ -348,9 +387,11 @@ static void supervise(struct rpb_runner *rn, struct rpb_progress *pg)
 		 * others' at each pass: a stop by an error, a slow limit or a
 		 * signal on one rank stops all, and all leave together. */
 		int peer_stop, stopper;
-		bool all_done;
-		if (rpb_dist_sync(own_stop(rn), atomic_load(&rn->active) == 0, &peer_stop, &stopper,
-				  &all_done)) {
+		bool all_done, done = atomic_load(&rn->active) == 0;
+		struct rpb_dist_state mine = {0};
+		if (rpb_dist_sync_idle())
+			dist_state(rn, &dw, &mine);
+		if (rpb_dist_sync(own_stop(rn), done, &mine, &peer_stop, &stopper, &all_done)) {
 			if (peer_stop && rpb_request_stop(rn, (enum rpb_stop)peer_stop))
 				rpb_err_set(&rn->stop_err, RPB_OK, 0, NULL,
 					    "rank %d stopped the run (%s); this rank stopped with it",
@@ -381,6 +422,9 @@ static void supervise(struct rpb_runner *rn, struct rpb_progress *pg)
 			next = next < rn->t_start + step ? rn->t_start + step : next + step;
 		}
 	}
+	free(dw.prev);
+	free(dw.cur);
+	free(dw.tmp);
 }
 
 /* error_ends_thread: once every thread is done, the thread that failed
