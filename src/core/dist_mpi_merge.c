@@ -126,6 +126,8 @@ int rpb_dist_merge(struct rpb_runner *rn, bool ok, const char *out, char *msg, s
 		for (unsigned l = 0; send && l < nl; l++)
 			rpb_snap_init(&send[l]);
 	}
+	/* Every rank has written its files: the reduce's time is its own. */
+	rpb_dist_agree(true);
 	uint64_t t0 = rpb_now_ns();
 	MPI_Request r;
 	MPI_Ireduce(send, rpb_dist_rank() == 0 ? sum : NULL, (int)nl, snap_t, op, 0, MPI_COMM_WORLD, &r);
