@@ -9,10 +9,6 @@ set -euo pipefail
 build=${1:-build}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-if ! grep -q '^RPB_WITH_MPI:BOOL=ON' "$build/CMakeCache.txt"; then
-	echo "mpi-test: $build has no MPI (RPB_WITH_MPI); skipped"
-	exit 0
-fi
 limit=$(awk -v f="${RPB_TEST_TIME_FACTOR:-1}" 'BEGIN { printf "%d", 300 * f }')
 mpi=(mpirun --oversubscribe -np 3)
 [ "$(id -u)" -ne 0 ] || mpi+=(--allow-run-as-root)
@@ -45,6 +41,42 @@ check_merge() {
 		($r | map(.node.rank)) == [0, 1, 2]
 	' "$out/result.json" "$out"/rank-{0,1,2}/result.json >/dev/null || fail "$what: merged figures"
 }
+
+# A sweep's efficiency figures, recomputed from each point's result.json:
+# ops/s per unit of concurrency over the smallest point's.
+check_sweep() {
+	local out=$1 what=$2 line conc tput eff base=""
+	[ -s "$out/sweep.svg" ] && grep -q '<svg' "$out/sweep.svg" || fail "$what: no sweep.svg"
+	[ -s "$out/sweep.txt" ] || fail "$what: no sweep.txt"
+	while IFS=, read -r threads ranks conc _ _ _ _ result; do
+		[ "$threads" = threads ] && continue
+		tput=$(jq -e '.totals.throughput_per_s' "$out/$result/result.json") || { fail "$what: $result"; continue; }
+		[ -n "$base" ] || base=$(awk -v t="$tput" -v c="$conc" 'BEGIN { print t / c }')
+		eff=$(awk -F, -v c="$conc" -v r="$ranks" -v t="$threads" \
+			'$1 == c && $2 == t && $3 == r { print $6 }' "$out/sweep-points.csv")
+		awk -v t="$tput" -v c="$conc" -v b="$base" -v e="$eff" \
+			'BEGIN { d = t / c / b - e; exit !(e != "" && d < 1e-3 && d > -1e-3) }' ||
+			fail "$what: efficiency at concurrency $conc is $eff, not $tput / $conc / $base"
+	done < <(sort -t, -k3,3n "$out/sweep.csv")
+}
+
+echo "-- sweep of threads, no MPI needed"
+timeout "$limit" "$build/bin/rpbench" sweep "$wl" --backend null -s threads=1,2,3 -s ops=300 \
+	-o "$work/sweep" -q || fail "thread sweep"
+check_sweep "$work/sweep" "thread sweep"
+[ "$(grep -c ',runs/t' "$work/sweep/sweep.csv")" = 3 ] || fail "thread sweep: not 3 runs"
+
+if ! grep -q '^RPB_WITH_MPI:BOOL=ON' "$build/CMakeCache.txt"; then
+	echo "mpi-test: $build has no MPI (RPB_WITH_MPI); runs of several ranks skipped"
+	[ "$fails" = 0 ] && exit 0 || exit 1
+fi
+
+echo "-- sweep of threads and ranks"
+timeout "$limit" "$build/bin/rpbench" sweep "$wl" --backend null -s threads=1,2 --ranks 1,3 \
+	-s ops=300 -o "$work/sweepr" -q || fail "rank sweep"
+check_sweep "$work/sweepr" "rank sweep"
+jq -e '.nodes | length == 3' "$work/sweepr/runs/t2-r3-1/result.json" >/dev/null ||
+	fail "rank sweep: the 3-rank point has no merged result"
 
 echo "-- null: 3 ranks, merged exactly"
 timeout "$limit" "${mpi[@]}" "$build/bin/rpbench-null" run "$wl" --out "$work/null" \
