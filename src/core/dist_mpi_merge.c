@@ -89,6 +89,8 @@ static int write_merged(struct rpb_runner *rn, const char *out, char *texts, con
 		snprintf(msg, n, "no rank's result.json could be merged into %s", out);
 	else if (!(rc = rpb_results_file(out, "result.json", text, msg, n)))
 		rc = rpb_results_file(out, "summary.txt", summary, msg, n);
+	if (!rc && rn->pattern->write_report) /* with a row per node */
+		rc = rpb_results_report(rn, top, out, msg, n);
 	if (!rc && !rn->quiet)
 		printf("Merged %d ranks: %s/result.json\n%s", rpb_dist_size(), out, summary);
 	free(text);

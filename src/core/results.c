@@ -457,12 +457,13 @@ int rpb_results_file(const char *dir, const char *name, const char *text, char *
 /* report.txt, the pattern's own text report. Created with O_EXCL: the
  * driver refused a results directory holding one, so an existing file is
  * not ours and is never overwritten. */
-static int write_report(struct rpb_runner *rn, const json_t *root, char *msg, size_t n)
+int rpb_results_report(struct rpb_runner *rn, const json_t *root, const char *dir, char *msg,
+		       size_t n)
 {
 	char path[PATH_MAX];
-	if (rpb_path_join(path, sizeof path, rn->out_dir, "report.txt") != 0) {
+	if (rpb_path_join(path, sizeof path, dir, "report.txt") != 0) {
 		snprintf(msg, n, "results directory %.256s... is too long; choose a shorter --out",
-			 rn->out_dir);
+			 dir);
 		return -1;
 	}
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
@@ -659,7 +660,7 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 		if (!rc)
 			rc = rpb_results_file(rn->out_dir, "summary.txt", summary, msg, n);
 		if (!rc && rn->pattern->write_report)
-			rc = write_report(rn, root, msg, n);
+			rc = rpb_results_report(rn, root, rn->out_dir, msg, n);
 	}
 	if (!rn->quiet) {
 		fputs(summary, stdout);

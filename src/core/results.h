@@ -45,6 +45,10 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 /* Writes DIR/NAME through a temporary file and a rename, so a reader never
  * sees half a file. 0, or -1 with msg. */
 int rpb_results_file(const char *dir, const char *name, const char *text, char *msg, size_t n);
+/* Writes DIR/report.txt (a new file) with the pattern's write_report on
+ * root. 0, or -1 with msg. */
+int rpb_results_report(struct rpb_runner *rn, const json_t *root, const char *dir, char *msg,
+		       size_t n);
 /* One label's measured latencies (after warm-up), summed over the workers,
  * with the exact min and max when nothing was excluded: what result.json's
  * labels report, for merging across ranks (dist.h). -1: out of memory. */
