@@ -90,8 +90,11 @@ json_t *rpb_dist_merged_json(const struct rpb_dist_merge_in *in)
 	json_t *man = json_deep_copy(json_object_get(first, "manifest"));
 	json_object_set_new(man, "ranks", json_integer(in->nranks));
 	json_object_set_new(root, "manifest", man);
-	json_t *totals = json_object(), *errors = json_object(), *pattern = json_object(),
-	       *nodes = json_array();
+	json_t *totals = json_object(), *errors = json_object(), *nodes = json_array();
+	/* The pattern's own figures are the first rank's (each rank's are in
+	 * nodes): they mix rates and percentiles that do not add up. */
+	json_t *pattern = json_object_get(first, "pattern") ? json_deep_copy(json_object_get(first, "pattern"))
+							    : json_object();
 	int written = 0;
 	for (int i = 0; i < in->nranks; i++) {
 		const json_t *r = in->ranks[i];
@@ -102,8 +105,6 @@ json_t *rpb_dist_merged_json(const struct rpb_dist_merge_in *in)
 		written++;
 		sum_into(totals, json_object_get(r, "totals"));
 		sum_into(errors, json_object_get(r, "errors"));
-		if (json_is_object(json_object_get(r, "pattern")))
-			sum_into(pattern, json_object_get(r, "pattern"));
 		json_array_append_new(nodes, node_json(r, i));
 	}
 	/* Measured over the longest rank's span: ranks start together. */
