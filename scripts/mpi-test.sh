@@ -106,6 +106,52 @@ if [ -n "${RPB_TEST_PG_DSN:-}" ]; then
 		{ cat "$work/pg.verify"; fail "postgres: verify did not check 3 ranks"; }
 fi
 
+echo "-- metadata: report.txt in tachyon-perf's multi-node layout, 3 node rows"
+timeout "$limit" "${mpi[@]}" "$build/bin/rpbench-sqlite" run data/workloads/ci-metadata.ini \
+	--out "$work/md" --set ops=50 --quiet >"$work/md.log" 2>&1 || { cat "$work/md.log"; fail "metadata run"; }
+# The seed's layout (tachyon-perf's Connect total report), line by line,
+# with three nodes where the seed shows one: NAME<TAB>NUMBER rows, then
+# Total, the sum of the rows above it.
+awk -F'\t' '
+	function rows(want, what,   i, sum) {
+		sum = 0
+		for (i = 1; i <= 3; i++) {
+			getline
+			if (NF != 2 || $2 !~ /^[0-9.]+$/) { print what ": not a node row: " $0; bad = 1 }
+			names[what, i] = $1; sum += $2
+		}
+		getline
+		if ($1 != "Total" || ($2 - sum) > 0.01 || (sum - $2) > 0.01) { print what ": Total is not the sum: " $0; bad = 1 }
+	}
+	NR == 1 { if ($0 !~ /^Connect Test - ID : [0-9]+$/) { print "line 1: " $0; bad = 1 } }
+	NR == 2 { if ($0 != "Finished Successfully") { print "line 2: " $0; bad = 1 } }
+	NR == 3 { if ($0 != "********** System Configuratiom **********") { print "line 3: " $0; bad = 1 }
+		getline; if ($0 != "NodeName\tCores") { print "line 4: " $0; bad = 1 }
+		rows(3, "cores")
+		getline; if ($0 != "********** Connect Test Settings **********") { print "settings: " $0; bad = 1 }
+		for (k = 0; k < 4; k++) getline
+		getline; if ($0 != "********** Metadata Operation Performace **********") { print "perf: " $0; bad = 1 }
+		getline; if ($0 != "NodeName\tMetadataOperationPerformance(ops/sec)") { print "perf header: " $0; bad = 1 }
+		rows(3, "rates")
+		getline; if ($0 != "********** Node Details **********") { print "details: " $0; bad = 1 }
+		for (i = 1; i <= 3; i++) {
+			getline
+			if ($0 != names["cores", i] "\x27s metadata operation performance(ops/sec) for each threads:") { print "details " i ": " $0; bad = 1 }
+			if (names["rates", i] != names["cores", i]) { print "node " i " named twice differently"; bad = 1 }
+			getline; if ($0 !~ /^\t(\[ [0-9.]+ \])+$/) { print "details rates " i ": " $0; bad = 1 }
+		}
+	}
+	END { exit bad }' "$work/md/report.txt" || { cat "$work/md/report.txt"; fail "metadata: multi-node layout"; }
+[ "$(awk -F'\t' '/^NodeName\tCores/ { getline; a = $1; getline; b = $1; getline; c = $1; print (a != b && b != c && a != c) }' "$work/md/report.txt")" = 1 ] ||
+	fail "metadata: two node rows share a name"
+
+echo "-- report: per-node bars next to the total"
+"$build/bin/rpbench" report "$work/md" -o "$work/mdrep" -q || fail "report of a run of 3 ranks"
+[ "$(wc -l <"$work/mdrep/data/nodes.dat")" = 4 ] && grep -q '<svg' "$work/mdrep/figures/nodes.svg" ||
+	fail "report: no bars of 3 nodes and the total"
+awk '$4 == 0 { s += $2 } $4 == 1 { t = $2 } END { exit !(s > 0 && t > 0) }' "$work/mdrep/data/nodes.dat" ||
+	fail "report: node or total bars are empty"
+
 # The pid of rank R among mpirun's children, once its live ledger exists.
 rank_pid() {
 	local mp=$1 r=$2 p
