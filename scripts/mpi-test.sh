@@ -173,14 +173,22 @@ wait_ops() {
 	return 1
 }
 
+# Runs 3 sqlite ranks into $work/NAME until the limit, sends SIG to rank R
+# once it has written operations; mpirun's exit status in signal_rc.
+signal_rank() {
+	local name=$1 r=$2 sig=$3 mp
+	signal_rc=0
+	"${mpi[@]}" "$build/bin/rpbench-sqlite" run "$wl" --out "$work/$name" --set ops=0 \
+		--set duration="$limit" --set threads=1 --set size_max=64 --quiet >"$work/$name.log" 2>&1 &
+	mp=$!
+	wait_ops "$work/$name" "$r" || fail "$name: rank $r never started"
+	kill -"$sig" "$(rank_pid "$mp" "$r")"
+	wait "$mp" || signal_rc=$?
+}
+
 echo "-- a signal on rank 1 stops every rank; every rank's results are complete"
-"${mpi[@]}" "$build/bin/rpbench-sqlite" run "$wl" --out "$work/sig" --set ops=0 \
-	--set duration="$limit" --set threads=1 --set size_max=64 --quiet >"$work/sig.log" 2>&1 &
-mp=$!
-wait_ops "$work/sig" 1 || fail "signal: rank 1 never started"
-kill -TERM "$(rank_pid "$mp" 1)"
-rc=0
-wait "$mp" || rc=$?
+signal_rank sig 1 TERM
+rc=$signal_rc
 [ "$rc" = 5 ] || { cat "$work/sig.log"; fail "signal: mpirun ended $rc, not 5"; }
 for r in 0 1 2; do
 	jq -e '.stop.reason == "signal" and (.totals.acked > 0)' "$work/sig/rank-$r/result.json" >/dev/null ||
@@ -191,13 +199,8 @@ jq -e '.stop.rank == 1 and .stop.reason == "signal"' "$work/sig/result.json" >/d
 "$build/bin/rpbench-sqlite" verify "$work/sig" >"$work/sig.verify" 2>&1 || { cat "$work/sig.verify"; fail "signal: verify"; }
 
 echo "-- rank 2 killed: nothing acknowledged is lost, its in-doubt operations are reported"
-"${mpi[@]}" "$build/bin/rpbench-sqlite" run "$wl" --out "$work/kill" --set ops=0 \
-	--set duration="$limit" --set threads=1 --set size_max=64 --quiet >"$work/kill.log" 2>&1 &
-mp=$!
-wait_ops "$work/kill" 2 || fail "kill: rank 2 never started"
-kill -KILL "$(rank_pid "$mp" 2)"
-rc=0
-wait "$mp" || rc=$?
+signal_rank kill 2 KILL
+rc=$signal_rc
 [ "$rc" != 0 ] || fail "kill: mpirun ended 0 after a rank was killed"
 "$build/bin/rpbench-sqlite" verify "$work/kill" >"$work/kill.verify" 2>&1 || { cat "$work/kill.verify"; fail "kill: verify"; }
 [ "$(grep -c '^verified .* 0 missing, 0 corrupt, 0 unexpected' "$work/kill.verify")" = 3 ] ||
