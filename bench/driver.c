@@ -316,6 +316,13 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 	    job.run.inject.kind == RPB_INJECT_LOCK && !(b->flags & RPB_BF_LOCKS))
 		rc = usage_error(prog, "inject = lock needs a backend whose writers wait for another "
 				 "session's lock (sqlite, postgres); on %s use inject = stall:MS@N", b->name);
+	/* Under mpirun a rank whose workload or command line fails says so,
+	 * and every rank ends: none waits for it in the next collective. */
+	if (!rpb_dist_agree(!rc) && !rc) {
+		fprintf(stderr, "%s: another rank refused its workload or command line (its own "
+			"message says why)\n", prog);
+		rc = RPB_EXIT_USAGE;
+	}
 	if (rc) {
 		rpb_job_free(&job);
 		return rc;
@@ -349,9 +356,8 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 	}
 	if (!c->out && rpb_path_check(out, "the default results directory", RPB_PATH_ROOM * 2, msg,
 				      sizeof msg) != 0) {
-		fprintf(stderr, "%s: %s\n", prog, msg);
-		rpb_job_free(&job);
-		return RPB_EXIT_ENV;
+		rc = RPB_EXIT_ENV;
+		goto fail;
 	}
 	if (c->dir && !rpb_dist_on())
 		snprintf(dir, sizeof dir, "%s", c->dir);
@@ -362,9 +368,8 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 	absolute_or_given(c->target, abs_workload, sizeof abs_workload);
 	if (c->fresh && embedded && !(b->flags & RPB_BF_STORES_NOTHING) &&
 	    check_fresh_nesting(abs_out, abs_dir, msg, sizeof msg) != 0) {
-		fprintf(stderr, "%s: %s\n", prog, msg);
-		rpb_job_free(&job);
-		return RPB_EXIT_USAGE;
+		rc = RPB_EXIT_USAGE;
+		goto fail;
 	}
 	rc = RPB_EXIT_ENV;
 	if ((rpb_dist_on() && rpb_dist_rank() == 0 && prepare_out(top_out, msg, sizeof msg) != 0) ||
