@@ -102,37 +102,42 @@ static int write_merged(struct rpb_runner *rn, const char *out, char *texts, con
 	return rc;
 }
 
+/* Rank 0 cannot merge, or a rank cannot take part: every rank ends, as MPI
+ * ends a job (each rank's own files are written already). */
+static void cannot_merge(void)
+{
+	fprintf(stderr, "rpbench: out of memory merging the ranks' results; each rank's own "
+		"results are in OUT/rank-N\n");
+	MPI_Abort(MPI_COMM_WORLD, 2);
+}
+
 int rpb_dist_merge(struct rpb_runner *rn, bool ok, const char *out, char *msg, size_t n)
 {
 	if (!rpb_dist_on())
 		return 0;
+	bool root = rpb_dist_rank() == 0;
+	int size = rpb_dist_size();
 	unsigned nl = rn->pattern->nlabels;
-	struct rpb_hist_snap *mine = calloc(nl, sizeof *mine), *sum = calloc(nl, sizeof *sum);
-	char *text = ok ? own_result(rn) : NULL;
-	for (unsigned l = 0; l < nl && mine; l++)
+	struct rpb_hist_snap *mine = calloc(nl, sizeof *mine), *sum = root ? calloc(nl, sizeof *sum) : NULL;
+	int *lens = root ? calloc((size_t)size, sizeof *lens) : NULL;
+	int *displs = root ? calloc((size_t)size, sizeof *displs) : NULL;
+	if (!mine || (root && (!sum || !lens || !displs)))
+		cannot_merge();
+	for (unsigned l = 0; l < nl; l++)
 		if (rpb_label_measured_snap(rn, l, &mine[l]) != 0)
-			rpb_snap_init(&mine[l]);
-	if (!mine || !sum) {
-		/* Every rank still takes part, with empty histograms. */
-		free(mine);
-		mine = NULL;
-	}
+			cannot_merge();
+	char *text = ok ? own_result(rn) : NULL;
+
 	MPI_Datatype snap_t;
 	MPI_Op op;
 	MPI_Type_contiguous((int)sizeof(struct rpb_hist_snap), MPI_BYTE, &snap_t);
 	MPI_Type_commit(&snap_t);
 	MPI_Op_create(snap_sum, 1, &op);
-	struct rpb_hist_snap *send = mine;
-	if (!send) {
-		send = calloc(nl, sizeof *send);
-		for (unsigned l = 0; send && l < nl; l++)
-			rpb_snap_init(&send[l]);
-	}
 	/* Every rank has written its files: the reduce's time is its own. */
 	rpb_dist_agree(true);
 	uint64_t t0 = rpb_now_ns();
 	MPI_Request r;
-	MPI_Ireduce(send, rpb_dist_rank() == 0 ? sum : NULL, (int)nl, snap_t, op, 0, MPI_COMM_WORLD, &r);
+	MPI_Ireduce(mine, sum, (int)nl, snap_t, op, 0, MPI_COMM_WORLD, &r);
 	rpb_dist_wait(&r);
 	double reduce_s = (double)(rpb_now_ns() - t0) / 1e9;
 	MPI_Op_free(&op);
@@ -140,32 +145,26 @@ int rpb_dist_merge(struct rpb_runner *rn, bool ok, const char *out, char *msg, s
 
 	t0 = rpb_now_ns();
 	int len = text ? (int)strlen(text) + 1 : 0;
-	int *lens = rpb_dist_rank() == 0 ? calloc((size_t)rpb_dist_size(), sizeof *lens) : NULL;
-	int *displs = rpb_dist_rank() == 0 ? calloc((size_t)rpb_dist_size(), sizeof *displs) : NULL;
-	if (rpb_dist_rank() == 0 && (!lens || !displs))
-		MPI_Abort(MPI_COMM_WORLD, 2);
 	MPI_Igather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD, &r);
 	rpb_dist_wait(&r);
 	size_t total = 0;
-	for (int i = 0; lens && i < rpb_dist_size(); i++) {
+	for (int i = 0; root && i < size; i++) {
 		displs[i] = (int)total;
 		total += (size_t)lens[i];
 	}
-	char *texts = rpb_dist_rank() == 0 ? malloc(total ? total : 1) : NULL;
-	if (rpb_dist_rank() == 0 && (!lens || !displs || !texts || !sum))
-		MPI_Abort(MPI_COMM_WORLD, 2); /* rank 0 cannot merge: every rank ends */
+	char *texts = root ? malloc(total ? total : 1) : NULL;
+	if (root && !texts)
+		cannot_merge();
 	MPI_Igatherv(text ? text : "", len, MPI_CHAR, texts, lens, displs, MPI_CHAR, 0,
 		     MPI_COMM_WORLD, &r);
 	rpb_dist_wait(&r);
 	double gather_s = (double)(rpb_now_ns() - t0) / 1e9;
-	int rc = 0;
-	if (rpb_dist_rank() == 0)
-		rc = write_merged(rn, out, texts, lens, sum, reduce_s, gather_s, msg, n);
+	int rc = root ? write_merged(rn, out, texts, lens, sum, reduce_s, gather_s, msg, n) : 0;
 	free(texts);
 	free(lens);
 	free(displs);
 	free(text);
-	free(send);
+	free(mine);
 	free(sum);
 	return rc;
 }
