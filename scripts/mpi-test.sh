@@ -4,7 +4,10 @@
 # RPB_TEST_PG_DSN is set (scripts/pg-throwaway run), postgres (one server);
 # a stop on one rank stops all; a rank killed with SIGKILL loses nothing
 # acknowledged. Usage: mpi-test.sh BUILD_DIR. No check judges speed; every
-# run is bounded by a limit that grows with RPB_TEST_TIME_FACTOR.
+# run is bounded by a limit that grows with RPB_TEST_TIME_FACTOR. On an
+# ASan build, LeakSanitizer needs ASAN_OPTIONS=fast_unwind_on_malloc=0 and
+# tests/lsan.supp to tell Open MPI's own allocations (kept past
+# MPI_Finalize, from components it has unloaded by then) from rpbench's.
 set -euo pipefail
 build=${1:-build}
 top=$(cd "$(dirname "$0")/.." && pwd)
