@@ -96,6 +96,13 @@ done
 "$build/bin/rpbench-sqlite" verify "$work/sq" >"$work/sq.verify" 2>&1 || { cat "$work/sq.verify"; fail "sqlite verify"; }
 [ "$(grep -c '^verified 400 objects: 0 missing, 0 corrupt, 0 unexpected' "$work/sq.verify")" = 3 ] ||
 	{ cat "$work/sq.verify"; fail "sqlite: verify did not check 3 ranks of 400 objects"; }
+# An independent reader: sqlite3 counts every rank's objects.
+stored=0
+for r in 0 1 2; do
+	stored=$((stored + $(sqlite3 -readonly "$work/sq/rank-$r/store/rpbench.sqlite" 'SELECT count(*) FROM objects')))
+done
+[ "$stored" = "$(jq .totals.acked "$work/sq/result.json")" ] ||
+	fail "sqlite: the stores hold $stored objects, the merged result acknowledges $(jq .totals.acked "$work/sq/result.json")"
 
 if [ -n "${RPB_TEST_PG_DSN:-}" ]; then
 	echo "-- postgres: one server, all ranks"
@@ -107,6 +114,11 @@ if [ -n "${RPB_TEST_PG_DSN:-}" ]; then
 		{ cat "$work/pg.verify"; fail "postgres verify"; }
 	[ "$(grep -c '^verified 100 objects: 0 missing' "$work/pg.verify")" = 3 ] ||
 		{ cat "$work/pg.verify"; fail "postgres: verify did not check 3 ranks"; }
+	# An independent reader: psql counts every rank's schema on the one server.
+	stored=$(psql "$RPB_TEST_PG_DSN" -Atc 'SELECT (SELECT count(*) FROM rpbench_rank0.objects)
+		+ (SELECT count(*) FROM rpbench_rank1.objects) + (SELECT count(*) FROM rpbench_rank2.objects)')
+	[ "$stored" = "$(jq .totals.acked "$work/pg/result.json")" ] ||
+		fail "postgres: the server holds $stored objects, the merged result acknowledges $(jq .totals.acked "$work/pg/result.json")"
 fi
 
 echo "-- metadata: report.txt in tachyon-perf's multi-node layout, 3 node rows"
