@@ -469,7 +469,11 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 		snprintf(msg, sizeof msg, "%s", err.msg);
 		goto fail;
 	}
+	/* Several ranks: rank 0 prints the merged result, not its own. */
+	bool quiet = rn.quiet;
+	rn.quiet |= rpb_dist_on();
 	bool written = rpb_results_write(&rn, &where, msg, sizeof msg) == 0;
+	rn.quiet = quiet;
 	char merge_msg[1024];
 	if (rpb_dist_merge(&rn, written, top_out, merge_msg, sizeof merge_msg) != 0)
 		fprintf(stderr, "%s: %s\n", prog, merge_msg);

@@ -86,6 +86,15 @@ timeout "$limit" "${mpi[@]}" "$build/bin/rpbench-null" run "$wl" --out "$work/nu
 	--set ops=300 --set threads=2 --quiet >"$work/null.log" 2>&1 || { cat "$work/null.log"; fail "null run"; }
 check_merge "$work/null" null
 
+echo "-- progress: rank 0 alone prints the merged summariser lines"
+timeout "$limit" "${mpi[@]}" "$build/bin/rpbench-null" run "$wl" --out "$work/prog" --set ops=0 \
+	--set duration=2.5 --set threads=1 --set interval=1 >"$work/prog.log" 2>&1 || { cat "$work/prog.log"; fail "progress run"; }
+# Every rank's one thread in each "summary +" line; one header, from rank 0.
+grep -q '^summary + .* Started: 3 Finished: ' "$work/prog.log" &&
+	! grep -q '^summary + .* Started: 1 ' "$work/prog.log" &&
+	[ "$(grep -c '^rpbench .*: ingest on null' "$work/prog.log")" = 1 ] ||
+	{ cat "$work/prog.log"; fail "progress: no merged summariser lines from rank 0 alone"; }
+
 echo "-- sqlite: a store per rank, verify checks every rank"
 timeout "$limit" "${mpi[@]}" "$build/bin/rpbench-sqlite" run "$wl" --out "$work/sq" \
 	--set ops=200 --set threads=2 --quiet >"$work/sq.log" 2>&1 || { cat "$work/sq.log"; fail "sqlite run"; }
