@@ -214,6 +214,53 @@ static void out_name(char *out, size_t n, const struct cli *c, const struct rpb_
 	snprintf(out, n, "results/%s-%s-%s", rpb_job_pattern_name(job), b->name, stamp);
 }
 
+/* Makes the results directory and any missing parent; *top is the first
+ * directory this call created (empty when out already existed), so a start
+ * that fails removes only what rpbench made. Errors are left to prepare_out. */
+static void make_out(const char *out, char *top, size_t n)
+{
+	char path[PATH_MAX];
+	top[0] = '\0';
+	if (snprintf(path, sizeof path, "%s", out) >= (int)sizeof path)
+		return;
+	for (char *p = path + 1;; p++) {
+		if (*p && *p != '/')
+			continue;
+		char c = *p;
+		*p = '\0';
+		if (mkdir(path, 0755) == 0 && !top[0])
+			snprintf(top, n, "%s", path);
+		if (!c)
+			return;
+		*p = c;
+	}
+}
+
+/* A start that failed leaves no results directory behind that rpbench made
+ * for it: its own store directory there, while it holds nothing but the
+ * mark (call with the store's lock held), then every directory from out up
+ * to top, each only while empty (rmdir), so nothing another program put
+ * there goes. */
+static void unmake_out(const char *out, const char *top, const char *dir, bool own_store)
+{
+	if (!top[0])
+		return;
+	if (own_store)
+		rpb_storedir_unclaim(dir);
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s", out);
+	for (;;) {
+		if (rmdir(path) != 0 || !strcmp(path, top))
+			return;
+		char *slash = strrchr(path, '/');
+		if (!slash)
+			return;
+		while (slash > path && slash[-1] == '/')
+			slash--;
+		*slash = '\0';
+	}
+}
+
 /* Creates the results directory; refuses one that holds a result file. */
 static int prepare_out(const char *out, char *msg, size_t mn)
 {
@@ -357,6 +404,8 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 	struct rpb_store_cfg cfg;
 	struct rpb_err err = {0};
 	int lock_fd = -1;
+	char out_top[PATH_MAX] = "", own_dir[PATH_MAX];
+	bool started = false, own_store = false;
 	out_name(out, sizeof out, c, &job, b);
 	if (!c->out && rpb_path_check(out, "the default results directory", RPB_PATH_ROOM * 2, msg,
 				      sizeof msg) != 0) {
@@ -378,11 +427,14 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 		return RPB_EXIT_USAGE;
 	}
 	rc = RPB_EXIT_ENV;
+	make_out(out, out_top, sizeof out_top);
 	if (prepare_out(out, msg, sizeof msg) != 0)
 		goto fail;
 	if (embedded && !(b->flags & RPB_BF_STORES_NOTHING) &&
 	    rpb_storedir_claim(dir, c->fresh, &lock_fd, msg, sizeof msg) != 0)
 		goto fail;
+	own_store = lock_fd >= 0 && rpb_path_join(own_dir, sizeof own_dir, out, "store") == 0 &&
+		    !strcmp(own_dir, dir);
 	/* Now that they exist: what the result records. */
 	absolute_or_given(out, abs_out, sizeof abs_out);
 	absolute_or_given(dir, abs_dir, sizeof abs_dir);
@@ -443,6 +495,7 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 	if (rpb_live_ledger_open(&live, out, rpb_job_workers(&job), msg, sizeof msg) != 0 ||
 	    rpb_results_begin(&rn, &where, msg, sizeof msg) != 0)
 		goto fail;
+	started = true;
 	rn.live = &live;
 	if (rpb_run(&rn, &err) != RPB_OK) {
 		snprintf(msg, sizeof msg, "%s", err.msg);
@@ -460,6 +513,8 @@ done:
 	rpb_runner_free(&rn);
 	rpb_live_ledger_close(&live);
 	b->close(rn.store);
+	if (!started)
+		unmake_out(out, out_top, dir, own_store);
 	if (lock_fd >= 0)
 		close(lock_fd); /* after the store: nobody may empty it while it is open */
 	free(command);
