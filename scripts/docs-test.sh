@@ -29,6 +29,7 @@ if [ $# -gt 0 ]; then files=("$@"); else files=(README.md docs/*.md); fi
 limit=$(awk -v f="${RPB_TEST_TIME_FACTOR:-1}" 'BEGIN { printf "%d", 180 * f }')
 
 scratch=$(mktemp -d /tmp/rpbdocs.XXXXXX)
+chmod 755 "$scratch" # as root, the servers run as the postgres user: it must reach their sockets
 # Servers a block started and did not stop, then the scratch directory.
 cleanup() {
 	local mark
