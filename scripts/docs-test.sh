@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the documentation as written: every ```sh block of README.md and
-# docs/*.md, in file order, each with `bash -euo pipefail`, so a block passes
+# Runs the documentation as written: every ```sh block (```bash and
+# ```shell alike, indented ones too) of README.md and docs/*.md, in file order, each with `bash -euo pipefail`, so a block passes
 # only when each of its commands does.
 #
 #   scripts/docs-test.sh [BUILD] [FILE...]   (default: build, every file)
@@ -44,8 +44,9 @@ trap 'cleanup; rm -rf "$scratch"' EXIT
 # REASON" when its comment is missing.
 extract() {
 	awk -v file="$1" -v dir="$2" '
-		/^```/ && !inblock {
-			inblock = 1; kind = substr($0, 4); start = FNR
+		/^[ \t]*```/ && !inblock {
+			inblock = 1; kind = $0; sub(/^[ \t]*```[ \t]*/, "", kind); sub(/[ \t].*/, "", kind)
+			if (kind == "bash" || kind == "shell") kind = "sh"
 			if (kind == "sh") { n++; out = sprintf("%s/%03d.sh", dir, n)
 				printf "%s:%d\n", file, FNR > sprintf("%s/%03d.where", dir, n)
 				printf "" > out }
@@ -54,7 +55,7 @@ extract() {
 					printf "%s:%d: %s\n", file, FNR, substr(prev, 15, length(prev) - 18)
 				else printf "%s:%d: NO REASON (put <!-- not run: REASON --> on the line before)\n", file, FNR }
 			next }
-		/^```/ && inblock { inblock = 0; kind = ""; next }
+		/^[ \t]*```/ && inblock { inblock = 0; kind = ""; next }
 		inblock && kind == "sh" { print >> out }
 		!inblock && NF { prev = $0 }
 	' "$1"

@@ -8,9 +8,11 @@
 #     start under TSan);
 #  3. disk full on a real size-limited tmpfs, on every backend, and the
 #     calibration programs beside the raw pattern at a tiny size;
-#  4. 60 s of libFuzzer on every reader of untrusted input (tests/fuzz/,
+#  4. the docs as written: every sh block of README.md and docs/*.md runs
+#     in a scratch directory (scripts/docs-test.sh, about 2 minutes);
+#  5. 60 s of libFuzzer on every reader of untrusted input (tests/fuzz/,
 #     a clang build of its own);
-#  5. the Criterion suite in a normal build and in an ASan+UBSan build, all
+#  6. the Criterion suite in a normal build and in an ASan+UBSan build, all
 #     built with -Werror, each against a throwaway PostgreSQL server that is
 #     always removed afterwards. The ASan+UBSan summary comes last.
 # No stage judges speed: wall-time limits only turn a hang into a failure,
@@ -58,6 +60,9 @@ rm -rf "$cal"
 
 echo "== harvest memory: rpbench's heap at a small and a 3x larger corpus (smoke sizes)"
 bash bench/harvest-memory.sh --build build --small 10000 --large 30000 --ops 100 || status=1
+
+echo "== docs: every sh block of README.md and docs/*.md, as written"
+bash scripts/docs-test.sh build || status=1
 
 echo "== fuzzing: 60 s per reader"
 bash scripts/fuzz.sh build-fuzz 60 || status=1
