@@ -61,6 +61,15 @@ extract() {
 	' "$1"
 }
 
+# The source tree's files (NUL-separated), without builds and results.
+source_files() {
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		git ls-files -z --cached --others --exclude-standard | grep -zv '^build'
+	else
+		find . \( -path './build*' -o -path ./results -o -path ./.git \) -prune -o -type f -print0
+	fi
+}
+
 status=0
 ran=0
 failed=()
@@ -81,8 +90,7 @@ for f in "${files[@]}"; do
 	blocks=("$ws"/.blocks/*.sh)
 	[ -e "${blocks[0]}" ] || continue
 	# The source tree as a fresh checkout has it, and the build.
-	git ls-files -z --cached --others --exclude-standard | grep -zv '^build' |
-		xargs -0 cp --parents -t "$ws" 2>/dev/null
+	source_files | xargs -0 cp --parents -t "$ws"
 	ln -s "$build" "$ws/build"
 	for b in "${blocks[@]}"; do
 		where=$(cat "${b%.sh}.where")
