@@ -21,7 +21,7 @@
 # file:line, with the tail of its output.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit 2
 build=$(cd "${1:-build}" && pwd) || { echo "docs-test: no build directory ${1:-build}; build first: bash scripts/build.sh build" >&2; exit 2; }
 shift $(($# > 0 ? 1 : 0))
 [ -x "$build/bin/rpbench" ] || { echo "docs-test: $build/bin has no rpbench; build first: bash scripts/build.sh build" >&2; exit 2; }
