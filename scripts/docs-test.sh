@@ -16,6 +16,8 @@
 # whole suite) are fenced ```console right after a comment line
 #   <!-- not run: REASON -->
 # They are listed with their reason; one without a reason fails the test.
+# First it checks that README.md links every docs page and lists every
+# pattern, and that docs/architecture.md names every pattern's files.
 # Each block has a wall-time limit of 180 s times RPB_TEST_TIME_FACTOR
 # (default 1): only a hang reaches it. The failing block is named by
 # file:line, with the tail of its output.
@@ -73,6 +75,28 @@ source_files() {
 status=0
 ran=0
 failed=()
+
+# What the docs must name, so they keep up with the tree: README links
+# every docs page and lists every pattern; architecture.md names every
+# pattern's source files.
+echo "-- the docs name every page, pattern and pattern file"
+missing() {
+	echo "FAIL $1"
+	failed+=("$2")
+	status=1
+}
+for page in docs/*.md; do
+	grep -qF "]($page)" README.md || missing "README.md does not link $page" "README.md:$page"
+done
+for dir in src/patterns/*/; do
+	name=$(basename "$dir")
+	grep -q "^| \`$name\` |" README.md ||
+		missing "README.md's workloads table has no row for the pattern $name" "README.md:$name"
+	for src in "$dir"*.[ch]; do
+		grep -qF "\`$(basename "$src")\`" docs/architecture.md ||
+			missing "docs/architecture.md does not name $src" "docs/architecture.md:$src"
+	done
+done
 echo "-- commands in the docs that are not run (console blocks), and why:"
 for f in "${files[@]}"; do
 	ws="$scratch/$(basename "$f" .md)"
