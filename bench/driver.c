@@ -214,50 +214,48 @@ static void out_name(char *out, size_t n, const struct cli *c, const struct rpb_
 	snprintf(out, n, "results/%s-%s-%s", rpb_job_pattern_name(job), b->name, stamp);
 }
 
-/* Makes the results directory and any missing parent; *top is the first
- * directory this call created (empty when out already existed), so a start
- * that fails removes only what rpbench made. Errors are left to prepare_out. */
-static void make_out(const char *out, char *top, size_t n)
-{
+/* The directories make_out created, each the prefix of path up to end[i]. */
+struct made_dirs {
 	char path[PATH_MAX];
-	top[0] = '\0';
-	if (snprintf(path, sizeof path, "%s", out) >= (int)sizeof path)
+	size_t end[64];
+	int n;
+};
+
+/* Makes the results directory and any missing parent, and notes which it
+ * made, so a start that fails removes only those. Errors are left to
+ * prepare_out. */
+static void make_out(const char *out, struct made_dirs *m)
+{
+	m->n = 0;
+	if (snprintf(m->path, sizeof m->path, "%s", out) >= (int)sizeof m->path)
 		return;
-	for (char *p = path + 1;; p++) {
+	for (char *p = m->path + 1;; p++) {
 		if (*p && *p != '/')
 			continue;
 		char c = *p;
 		*p = '\0';
-		if (mkdir(path, 0755) == 0 && !top[0])
-			snprintf(top, n, "%s", path);
+		if (mkdir(m->path, 0755) == 0 && m->n < (int)(sizeof m->end / sizeof *m->end))
+			m->end[m->n++] = (size_t)(p - m->path);
+		*p = c;
 		if (!c)
 			return;
-		*p = c;
 	}
 }
 
 /* A start that failed leaves no results directory behind that rpbench made
  * for it: its own store directory there, while it holds nothing but the
- * mark (call with the store's lock held), then every directory from out up
- * to top, each only while empty (rmdir), so nothing another program put
- * there goes. */
-static void unmake_out(const char *out, const char *top, const char *dir, bool own_store)
+ * mark (call with the store's lock held), then every directory make_out
+ * made, innermost first, each only while empty (rmdir), so nothing another
+ * program put there goes. */
+static void unmake_out(struct made_dirs *m, const char *dir, bool own_store)
 {
-	if (!top[0])
-		return;
-	if (own_store)
+	if (m->n && own_store)
 		rpb_storedir_unclaim(dir);
-	char path[PATH_MAX];
-	snprintf(path, sizeof path, "%s", out);
-	for (;;) {
-		if (rmdir(path) != 0 || !strcmp(path, top))
-			return;
-		char *slash = strrchr(path, '/');
-		if (!slash)
-			return;
-		while (slash > path && slash[-1] == '/')
-			slash--;
-		*slash = '\0';
+	for (int i = m->n - 1; i >= 0; i--) {
+		char c = m->path[m->end[i]];
+		m->path[m->end[i]] = '\0';
+		rmdir(m->path);
+		m->path[m->end[i]] = c;
 	}
 }
 
@@ -404,7 +402,8 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 	struct rpb_store_cfg cfg;
 	struct rpb_err err = {0};
 	int lock_fd = -1;
-	char out_top[PATH_MAX] = "", own_dir[PATH_MAX];
+	char own_dir[PATH_MAX];
+	struct made_dirs made = {.n = 0};
 	bool started = false, own_store = false;
 	out_name(out, sizeof out, c, &job, b);
 	if (!c->out && rpb_path_check(out, "the default results directory", RPB_PATH_ROOM * 2, msg,
@@ -427,7 +426,7 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 		return RPB_EXIT_USAGE;
 	}
 	rc = RPB_EXIT_ENV;
-	make_out(out, out_top, sizeof out_top);
+	make_out(out, &made);
 	if (prepare_out(out, msg, sizeof msg) != 0)
 		goto fail;
 	if (embedded && !(b->flags & RPB_BF_STORES_NOTHING) &&
@@ -514,7 +513,7 @@ done:
 	rpb_live_ledger_close(&live);
 	b->close(rn.store);
 	if (!started)
-		unmake_out(out, out_top, dir, own_store);
+		unmake_out(&made, dir, own_store);
 	if (lock_fd >= 0)
 		close(lock_fd); /* after the store: nobody may empty it while it is open */
 	free(command);
