@@ -799,6 +799,32 @@ static enum rpb_status pg_gauges(struct rpb_store *st, struct rpb_gauge *out, si
 	return rc;
 }
 
+/* The server's version and the settings that decide what a number means;
+ * synchronous_commit is the server's default, which each session then sets
+ * from the run's sync. */
+static enum rpb_status pg_describe(struct rpb_store *st, struct rpb_fact *out, size_t *n,
+				   struct rpb_err *err)
+{
+	static const char sql[] =
+		"SELECT s, pg_catalog.current_setting(s) FROM pg_catalog.unnest(ARRAY['server_version',"
+		" 'synchronous_commit', 'fsync', 'wal_level', 'shared_buffers', 'full_page_writes',"
+		" 'wal_sync_method']) AS s";
+	*n = 0;
+	pthread_mutex_lock(&st->admin_lock);
+	PGresult *res = PQexec(st->admin, sql);
+	enum rpb_status rc = RPB_OK;
+	if (!res || PQresultStatus(res) != PGRES_TUPLES_OK || PQnfields(res) != 2)
+		rc = pg_result_error(st, st->admin, res, "reading the server's settings", err);
+	for (int i = 0; !rc && i < PQntuples(res) && *n < RPB_FACTS_MAX; i++, (*n)++) {
+		snprintf(out[*n].name, sizeof out[*n].name, "%s", PQgetvalue(res, i, 0));
+		snprintf(out[*n].value, sizeof out[*n].value, "%s", PQgetvalue(res, i, 1));
+	}
+	if (!rc)
+		PQclear(res);
+	pthread_mutex_unlock(&st->admin_lock);
+	return rc;
+}
+
 static enum rpb_status pg_open(const struct rpb_store_cfg *cfg, struct rpb_store **out,
 			       struct rpb_err *err)
 {
@@ -1541,4 +1567,5 @@ const struct rpb_backend rpb_backend_postgres = {
 	.interrupt = pg_interrupt,
 	.usage = pg_usage,
 	.gauges = pg_gauges,
+	.describe = pg_describe,
 };

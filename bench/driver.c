@@ -16,6 +16,7 @@
 #include "clock.h"
 #include "cmdline.h"
 #include "driver.h"
+#include "driver_help.h"
 #include "dsn.h"
 #include "fsutil.h"
 #include "ledger.h"
@@ -40,56 +41,6 @@ struct cli {
 	bool fresh, quiet;
 };
 
-static void usage_line(FILE *f, const char *prog)
-{
-	fprintf(f,
-		"usage: %s run WORKLOAD.ini [--set KEY=VALUE]... [--dir PATH | --dsn DSN [--schema NAME]]\n"
-		"       %*s [--out DIR] [--fresh] [--quiet]\n"
-		"       %s verify RESULT_DIR [--dir PATH | --dsn DSN [--schema NAME]]\n"
-		"       %s --help | --version\n",
-		prog, (int)strlen(prog), "", prog, prog);
-}
-
-static void print_help(const struct rpb_backend *b, const char *prog)
-{
-	printf("%s: rpbench storage benchmark against %s (%s)\n\n", prog, b->name, b->version());
-	usage_line(stdout, prog);
-	printf("\nCommands:\n"
-	       "  run WORKLOAD.ini   run the workload file's pattern against the store\n"
-	       "  verify RESULT_DIR  reopen the store of a run (finished, stopped or killed) and check every\n"
-	       "                     acknowledged"
-	       " operation (prints: verified N objects: M missing, C corrupt, U unexpected)\n"
-	       "\nOptions:\n"
-	       "  --set KEY=VALUE  override a workload option: section.key=value, or key=value when the key\n"
-	       "                   is unique among [run] and the pattern (repeatable)\n");
-	if (b->flags & RPB_BF_SERVER)
-		printf("  --dsn DSN        libpq connection string (default: PGHOST, PGPORT, PGDATABASE, ...)\n"
-		       "  --schema NAME    schema that holds the store (default: rpbench)\n"
-		       "                   verify: the run's, as result.json records them, unless given\n");
-	else
-		printf("  --dir PATH       store directory (default: OUT/store); rpbench marks directories it\n"
-		       "                   creates and refuses non-empty unmarked ones\n"
-		       "                   verify: the run's, as result.json records it, unless given\n");
-	printf("  --out DIR        results directory, must be new or empty\n"
-	       "                   (default: results/<pattern>-%s-<UTC time>)\n"
-	       "  --fresh          empty the store first (only a store rpbench marked as its own and\n"
-	       "                   no other process is using)\n"
-	       "  -q, --quiet      no progress lines\n"
-	       "  -h, --help, --version\n"
-	       "\nExit codes: 0 completed (ops, duration or bytes limit), 1 usage or workload error,\n"
-	       "  2 environment error (store, server, results directory), 3 ended by a stop condition\n"
-	       "  (an error whose policy is stop, e.g. disk full or transaction timeout, or max_slow),\n"
-	       "  4 verify found a discrepancy, 5 stopped by SIGINT/SIGTERM (results complete).\n\n",
-	       b->name);
-	rpb_job_print_help(stdout);
-	if (b->options && b->options->name) {
-		printf("\n[%s] tuning options (workload section [%s] or --set %s.KEY=VALUE):\n", b->name,
-		       b->name, b->name);
-		for (const struct rpb_optspec *o = b->options; o->name; o++)
-			printf("  %-18s default %-8s %s\n", o->name, *o->dflt ? o->dflt : "(none)", o->help);
-	}
-}
-
 static int usage_error(const char *prog, const char *fmt, const char *arg)
 {
 	fprintf(stderr, "%s: ", prog);
@@ -98,13 +49,27 @@ static int usage_error(const char *prog, const char *fmt, const char *arg)
 	return RPB_EXIT_USAGE;
 }
 
+/* Short options as pgbench and fio users expect them: -s, -j, -o, -q, -h,
+ * -V. --help-man[=workload] writes the man page (man/CMakeLists.txt). */
 static const struct option longopts[] = {
-	{"set", required_argument, NULL, 's'}, {"dir", required_argument, NULL, 'd'},
-	{"dsn", required_argument, NULL, 'D'}, {"schema", required_argument, NULL, 'S'},
-	{"out", required_argument, NULL, 'o'}, {"fresh", no_argument, NULL, 'f'},
-	{"quiet", no_argument, NULL, 'q'},     {"help", no_argument, NULL, 'h'},
-	{"version", no_argument, NULL, 'V'},   {NULL, 0, NULL, 0},
+	{"set", required_argument, NULL, 's'},	   {"threads", required_argument, NULL, 'j'},
+	{"dir", required_argument, NULL, 'd'},	   {"dsn", required_argument, NULL, 'D'},
+	{"schema", required_argument, NULL, 'S'},  {"out", required_argument, NULL, 'o'},
+	{"fresh", no_argument, NULL, 'f'},	   {"quiet", no_argument, NULL, 'q'},
+	{"help", no_argument, NULL, 'h'},	   {"version", no_argument, NULL, 'V'},
+	{"help-man", optional_argument, NULL, 'M'}, {NULL, 0, NULL, 0},
 };
+
+/* -j N is --set run.threads=N: the workload parser checks N (a longer
+ * text than any count is refused here, never cut). */
+static const char *threads_set(const char *n)
+{
+	static char text[64];
+	if (strlen(n) > 20)
+		return NULL;
+	snprintf(text, sizeof text, "run.threads=%s", n);
+	return text;
+}
 
 static int parse_cli(struct cli *c, const char *prog, int argc, char **argv)
 {
@@ -114,7 +79,7 @@ static int parse_cli(struct cli *c, const char *prog, int argc, char **argv)
 	char why[512], shown[RPB_SHOWN_SIZE];
 	for (;;) {
 		const char *elem = optind < argc ? argv[optind] : NULL;
-		if ((ch = getopt_long(argc, argv, "+:qh", longopts, NULL)) == -1 && optind >= argc)
+		if ((ch = getopt_long(argc, argv, "+:s:j:o:qhV", longopts, NULL)) == -1 && optind >= argc)
 			break;
 		if (ch == -1) { /* a positional argument: the command and its target */
 			if (!c->command)
@@ -129,10 +94,15 @@ static int parse_cli(struct cli *c, const char *prog, int argc, char **argv)
 		}
 		switch (ch) {
 		case 's':
+		case 'j':
 			if (c->nsets == MAX_SETS)
 				return usage_error(prog, "too many --set options (at most %s)", "256");
-			c->sets[c->nsets++] = optarg;
+			if (ch == 'j' && !threads_set(optarg))
+				return usage_error(prog, "-j takes a thread count from 1 to 1024, not '%s'",
+						   rpb_text_shown(shown, sizeof shown, optarg));
+			c->sets[c->nsets++] = ch == 'j' ? threads_set(optarg) : optarg;
 			break;
+		case 'M': c->command = "--help-man"; c->target = optarg; return 0;
 		case 'd': c->dir = optarg; break;
 		case 'D': c->dsn = optarg; break;
 		case 'S': c->schema = optarg; break;
@@ -323,8 +293,8 @@ static int load_job(struct rpb_job *job, const struct cli *c, const char *prog)
 	char msg[2048];
 	rpb_job_defaults(job);
 	if (!c->target) {
-		fprintf(stderr, "%s: run needs a workload file; see data/workloads/ and %s --help\n", prog,
-			prog);
+		fprintf(stderr, "%s: run needs a workload: a file, or the name of one in "
+			"share/rpbench/workloads (ci-ingest, ...); see %s --help\n", prog, prog);
 		return RPB_EXIT_USAGE;
 	}
 	if (rpb_path_check(c->target, "the workload file", 0, msg, sizeof msg) != 0 ||
@@ -456,7 +426,7 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 	rn.quiet = c->quiet;
 	snprintf(rn.run_tag, sizeof rn.run_tag, "%08" PRIx32,
 		 (uint32_t)((rpb_now_ns() ^ rpb_wall_ms() * 2654435761u) ^ ((uint64_t)getpid() << 16)));
-	if (job.run.jtl && !(rn.jtl = open_output(out, "samples.jtl", rpb_jtl_header))) {
+	if (job.run.jtl && !(rn.jtl = open_output(out, "samples.jtl", rpb_jtl_header(job.run.jtl_columns)))) {
 		snprintf(msg, sizeof msg, "cannot write %s/samples.jtl: %s", out, strerror(errno));
 		goto fail;
 	}
@@ -474,6 +444,9 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 			printf("store: schema %s at %s\n", cfg.name, *dsn_shown ? dsn_shown : "(PG* environment)");
 		else
 			printf("store: %s\n", abs_dir);
+		char until[256];
+		rpb_run_until(until, sizeof until, &job.run);
+		printf("%s; results: %s\n", until, abs_out);
 		rn.quiet = rpb_stdout_lost();
 	}
 	struct rpb_quota quota;
@@ -697,18 +670,37 @@ int rpb_main(const struct rpb_backend *b, int argc, char **argv)
 	if (rc)
 		return rc;
 	if (strcmp(c.command, "--help") == 0 || strcmp(c.command, "help") == 0) {
-		print_help(b, prog);
+		struct rpb_help h = {.f = stdout, .format = RPB_HELP_TEXT};
+		rpb_driver_help(&h, b, prog);
+		return 0;
+	}
+	if (strcmp(c.command, "--help-man") == 0) {
+		struct rpb_help h = {.f = stdout, .format = RPB_HELP_MAN};
+		if (c.target && strcmp(c.target, "workload") == 0)
+			rpb_workload_man(&h);
+		else if (!c.target)
+			rpb_driver_help(&h, b, prog);
+		else {
+			char shown[RPB_SHOWN_SIZE];
+			return usage_error(prog, "--help-man takes no value or 'workload', not '%s'",
+					   rpb_text_shown(shown, sizeof shown, c.target));
+		}
 		return 0;
 	}
 	if (strcmp(c.command, "--version") == 0) {
 		printf("rpbench %s (%s backend: %s)\n", RPB_VERSION, b->name, b->version());
 		return 0;
 	}
-	if (strcmp(c.command, "run") == 0)
+	if (strcmp(c.command, "run") == 0) {
+		static char workload[PATH_MAX];
+		if (c.target)
+			c.target = rpb_path_workload(workload, sizeof workload, c.target);
 		return cmd_run(b, &c, prog, argv[0]);
+	}
 	if (strcmp(c.command, "verify") == 0)
 		return cmd_verify(b, &c, prog);
-	char shown[RPB_SHOWN_SIZE];
-	return usage_error(prog, "unknown command '%s' (commands: run, verify)",
-			   rpb_text_shown(shown, sizeof shown, c.command));
+	static const char *const commands[] = {"run", "verify", NULL};
+	char msg[RPB_SHOWN_SIZE + 128];
+	rpb_cli_unknown_command(msg, sizeof msg, c.command, commands);
+	return usage_error(prog, "%s", msg);
 }

@@ -2,6 +2,7 @@
  * on one workload and tabulates them; `report` draws the figures and the
  * HTML page of result directories. */
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "compare.h"
 #include "compare_exec.h"
 #include "dsn.h"
+#include "help.h"
 #include "paths.h"
 #include "report.h"
 #include "shown.h"
@@ -44,48 +46,124 @@ struct cli {
 	char backend_list[1024];
 	unsigned repeat;
 	const char *out, *dsn, *repeat_text;
+	const char *help_for; /* --help after a command: that command's help */
 	bool start_pg, results, quiet;
 };
 
-static void usage_lines(FILE *f)
+static const char *const usage_compare[] = {
+	"rpbench compare WORKLOAD -b B1,B2,... [-r N] [-s KEY=VALUE]... [-o DIR]",
+	"                [--dsn DSN | --start-postgres] [-q]",
+	"rpbench compare --results RESULT_DIR RESULT_DIR... [-o DIR] [-q]",
+	NULL,
+};
+static const char *const usage_report[] = {"rpbench report RESULT_DIR... [-o DIR] [-q]", NULL};
+static const char *const usage_all[] = {
+	"rpbench compare WORKLOAD -b B1,B2,... [-r N] [-s KEY=VALUE]... [-o DIR]",
+	"                [--dsn DSN | --start-postgres] [-q]",
+	"rpbench compare --results RESULT_DIR RESULT_DIR... [-o DIR] [-q]",
+	"rpbench report RESULT_DIR... [-o DIR] [-q]",
+	"rpbench [COMMAND] -h | --help | -V | --version",
+	NULL,
+};
+
+static void help_exit_status(struct rpb_help *h)
 {
-	fputs("usage: rpbench compare WORKLOAD.ini --backends B1,B2,... [--repeat N] [--set KEY=VALUE]...\n"
-	      "                       [--out DIR] [--dsn DSN | --start-postgres] [--quiet]\n"
-	      "       rpbench compare --results RESULT_DIR RESULT_DIR... [--out DIR]\n"
-	      "       rpbench report RESULT_DIR... [--out DIR]\n"
-	      "       rpbench --help | --version\n",
-	      f);
+	rpb_help_section(h, "Exit status");
+	rpb_help_para(h, 2, "0 every run completed, 1 usage (or runs that cannot be compared), "
+		      "2 environment (binary missing, output directory, server, gnuplot), 3 a run did "
+		      "not complete (named; the report covers the runs that wrote results), 5 stopped "
+		      "by SIGINT/SIGTERM.");
 }
 
-static void print_help(void)
+static void help_compare_options(struct rpb_help *h)
 {
-	printf("rpbench %s: which backend, for this pattern, at what cost\n\n", RPB_VERSION);
-	usage_lines(stdout);
-	printf("\nCommands:\n"
-	       "  compare   run rpbench-<backend> (beside this binary) for each backend on the same\n"
-	       "            workload file, --set list and seed; each run goes to DIR/runs/<backend>[-K]\n"
-	       "            with its store in DIR/stores/ (PostgreSQL: a new schema per run). Prints the\n"
-	       "            table and writes DIR/compare.md, DIR/compare.json and DIR/report/.\n"
-	       "            With --results: no runs, compares existing result directories.\n"
-	       "  report    gnuplot figures (SVG and PNG) and index.html of result directories\n"
-	       "\nOptions:\n"
-	       "  --backends LIST   backends to run, comma-separated: leveldb,sqlite,postgres,null\n"
-	       "  --repeat N        run each backend N times, interleaved (A B C A B C ...); the table\n"
-	       "                    gives medians with [min-max] (default 1)\n"
-	       "  --set KEY=VALUE   override a workload option in every run (repeatable)\n"
-	       "  --out DIR         output directory, new or empty (compare default:\n"
-	       "                    results/compare-<pattern>-<UTC time>; report default:\n"
-	       "                    results/report-<UTC time>; compare --results: no files unless given)\n"
-	       "  --dsn DSN         the PostgreSQL server for the postgres backend\n"
-	       "  --start-postgres  start a throwaway PostgreSQL server for the postgres runs\n"
-	       "                    (scripts/pg-throwaway; always stopped and removed at the end)\n"
-	       "  -q, --quiet       print nothing but the final table\n"
-	       "\nRuns of different workload options or durability (sync) are refused (exit 1) with\n"
-	       "the differing options named.\n"
-	       "\nExit codes: 0 every run completed, 1 usage (or runs that cannot be compared),\n"
-	       "  2 environment (binary missing, output directory, server, gnuplot), 3 a run did not\n"
-	       "  complete (named; the report covers the runs that wrote results), 5 stopped by\n"
-	       "  SIGINT/SIGTERM.\n");
+	rpb_help_item(h, "-b, --backends LIST", "backends to run, comma-separated: "
+		      "leveldb,sqlite,postgres,null");
+	rpb_help_item(h, "-r, --repeat N", "run each backend N times, interleaved (A B C A B C ...); "
+		      "the table gives medians with [min-max] (default 1)");
+	rpb_help_item(h, "-s, --set KEY=VALUE", "override a workload option in every run (repeatable)");
+	rpb_help_item(h, "-o, --out DIR", "output directory, new or empty (default: "
+		      "results/compare-<pattern>-<YYYYmmddTHHMMSSZ>; with --results: no files unless "
+		      "given)");
+	rpb_help_item(h, "--dsn DSN", "the PostgreSQL server for the postgres backend");
+	rpb_help_item(h, "--start-postgres", "start a throwaway PostgreSQL server for the postgres "
+		      "runs (share/rpbench/scripts/pg-throwaway, or RPB_PG_THROWAWAY; always stopped "
+		      "and removed at the end)");
+	rpb_help_item(h, "--results", "compare existing result directories instead of running");
+	rpb_help_item(h, "-q, --quiet", "print nothing but the final table");
+}
+
+static void help_compare_text(struct rpb_help *h)
+{
+	rpb_help_para(h, 2, "Runs rpbench-<backend> (beside this binary) for each backend on the "
+		      "same workload file, --set list and seed; each run goes to DIR/runs/<backend>[-K] "
+		      "with its store in DIR/stores/ (PostgreSQL: a new schema per run). Prints the "
+		      "table and writes DIR/compare.md, DIR/compare.json and DIR/report/. With "
+		      "--results: no runs, compares existing result directories. Runs of different "
+		      "workload options or durability (sync) are refused (exit 1) with the differing "
+		      "options named. WORKLOAD is a path or the name of a file in "
+		      "share/rpbench/workloads, as for rpbench-<backend> run.");
+}
+
+static void help_report_options(struct rpb_help *h)
+{
+	rpb_help_item(h, "-o, --out DIR", "output directory, new or empty (default: "
+		      "results/report-<YYYYmmddTHHMMSSZ>)");
+	rpb_help_item(h, "-q, --quiet", "print nothing but errors");
+}
+
+static void help_report_text(struct rpb_help *h)
+{
+	rpb_help_para(h, 2, "Draws gnuplot figures (SVG and PNG) and writes index.html of result "
+		      "directories of rpbench runs (gnuplot must be installed).");
+}
+
+/* rpbench --help, rpbench COMMAND --help, or the man page (man). */
+static void print_help(enum rpb_help_format format, const char *command)
+{
+	struct rpb_help h = {.f = stdout, .format = format, .term = 19};
+	char title[64];
+	snprintf(title, sizeof title, "rpbench%s%s", command ? " " : "", command ? command : "");
+	rpb_help_title(&h, title, 1, "which backend, for this pattern, at what cost");
+	if (command && !strcmp(command, "compare")) {
+		rpb_help_usage(&h, usage_compare);
+		rpb_help_section(&h, "Description");
+		help_compare_text(&h);
+		rpb_help_section(&h, "Options");
+		help_compare_options(&h);
+		help_exit_status(&h);
+		return;
+	}
+	if (command && !strcmp(command, "report")) {
+		rpb_help_usage(&h, usage_report);
+		rpb_help_section(&h, "Description");
+		help_report_text(&h);
+		rpb_help_section(&h, "Options");
+		help_report_options(&h);
+		help_exit_status(&h);
+		return;
+	}
+	rpb_help_usage(&h, usage_all);
+	rpb_help_section(&h, "Commands");
+	rpb_help_item(&h, "compare", "run backends side by side on one workload, or compare "
+		      "existing result directories (rpbench compare --help)");
+	rpb_help_item(&h, "report", "figures and index.html of result directories "
+		      "(rpbench report --help)");
+	if (format == RPB_HELP_MAN) { /* the page holds every command's help */
+		rpb_help_section(&h, "Compare");
+		help_compare_text(&h);
+		help_compare_options(&h);
+		rpb_help_section(&h, "Report");
+		help_report_text(&h);
+		help_report_options(&h);
+	}
+	rpb_help_section(&h, "Options");
+	rpb_help_item(&h, "-h, --help", "this help; after a command, that command's");
+	rpb_help_item(&h, "-V, --version", "the version");
+	help_exit_status(&h);
+	rpb_help_section(&h, "See also");
+	rpb_help_para(&h, 2, "rpbench-sqlite(1), rpbench-leveldb(1), rpbench-postgres(1), "
+		      "rpbench-null(1), rpbench-workload(5); docs/results.md for every output file.");
 }
 
 static int usage_error(const char *fmt, const char *arg)
@@ -94,6 +172,14 @@ static int usage_error(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "; see rpbench --help\n");
 	return EXIT_USAGE;
+}
+
+static int unknown_command(const char *word)
+{
+	static const char *const commands[] = {"compare", "report", NULL};
+	char msg[RPB_SHOWN_SIZE + 128];
+	rpb_cli_unknown_command(msg, sizeof msg, word, commands);
+	return usage_error("%s", msg);
 }
 
 static int parse_backends(struct cli *c, const char *list)
@@ -121,13 +207,14 @@ static int parse_backends(struct cli *c, const char *list)
 	return 0;
 }
 
+/* --help-man writes the man page (man/CMakeLists.txt). */
 static const struct option longopts[] = {
 	{"backends", required_argument, NULL, 'b'}, {"repeat", required_argument, NULL, 'r'},
 	{"set", required_argument, NULL, 's'},      {"out", required_argument, NULL, 'o'},
 	{"dsn", required_argument, NULL, 'D'},      {"start-postgres", no_argument, NULL, 'P'},
 	{"results", no_argument, NULL, 'R'},        {"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},           {"version", no_argument, NULL, 'V'},
-	{NULL, 0, NULL, 0},
+	{"help-man", no_argument, NULL, 'M'},       {NULL, 0, NULL, 0},
 };
 
 /* Every path given fits, whole, with room for what compare and report
@@ -154,7 +241,8 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 	char why[512], shown[RPB_SHOWN_SIZE];
 	for (;;) {
 		const char *elem = optind < argc ? argv[optind] : NULL;
-		if ((ch = getopt_long(argc, argv, "+:qh", longopts, NULL)) == -1 && optind >= argc)
+		if ((ch = getopt_long(argc, argv, "+:b:r:s:o:qhV", longopts, NULL)) == -1 &&
+		    optind >= argc)
 			break;
 		if (ch == -1) {
 			if (!c->command)
@@ -191,17 +279,30 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 		case 'P': c->start_pg = true; break;
 		case 'R': c->results = true; break;
 		case 'q': c->quiet = true; break;
-		case 'h': c->command = "--help"; return 0;
+		case 'h':
+			c->help_for = c->command;
+			c->command = "--help";
+			return 0;
 		case 'V': c->command = "--version"; return 0;
+		case 'M': c->command = "--help-man"; return 0;
 		default:
 			rpb_cli_problem(why, sizeof why, longopts, ch, elem);
 			return usage_error("%s", why);
 		}
 	}
+	if (c->command && !strcmp(c->command, "help")) { /* rpbench help [COMMAND] */
+		c->help_for = c->npos ? c->pos[0] : NULL;
+		c->command = "--help";
+		return 0;
+	}
 	if (!c->command)
 		return usage_error("no command given (commands: compare, report)%s", "");
 	/* Options that only running backends takes. */
 	bool runs = !strcmp(c->command, "compare") && !c->results;
+	static char workload[PATH_MAX];
+	if (runs && c->npos) {
+		c->pos[0] = rpb_path_workload(workload, sizeof workload, c->pos[0]);
+	}
 	if (!runs && (c->nbackends || c->nsets || c->dsn || c->start_pg || c->repeat != 1))
 		return usage_error("--backends, --set, --repeat, --dsn and --start-postgres are for "
 				   "compare WORKLOAD.ini, not %s with result directories", c->command);
@@ -415,7 +516,7 @@ static int cmd_compare_run(const struct cli *cl, const char *command)
 		pg |= rpb_exec_is_server(cl->backends[i]);
 	if (pg && cl->start_pg) {
 		if (!cl->quiet) {
-			printf("== starting a throwaway PostgreSQL server (scripts/pg-throwaway)\n");
+			printf("== starting a throwaway PostgreSQL server (pg-throwaway)\n");
 			fflush(stdout);
 		}
 		if (rpb_exec_pg_start(pgdir, sizeof pgdir, dsn, sizeof dsn, msg, sizeof msg) != 0) {
@@ -432,7 +533,10 @@ static int cmd_compare_run(const struct cli *cl, const char *command)
 		fprintf(stderr, "rpbench: %s\n", msg);
 	if (pgdir[0]) {
 		if (rpb_exec_pg_stop(pgdir, msg, sizeof msg) != 0) {
-			fprintf(stderr, "rpbench: %s; stop it with: scripts/pg-throwaway stop %s\n", msg, pgdir);
+			char script[PATH_MAX];
+			if (rpb_path_share(script, sizeof script, "scripts/pg-throwaway") != 0)
+				snprintf(script, sizeof script, "pg-throwaway");
+			fprintf(stderr, "rpbench: %s; stop it with: %s stop %s\n", msg, script, pgdir);
 			rc = rc ? rc : EXIT_ENV;
 		} else if (!cl->quiet)
 			printf("== stopped the throwaway PostgreSQL server\n");
@@ -492,8 +596,14 @@ int main(int argc, char **argv)
 	int rc = parse_cli(&cl, argc, argv);
 	if (rc)
 		return rc;
-	if (!strcmp(cl.command, "--help") || !strcmp(cl.command, "help")) {
-		print_help();
+	if (!strcmp(cl.command, "--help")) {
+		if (cl.help_for && strcmp(cl.help_for, "compare") && strcmp(cl.help_for, "report"))
+			return unknown_command(cl.help_for);
+		print_help(RPB_HELP_TEXT, cl.help_for);
+		return EXIT_OK;
+	}
+	if (!strcmp(cl.command, "--help-man")) {
+		print_help(RPB_HELP_MAN, NULL);
 		return EXIT_OK;
 	}
 	if (!strcmp(cl.command, "--version")) {
@@ -512,7 +622,5 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cl.command, "report"))
 		return cmd_report(&cl);
-	char shown[RPB_SHOWN_SIZE];
-	return usage_error("unknown command '%s' (commands: compare, report)",
-			   rpb_text_shown(shown, sizeof shown, cl.command));
+	return unknown_command(cl.command);
 }

@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages rpbench needs to build, test and plot
-# (clang and libclang-rt-14-dev, which holds libFuzzer, for tests/fuzz/).
+# (clang and libclang-rt-14-dev, which holds libFuzzer, for tests/fuzz/;
+# jmeter, Debian's JMeter 2.13, for the test that has JMeter read samples.jtl:
+# 51 packages, 38 MB to fetch, 53 MB installed, about 20 s, plus the Java
+# runtime it depends on where none is installed, openjdk-17-jre-headless:
+# 44 MB to fetch, 190 MB installed; dpkg-dev and man-db for the Debian
+# package and its man pages, scripts/deb-test.sh).
 # As root it runs apt-get; otherwise it prints the exact command and exits 2.
 set -euo pipefail
 
@@ -8,8 +13,8 @@ packages=(
 	build-essential cmake pkg-config
 	libleveldb-dev libsnappy-dev libsqlite3-dev sqlite3 libpq-dev postgresql postgresql-client
 	libxxhash-dev libcriterion-dev libinih-dev libjansson-dev libssl-dev
-	gnuplot-nox libxml2-utils jq util-linux procps e2fsprogs
-	clang libclang-rt-14-dev
+	gnuplot-nox libxml2-utils jq util-linux procps e2fsprogs man-db dpkg-dev
+	clang libclang-rt-14-dev jmeter
 )
 
 missing=()

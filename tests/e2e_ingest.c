@@ -308,7 +308,7 @@ Test(e2e_leveldb, jtl, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "leveldb");
-	e2e_run_ci(&e, "--set", "jtl=on", NULL);
+	e2e_run_ci(&e, "--set", "jtl=on", "--set", "jtl_columns=5", NULL);
 	json_t *r = e2e_result(e.out);
 	json_int_t samples = 0, creates = e2e_jint(r, "labels.create.samples");
 	const char *label;

@@ -10,8 +10,8 @@
  * Masks, so that what is kept is exactly what the same seed reproduces:
  * - result.json: every real number (all timings and rates are reals); the
  *   integers and strings under the keys listed in masked_keys (wall-clock
- *   dates, the host, the file system, memory sizes, the random run tag, the
- *   command line, texts that quote a duration); every value, not the keys,
+ *   dates, the host, the file system and its mount, memory sizes, the random
+ *   run tag, the command line, the build, texts that quote a duration); every value, not the keys,
  *   under backend_gauges (readings taken every 200 ms).
  * - text files: every number, and every word of 8 or more hexadecimal
  *   digits (run tags, which may be all decimal digits), becomes '#', then
@@ -31,7 +31,10 @@
 static const char *const masked_keys[] = {
 	"start", "end", "run_tag", "command", "dir", "out", "workload", "fs_type", "fs_free_bytes",
 	"fs_total_bytes", "cores", "memory_bytes", "peak_rss_bytes", "store_bytes", "status",
-	"summary", "backend_version", "test_id", "prefix", "workspace", "message", NULL,
+	"summary", "backend_version", "test_id", "prefix", "workspace", "message",
+	/* the machine, the build and the store's mount */
+	"cpu_model", "kernel", "point", "source", "options", "super_options", "commit", "compiler",
+	"build_type", "flags", NULL,
 };
 
 /* Every scalar below v becomes "<masked>"; keys and nesting stay. */

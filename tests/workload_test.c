@@ -6,6 +6,7 @@
 
 #include "ingest.h"
 #include "pattern.h"
+#include "help.h"
 #include "workload.h"
 
 #define DATA RPB_SOURCE_DIR "/tests/data/"
@@ -177,17 +178,18 @@ Test(workload, cannot_open)
 
 Test(workload, unknown_key)
 {
-	load_fails("unknown_key.ini", "3: unknown key 'sise_max' in [ingest]; valid keys: "
-				      "size_min, size_max, content, containers, probe_every, model, "
+	load_fails("unknown_key.ini", "3: unknown key 'sise_max' in [ingest] (did you mean "
+				      "size_max?); valid keys: size_min, size_max, content, containers, probe_every, model, "
 				      "pairtree_length, pairtree_count, child_block, binary_threshold, "
 				      "binary_dir, digest");
-	load_fails("unknown_run_key.ini", "3: unknown key 'thread' in [run]; valid keys: threads, "
-					  "clients, ops, duration, bytes, warmup, rate, interval, seed, "
+	load_fails("unknown_run_key.ini", "3: unknown key 'thread' in [run] (did you mean "
+					  "threads?); valid keys: threads, clients, ops, duration, bytes, "
+					  "warmup, rate, interval, seed, "
 					  "sync, txn_timeout, inject, slow_ms, max_slow, on_error, "
-					  "on_error.<class>, jtl");
-	load_fails("bad_class.ini", "2: unknown error class 'disk_full' in [run] on_error.disk_full; "
-				    "give one of: exists, disk-full, txn-timeout, conflict, conn-lost, "
-				    "io, corrupt, invalid, nomem");
+					  "on_error.<class>, jtl, jtl_columns");
+	load_fails("bad_class.ini", "2: unknown error class 'disk_full' in [run] on_error.disk_full "
+				    "(did you mean disk-full?); give one of: exists, disk-full, "
+				    "txn-timeout, conflict, conn-lost, io, corrupt, invalid, nomem");
 }
 
 Test(workload, out_of_range)
@@ -204,8 +206,8 @@ Test(workload, bad_enum)
 
 Test(workload, unknown_section)
 {
-	const char *want = "4: unknown section [ingset]; valid sections: run, ingest, metadata, harvest, "
-			   "raw, leveldb, sqlite, postgres, null";
+	const char *want = "4: unknown section [ingset] (did you mean [ingest]?); valid sections: "
+			   "run, ingest, metadata, harvest, raw, leveldb, sqlite, postgres, null";
 	load_fails("unknown_section.ini", want);
 	load_fails("unknown_empty_section.ini", want);
 }
@@ -290,13 +292,14 @@ Test(workload, set_forms)
 
 	set_fails(&job, "threads", "no '='; write section.key=value or key=value");
 	set_fails(&job, "run.threads=0", "[run] threads = 0 is out of range; give an integer in [1, 1024]");
-	set_fails(&job, "thread=2", "unknown key 'thread' in [run] and the pattern section; "
+	set_fails(&job, "thread=2", "unknown key 'thread' in [run] and the pattern section "
+				    "(did you mean threads?); "
 				    "write backend.thread for a backend option, see --help for the others");
-	set_fails(&job, "run.thread=2", "unknown key 'thread' in [run]; valid keys: threads, clients, "
-					"ops, duration, bytes, warmup, rate, interval, seed, sync, "
-					"txn_timeout, inject, slow_ms, max_slow, on_error, on_error.<class>, jtl");
-	set_fails(&job, "ingset.size_max=1", "unknown section [ingset]; valid sections: run, ingest, "
-					     "metadata, harvest, raw, leveldb, sqlite, postgres, null");
+	set_fails(&job, "run.thread=2", "unknown key 'thread' in [run] (did you mean threads?); "
+					"valid keys: threads, clients, ops, duration, bytes, warmup, rate, interval, seed, sync, "
+					"txn_timeout, inject, slow_ms, max_slow, on_error, on_error.<class>, jtl, jtl_columns");
+	set_fails(&job, "ingset.size_max=1", "unknown section [ingset] (did you mean [ingest]?); "
+					     "valid sections: run, ingest, metadata, harvest, raw, leveldb, sqlite, postgres, null");
 	set_fails(&job, "on_error.oops=stop", "unknown error class 'oops' in [run] on_error.oops; give one "
 					      "of: exists, disk-full, txn-timeout, conflict, conn-lost, "
 					      "io, corrupt, invalid, nomem");
@@ -563,7 +566,8 @@ Test(workload, help_lists_every_key)
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
 	cr_assert_not_null(out);
-	rpb_job_print_help(out);
+	struct rpb_help h = {.f = out, .format = RPB_HELP_TEXT};
+	rpb_job_print_help(&h);
 	fclose(out);
 
 	struct rpb_job job;

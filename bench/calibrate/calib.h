@@ -32,14 +32,35 @@ struct calib {
 	uint64_t rng;
 };
 
-static inline void calib_usage(const char *prog, const char *target)
+static inline void calib_help(const char *prog, const char *target)
 {
-	fprintf(stderr,
-		"usage: %s --%s X [--benchmarks LIST] [--num N] [--value-size N] [--key-size N]\n"
-		"       [--batch N] [--compression-ratio R] [--sync 0|1] [--seed N]\n"
-		"LIST: fillseq,fillrandom,overwrite,readrandom,readseq (default fillseq,fillrandom,"
-		"readrandom,readseq)\n",
-		prog, target);
+	printf("%s: db_bench's loops against the library alone, the baseline of rpbench's raw\n"
+	       "pattern (bench/calibrate.sh)\n\n"
+	       "usage: %s --%s X [--benchmarks LIST] [--num N] [--value-size N] [--key-size N]\n"
+	       "       %*s [--batch N] [--compression-ratio R] [--sync 0|1] [--seed N]\n"
+	       "       %s -h | --help\n\n"
+	       "  --%-16s the store: %s\n"
+	       "  --benchmarks LIST  fillseq, fillrandom, overwrite, readrandom, readseq, comma-separated\n"
+	       "                     (default fillseq,fillrandom,readrandom,readseq)\n"
+	       "  --num N            operations per benchmark (default 1000000)\n"
+	       "  --value-size N     value bytes (default 100)\n"
+	       "  --key-size N       key bytes, at most %d (default 16)\n"
+	       "  --batch N          operations per transaction (default 1)\n"
+	       "  --compression-ratio R  share of random bytes in a value (default 0.5)\n"
+	       "  --sync 0|1         durable commits (default 0)\n"
+	       "  --seed N           random seed (default 42)\n",
+	       prog, prog, target, (int)strlen(prog), "", prog,
+	       strcmp(target, "dsn") == 0 ? "dsn X" : "db X",
+	       strcmp(target, "dsn") == 0 ? "libpq connection string" : "database path",
+	       CALIB_KEY_MAX);
+	exit(0);
+}
+
+/* A one-line refusal naming the problem; exit 1. */
+static inline void calib_usage(const char *prog, const char *problem, const char *arg)
+{
+	fprintf(stderr, "%s: %s%s%s; see %s --help\n", prog, problem, arg ? " " : "", arg ? arg : "",
+		prog);
 	exit(1);
 }
 
@@ -62,10 +83,13 @@ static inline void calib_args(struct calib *c, int argc, char **argv, const char
 {
 	*c = (struct calib){.benchmarks = "fillseq,fillrandom,readrandom,readseq", .num = 1000000,
 			    .value_size = 100, .key_size = 16, .batch = 1, .ratio = 0.5, .seed = 42};
+	const char *prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
+			calib_help(prog, target_opt);
 		if (!v)
-			calib_usage(argv[0], target_opt);
+			calib_usage(prog, "a value is missing after", a);
 		if (strncmp(a, "--", 2) == 0 && strcmp(a + 2, target_opt) == 0)
 			c->target = v;
 		else if (strcmp(a, "--benchmarks") == 0)
@@ -85,12 +109,15 @@ static inline void calib_args(struct calib *c, int argc, char **argv, const char
 		else if (strcmp(a, "--seed") == 0)
 			c->seed = strtoull(v, NULL, 10);
 		else
-			calib_usage(argv[0], target_opt);
+			calib_usage(prog, "unknown option (or a value where an option belongs):", a);
 		i++;
 	}
-	if (!c->target || !c->num || !c->value_size || !c->batch || !c->key_size ||
-	    c->key_size > CALIB_KEY_MAX)
-		calib_usage(argv[0], target_opt);
+	if (!c->target)
+		calib_usage(prog, strcmp(target_opt, "dsn") == 0 ? "--dsn is required" : "--db is required",
+			    NULL);
+	if (!c->num || !c->value_size || !c->batch || !c->key_size || c->key_size > CALIB_KEY_MAX)
+		calib_usage(prog, "--num, --value-size, --batch and --key-size must be at least 1 "
+			    "(--key-size at most 64)", NULL);
 	c->rng = c->seed;
 	enum { PIECE = 100 };
 	size_t size = c->value_size > (1u << 20) ? (size_t)c->value_size : (1u << 20);

@@ -4,6 +4,7 @@
 
 #include "cmdline.h"
 #include "dsn.h"
+#include "nearest.h"
 #include "options.h"
 #include "shown.h"
 
@@ -196,12 +197,37 @@ void rpb_cli_problem(char *msg, size_t n, const struct option *longopts, int ch,
 		rpb_cat(candidates, sizeof candidates, "%s--%s", matches > 1 ? ", " : "", o->name);
 	}
 	snprintf(shown, sizeof shown, "--%.*s", (int)len, name);
-	if (matches == 0)
+	if (matches == 0) {
+		struct rpb_nearest nr;
+		char word[RPB_SHOWN_SIZE];
+		snprintf(word, sizeof word, "%.*s", (int)len, name);
+		rpb_nearest_init(&nr, word);
+		for (const struct option *o = longopts; o->name; o++)
+			rpb_nearest_offer(&nr, o->name);
 		snprintf(msg, n, "unknown option '%s'", rpb_shown(shown, sizeof shown, shown));
+		rpb_nearest_hint(msg, n, &nr, "--", "");
+	}
 	else if (matches > 1)
 		snprintf(msg, n, "option '%s' is ambiguous (%s); write it out", shown, candidates);
 	else if (ch == ':')
 		snprintf(msg, n, "option --%s needs a value", hit->name);
 	else
 		snprintf(msg, n, "option --%s takes no value", hit->name);
+}
+
+void rpb_cli_unknown_command(char *msg, size_t n, const char *word, const char *const *commands)
+{
+	char shown[RPB_SHOWN_SIZE];
+	struct rpb_nearest nr;
+	rpb_nearest_init(&nr, word);
+	for (const char *const *c = commands; *c; c++)
+		rpb_nearest_offer(&nr, *c);
+	const char *best = rpb_nearest_best(&nr);
+	snprintf(msg, n, "unknown command '%s' (", rpb_text_shown(shown, sizeof shown, word));
+	if (best)
+		rpb_cat(msg, n, "did you mean %s? ", best);
+	rpb_cat(msg, n, "commands:");
+	for (const char *const *c = commands; *c; c++)
+		rpb_cat(msg, n, "%s %s", c == commands ? "" : ",", *c);
+	rpb_cat(msg, n, ")");
 }

@@ -53,4 +53,9 @@ const char *rpb_set_shown(char *out, size_t n, const char *assignment);
 void rpb_cli_problem(char *msg, size_t n, const struct option *longopts, int ch,
 		     const char *elem);
 
+/* "unknown command 'WORD' (commands: a, b)", or with the nearest one when
+ * WORD looks like a slip: "unknown command 'rn' (did you mean run?
+ * commands: run, verify)". commands is NULL-terminated. */
+void rpb_cli_unknown_command(char *msg, size_t n, const char *word, const char *const *commands);
+
 #endif

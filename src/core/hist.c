@@ -15,6 +15,7 @@
  * idx = s*S + (v >> s) covers both cases without a branch. */
 #include "hist.h"
 
+#include <math.h>
 #include <string.h>
 
 _Static_assert(RPB_HIST_SUB == 128, "the index formula assumes 7 sub-bucket bits");
@@ -59,6 +60,8 @@ void rpb_hist_init(struct rpb_hist *h)
 {
 	atomic_init(&h->count, 0);
 	atomic_init(&h->sum, 0);
+	atomic_init(&h->sumsq_lo, 0);
+	atomic_init(&h->sumsq_hi, 0);
 	atomic_init(&h->min, UINT64_MAX);
 	atomic_init(&h->max, 0);
 	for (unsigned i = 0; i < RPB_HIST_BUCKETS; i++)
@@ -78,6 +81,12 @@ void rpb_hist_record(struct rpb_hist *h, uint64_t ns)
 	bump(&h->buckets[rpb_hist_bucket(ns)], 1);
 	bump(&h->count, 1);
 	bump(&h->sum, ns);
+	/* 128-bit add by words: the carry goes to the high word. */
+	unsigned __int128 sq = (unsigned __int128)ns * ns;
+	uint64_t lo = atomic_load_explicit(&h->sumsq_lo, memory_order_relaxed);
+	uint64_t add_lo = (uint64_t)sq, nlo = lo + add_lo;
+	atomic_store_explicit(&h->sumsq_lo, nlo, memory_order_relaxed);
+	bump(&h->sumsq_hi, (uint64_t)(sq >> 64) + (nlo < lo));
 	if (ns < atomic_load_explicit(&h->min, memory_order_relaxed))
 		atomic_store_explicit(&h->min, ns, memory_order_relaxed);
 	if (ns > atomic_load_explicit(&h->max, memory_order_relaxed))
@@ -91,6 +100,10 @@ void rpb_hist_snapshot(const struct rpb_hist *h, struct rpb_hist_snap *out)
 {
 	uint64_t total = 0;
 	out->sum = atomic_load_explicit(&h->sum, memory_order_relaxed);
+	/* A copy taken while the writer records may pair words of two sums;
+	 * the final results are read after the writers end. */
+	out->sumsq = (unsigned __int128)atomic_load_explicit(&h->sumsq_hi, memory_order_relaxed) << 64 |
+		     atomic_load_explicit(&h->sumsq_lo, memory_order_relaxed);
 	out->min = atomic_load_explicit(&h->min, memory_order_relaxed);
 	out->max = atomic_load_explicit(&h->max, memory_order_relaxed);
 	for (unsigned i = 0; i < RPB_HIST_BUCKETS; i++) {
@@ -110,6 +123,7 @@ void rpb_snap_add(struct rpb_hist_snap *dst, const struct rpb_hist_snap *src)
 {
 	dst->count += src->count;
 	dst->sum += src->sum;
+	dst->sumsq += src->sumsq;
 	if (src->min < dst->min)
 		dst->min = src->min;
 	if (src->max > dst->max)
@@ -138,6 +152,7 @@ void rpb_snap_diff(struct rpb_hist_snap *dst, const struct rpb_hist_snap *now,
 		dst->count += dst->buckets[i];
 	}
 	dst->sum = sub0(now->sum, before->sum);
+	dst->sumsq = now->sumsq > before->sumsq ? now->sumsq - before->sumsq : 0;
 	if (lo == RPB_HIST_BUCKETS) {
 		dst->min = UINT64_MAX;
 		dst->max = 0;
@@ -190,4 +205,13 @@ uint64_t rpb_snap_percentile(const struct rpb_hist_snap *s, double p)
 double rpb_snap_mean(const struct rpb_hist_snap *s)
 {
 	return s->count ? (double)s->sum / (double)s->count : 0.0;
+}
+
+double rpb_snap_stddev(const struct rpb_hist_snap *s)
+{
+	if (s->count < 2)
+		return 0.0;
+	long double n = (long double)s->count, mean = (long double)s->sum / n;
+	long double var = (long double)s->sumsq / n - mean * mean;
+	return var > 0 ? (double)sqrtl(var) : 0.0;
 }

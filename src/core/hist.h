@@ -25,6 +25,10 @@
 struct rpb_hist {
 	_Atomic uint64_t count;
 	_Atomic uint64_t sum;  /* sum of recorded values (ns), for the mean */
+	/* Sum of squared values (ns^2), 128 bits as two words, for an exact
+	 * standard deviation: (2^49)^2 overflows 64 bits at the first sample
+	 * above 4.3 s, and bucket midpoints would add up to 0.4% per value. */
+	_Atomic uint64_t sumsq_lo, sumsq_hi;
 	_Atomic uint64_t min;  /* exact, UINT64_MAX while empty */
 	_Atomic uint64_t max;  /* exact */
 	_Atomic uint64_t buckets[RPB_HIST_BUCKETS];
@@ -33,6 +37,7 @@ struct rpb_hist {
 /* A plain (non-atomic) copy, for merging and percentile queries. */
 struct rpb_hist_snap {
 	uint64_t count, sum, min, max;
+	unsigned __int128 sumsq;
 	uint64_t buckets[RPB_HIST_BUCKETS];
 };
 
@@ -53,6 +58,9 @@ void rpb_snap_diff(struct rpb_hist_snap *dst, const struct rpb_hist_snap *now,
  * (clamped to [min, max]). 0 for an empty histogram. */
 uint64_t rpb_snap_percentile(const struct rpb_hist_snap *s, double p);
 double rpb_snap_mean(const struct rpb_hist_snap *s);
+/* Population standard deviation (ns) from the exact sums: sqrt(sumsq/n -
+ * mean^2), in long double. 0 for fewer than two samples. */
+double rpb_snap_stddev(const struct rpb_hist_snap *s);
 
 /* Bucket index <-> value range, exposed for tests and exporters. */
 unsigned rpb_hist_bucket(uint64_t ns);

@@ -1,8 +1,12 @@
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/statfs.h>
 #include <sys/sysinfo.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -75,4 +79,127 @@ void rpb_iso_time(char *buf, size_t n, uint64_t wall_ms)
 	char base[32];
 	strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
 	snprintf(buf, n, "%s.%03uZ", base, (unsigned)(wall_ms % 1000u));
+}
+
+void rpb_cpu_model(char *buf, size_t n)
+{
+	snprintf(buf, n, "unknown");
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	if (!f)
+		return;
+	char line[512];
+	while (fgets(line, sizeof line, f)) {
+		char *colon = strchr(line, ':');
+		if (strncmp(line, "model name", 10) != 0 || !colon)
+			continue;
+		colon += 1 + strspn(colon + 1, " \t");
+		colon[strcspn(colon, "\n")] = '\0';
+		if (*colon)
+			snprintf(buf, n, "%s", colon);
+		break;
+	}
+	fclose(f);
+}
+
+void rpb_kernel(char *buf, size_t n)
+{
+	struct utsname u;
+	if (uname(&u) != 0)
+		snprintf(buf, n, "unknown");
+	else
+		snprintf(buf, n, "%s %s %s %s", u.sysname, u.release, u.version, u.machine);
+}
+
+/* The next space-separated field of a mountinfo line, into out. */
+static const char *next_field(const char *p, char *out, size_t n)
+{
+	p += strspn(p, " ");
+	size_t len = strcspn(p, " \n");
+	snprintf(out, n, "%.*s", (int)len, p);
+	return p + len;
+}
+
+/* Undoes mountinfo's octal escapes (\040 for a space) in place. */
+static void unescape(char *s)
+{
+	char *w = s;
+	for (const char *r = s; *r; r++) {
+		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' &&
+		    r[3] >= '0' && r[3] <= '7') {
+			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
+			r += 3;
+		} else {
+			*w++ = *r;
+		}
+	}
+	*w = '\0';
+}
+
+/* Whether mount point mp is path or above it. */
+static bool covers(const char *mp, const char *path)
+{
+	size_t len = strlen(mp);
+	if (strcmp(mp, "/") == 0)
+		return true;
+	return strncmp(mp, path, len) == 0 && (path[len] == '\0' || path[len] == '/');
+}
+
+int rpb_mount_find(const char *mountinfo, const char *real_path, struct rpb_mount *m)
+{
+	size_t best = 0;
+	bool found = false;
+	for (const char *line = mountinfo; *line; line += strcspn(line, "\n") + (line[strcspn(line, "\n")] ? 1 : 0)) {
+		/* id parent major:minor root point options [optional...] - type source super */
+		struct rpb_mount e;
+		char skip[1024];
+		const char *p = line;
+		for (int i = 0; i < 4; i++)
+			p = next_field(p, skip, sizeof skip);
+		p = next_field(p, e.point, sizeof e.point);
+		unescape(e.point);
+		p = next_field(p, e.options, sizeof e.options);
+		const char *dash = strstr(p, " - ");
+		const char *eol = p + strcspn(p, "\n");
+		if (!dash || dash > eol || !*e.point)
+			continue;
+		p = next_field(dash + 3, e.fs_type, sizeof e.fs_type);
+		p = next_field(p, e.source, sizeof e.source);
+		next_field(p, e.super_options, sizeof e.super_options);
+		size_t len = strlen(e.point);
+		if (covers(e.point, real_path) && len >= best) {
+			best = len;
+			*m = e;
+			found = true;
+		}
+	}
+	return found ? 0 : -1;
+}
+
+int rpb_mount_of(const char *path, struct rpb_mount *m)
+{
+	char real[PATH_MAX];
+	if (!path || !realpath(path, real))
+		return -1;
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	if (!f)
+		return -1;
+	size_t cap = 1 << 16, len = 0;
+	char *text = malloc(cap);
+	while (text) {
+		len += fread(text + len, 1, cap - len - 1, f);
+		if (len < cap - 1)
+			break;
+		char *bigger = realloc(text, cap * 2);
+		if (!bigger)
+			free(text);
+		text = bigger;
+		cap *= 2;
+	}
+	fclose(f);
+	if (!text)
+		return -1;
+	text[len] = '\0';
+	int rc = rpb_mount_find(text, real, m);
+	free(text);
+	return rc;
 }

@@ -147,3 +147,32 @@ int rpb_path_check(const char *path, const char *what, size_t room, char *msg, s
 	}
 	return 0;
 }
+
+int rpb_path_share(char *buf, size_t n, const char *name)
+{
+	char exe[PATH_MAX], rel[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (len <= 0)
+		return -1;
+	exe[len] = '\0';
+	*strrchr(exe, '/') = '\0'; /* the kernel gives an absolute path */
+	int rc = snprintf(rel, sizeof rel, "%s/../share/rpbench/%s", exe, name);
+	if (rc < 0 || (size_t)rc >= sizeof rel) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (access(rel, F_OK) != 0)
+		return -1;
+	return rpb_path_absolute(rel, buf, n);
+}
+
+const char *rpb_path_workload(char *buf, size_t n, const char *arg)
+{
+	char name[NAME_MAX + 32];
+	size_t len = strlen(arg);
+	if (!*arg || strchr(arg, '/') || len > NAME_MAX || access(arg, F_OK) == 0)
+		return arg;
+	bool ini = len > 4 && strcmp(arg + len - 4, ".ini") == 0;
+	snprintf(name, sizeof name, "workloads/%s%s", arg, ini ? "" : ".ini");
+	return rpb_path_share(buf, n, name) == 0 ? buf : arg;
+}

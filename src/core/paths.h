@@ -30,4 +30,19 @@ int rpb_path_absolute(const char *path, char *out, size_t n);
 /* Is path the directory dir or inside it? Both absolute and canonical. */
 bool rpb_path_within(const char *path, const char *dir);
 
+/* rpbench's shared files (workloads, records, scripts) live in
+ * share/rpbench beside the directory of the running executable: PREFIX/bin
+ * and PREFIX/share/rpbench once installed, build/bin (or build/tests) and
+ * build/share/rpbench in a build tree, which links them to the sources.
+ * Writes that directory's entry name (e.g. "scripts/pg-throwaway") into buf;
+ * -1 with errno set when it does not exist or does not fit. */
+int rpb_path_share(char *buf, size_t n, const char *name);
+
+/* The workload file a command line names: the path as given when it exists
+ * or names a directory; otherwise, for a bare name ("ci-ingest" or
+ * "ci-ingest.ini"), the file of that name in share/rpbench/workloads when
+ * there is one (written into buf). Otherwise arg itself: its reader then says
+ * what is wrong. */
+const char *rpb_path_workload(char *buf, size_t n, const char *arg);
+
 #endif

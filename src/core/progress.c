@@ -10,14 +10,36 @@
 #include "progress.h"
 #include "usage.h"
 
-const char rpb_jtl_header[] =
-	"timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,"
-	"failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect";
+#define JTL_HEAD "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,"
+#define JTL_TAIL "grpThreads,allThreads,URL,Latency,IdleTime,Connect"
+
+const char *rpb_jtl_header(enum rpb_jtl_columns cols)
+{
+	return cols == RPB_JTL_5 ? JTL_HEAD "sentBytes," JTL_TAIL : JTL_HEAD JTL_TAIL;
+}
 
 void rpb_hms(char *buf, size_t n, double seconds)
 {
 	uint64_t s = seconds > 0 ? (uint64_t)llround(seconds) : 0;
 	snprintf(buf, n, "%02" PRIu64 ":%02" PRIu64 ":%02" PRIu64, s / 3600, s / 60 % 60, s % 60);
+}
+
+void rpb_run_until(char *buf, size_t n, const struct rpb_run_opts *run)
+{
+	char limits[160] = "";
+	size_t used = 0;
+	if (run->duration > 0)
+		used += (size_t)snprintf(limits, sizeof limits, "%g s", run->duration);
+	if (run->ops && used < sizeof limits)
+		used += (size_t)snprintf(limits + used, sizeof limits - used, "%s%" PRIu64 " ops per thread",
+					 used ? " or " : "", run->ops);
+	if (run->bytes && used < sizeof limits)
+		snprintf(limits + used, sizeof limits - used, "%s%" PRIu64 " payload bytes",
+			 used ? " or " : "", run->bytes);
+	if (*limits)
+		snprintf(buf, n, "stops after %s, or on an error or a signal", limits);
+	else
+		snprintf(buf, n, "stops when the pattern's work is done, on an error or a signal");
 }
 
 static uint64_t ms_round(uint64_t ns)
@@ -197,6 +219,11 @@ static void csv_field(FILE *f, const char *s)
 	putc_unlocked('"', f);
 }
 
+bool rpb_label_receives(const char *label)
+{
+	return strstr(label, "get") || strstr(label, "head") || !strcmp(label, "request");
+}
+
 void rpb_jtl_row(struct rpb_worker *w, unsigned label, uint64_t end_ns, uint64_t lat_ns,
 		 enum rpb_status st, bool failed, uint64_t bytes, const struct rpb_err *err)
 {
@@ -206,7 +233,8 @@ void rpb_jtl_row(struct rpb_worker *w, unsigned label, uint64_t end_ns, uint64_t
 	uint64_t ts = rn->wall_start_ms + (start_ns > rn->t_start ? (start_ns - rn->t_start) / 1000000u : 0);
 	uint64_t ms = ms_round(lat_ns);
 	const char *code = st == RPB_OK ? "200" : rpb_status_name(st);
-	const char *msg = st == RPB_OK ? "OK" : (err ? err->msg : "");
+	/* A successful sample's err, when given, is the pattern's note on it. */
+	const char *msg = err ? err->msg : st == RPB_OK ? "OK" : "";
 	const char *why = st != RPB_OK ? msg : (failed ? "slower than slow_ms" : "");
 	unsigned active = atomic_load_explicit(&rn->active, memory_order_relaxed);
 	flockfile(f);
@@ -217,11 +245,15 @@ void rpb_jtl_row(struct rpb_worker *w, unsigned label, uint64_t end_ns, uint64_t
 											    : "text",
 		failed ? "false" : "true");
 	csv_field(f, why);
-	/* Writes send their payload, reads receive it. */
-	bool sends = strstr(rn->pattern->labels[label], "get") == NULL &&
-		     strstr(rn->pattern->labels[label], "head") == NULL;
-	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%u,%u,rpbench://%s/%s,%" PRIu64 ",0,0\n",
-		sends ? 0 : bytes, sends ? bytes : 0, active, active, rn->backend->name,
+	/* Writes send their payload, reads receive it; without a sentBytes
+	 * column, bytes holds the payload either way. */
+	if (rn->job->run.jtl_columns == RPB_JTL_5) {
+		bool sends = !rpb_label_receives(rn->pattern->labels[label]);
+		fprintf(f, ",%" PRIu64 ",%" PRIu64, sends ? 0 : bytes, sends ? bytes : 0);
+	} else {
+		fprintf(f, ",%" PRIu64, bytes);
+	}
+	fprintf(f, ",%u,%u,rpbench://%s/%s,%" PRIu64 ",0,0\n", active, active, rn->backend->name,
 		rn->pattern->labels[label], ms);
 	funlockfile(f);
 }

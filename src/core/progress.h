@@ -36,12 +36,23 @@ bool rpb_stdout_lost(void);
  * the Active/Started/Finished tail when active < 0. */
 void rpb_summary_line(char *buf, size_t n, char sign, const struct rpb_hist_snap *s,
 		      uint64_t errors, double seconds, int active, int started, int finished);
+/* When the run will stop, for the header line: "stops after 60 s or
+ * 1000 ops per thread, or on an error or a signal"; with no limit, "stops
+ * when the pattern's work is done, on an error or a signal". */
+void rpb_run_until(char *buf, size_t n, const struct rpb_run_opts *run);
 /* Formats seconds as JMeter does: hh:mm:ss. */
 void rpb_hms(char *buf, size_t n, double seconds);
 
-/* The JTL header line, in JMeter's default CSV column order. */
-extern const char rpb_jtl_header[];
-/* Writes one samples.jtl row (worker thread; the FILE's own lock orders rows). */
+/* The JTL header line, in JMeter's default CSV column order: JMeter 5.x's
+ * default set, less sentBytes for RPB_JTL_2_13 (JMeter 2.13 refuses a
+ * header with a column it does not know). */
+const char *rpb_jtl_header(enum rpb_jtl_columns cols);
+/* Whether a label's bytes come back from the store rather than go into it:
+ * reads (a name with get or head) and the harvest's requests, whose bytes
+ * are the response's. */
+bool rpb_label_receives(const char *label);
+/* Writes one samples.jtl row (err of a successful sample: the pattern's
+ * note for responseMessage, or NULL for "OK") (worker thread; the FILE's own lock orders rows). */
 void rpb_jtl_row(struct rpb_worker *w, unsigned label, uint64_t end_ns, uint64_t lat_ns,
 		 enum rpb_status st, bool failed, uint64_t bytes, const struct rpb_err *err);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buildinfo.h"
 #include "hostinfo.h"
 #include "jsontext.h"
 #include "paths.h"
@@ -85,9 +86,13 @@ static uint64_t total_acked(struct rpb_runner *rn)
 	return n;
 }
 
+/* Payload bytes the acknowledged main operations stored: none when they
+ * read (the harvest's requests, whose bytes are labels.request.bytes). */
 static uint64_t acked_bytes(struct rpb_runner *rn)
 {
 	uint64_t n = 0;
+	if (rpb_label_receives(rn->pattern->labels[0]))
+		return 0;
 	for (unsigned t = 0; t < rn->nworkers; t++)
 		n += atomic_load(&rn->workers[t].labels[0].bytes);
 	return n;
@@ -212,6 +217,7 @@ static json_t *hist_json(const struct rpb_hist_snap *s, uint64_t samples, uint64
 			      (json_int_t)bytes, "throughput_per_s",
 			      seconds > 0 ? (double)s->count / seconds : 0.0, "mean_us",
 			      rpb_snap_mean(s) / 1e3);
+	json_object_set_new(o, "stddev_us", json_real(rpb_snap_stddev(s) / 1e3));
 	json_object_set_new(o, "min_us", json_real(s->count ? (double)s->min / 1e3 : 0));
 	for (size_t i = 0; i < sizeof pct / sizeof pct[0]; i++)
 		json_object_set_new(o, pct[i].key, json_real((double)rpb_snap_percentile(s, pct[i].p) / 1e3));
@@ -236,6 +242,67 @@ static int set_quota(json_t *man, const struct rpb_quota *q)
 	return o ? json_object_set_new(man, "quota", o) : -1;
 }
 
+/* The mount holding the store directory: where the bytes went and how. */
+static int set_mount(json_t *store, const char *dir)
+{
+	struct rpb_mount *m = malloc(sizeof *m);
+	if (!m)
+		return -1;
+	int rc = 0;
+	if (rpb_mount_of(dir, m) == 0) {
+		json_t *o = json_object();
+		rc = !o || rpb_json_set_exact(o, "point", m->point) ||
+		     json_object_set_new(o, "fs_type", rpb_json_text(m->fs_type)) ||
+		     json_object_set_new(o, "source", rpb_json_text(m->source)) ||
+		     json_object_set_new(o, "options", rpb_json_text(m->options)) ||
+		     json_object_set_new(o, "super_options", rpb_json_text(m->super_options)) ||
+		     json_object_set_new(store, "mount", o)
+			     ? -1
+			     : 0;
+	}
+	free(m);
+	return rc;
+}
+
+/* The machine, beside cores and memory: what a number was measured on. */
+static int set_host(json_t *man)
+{
+	char cpu[256], kernel[512];
+	rpb_cpu_model(cpu, sizeof cpu);
+	rpb_kernel(kernel, sizeof kernel);
+	json_t *host = json_object_get(man, "host");
+	return json_object_set_new(host, "cpu_model", rpb_json_text(cpu)) ||
+	       json_object_set_new(host, "kernel", rpb_json_text(kernel));
+}
+
+/* How this program was built (buildinfo.h). */
+static int set_build(json_t *man)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s}", "commit", rpb_build_commit, "compiler",
+			      rpb_build_compiler, "build_type", rpb_build_type, "flags",
+			      rpb_build_flags);
+	return o ? json_object_set_new(man, "build", o) : -1;
+}
+
+/* The server's facts (store.h describe): its version and settings. A
+ * server that cannot tell says why instead. */
+static int set_server(json_t *man, struct rpb_runner *rn)
+{
+	if (!rn->backend->describe || !rn->store)
+		return 0;
+	struct rpb_fact facts[RPB_FACTS_MAX];
+	size_t n = 0;
+	struct rpb_err err;
+	json_t *o = json_object();
+	if (!o)
+		return -1;
+	if (rn->backend->describe(rn->store, facts, &n, &err) != RPB_OK)
+		json_object_set_new(o, "error", rpb_json_text(err.msg));
+	for (size_t i = 0; i < n && i < RPB_FACTS_MAX; i++)
+		json_object_set_new(o, facts[i].name, rpb_json_text(facts[i].value));
+	return json_object_set_new(man, "server", o);
+}
+
 static json_t *manifest_json(struct rpb_runner *rn, const struct rpb_store_where *where)
 {
 	char start[40], end[40], fstype[32];
@@ -249,7 +316,8 @@ static json_t *manifest_json(struct rpb_runner *rn, const struct rpb_store_where
 		ok = !rpb_json_set_exact(store, "dir", where->dir) &&
 		     !json_object_set_new(store, "fs_type", json_string(fstype)) &&
 		     !json_object_set_new(store, "fs_free_bytes", json_integer((json_int_t)fs_free)) &&
-		     !json_object_set_new(store, "fs_total_bytes", json_integer((json_int_t)fs_total));
+		     !json_object_set_new(store, "fs_total_bytes", json_integer((json_int_t)fs_total)) &&
+		     !set_mount(store, where->dir);
 	}
 	if (ok && where->dsn)
 		ok = !rpb_json_set_exact(store, "dsn", where->dsn);
@@ -271,7 +339,8 @@ static json_t *manifest_json(struct rpb_runner *rn, const struct rpb_store_where
 	/* Where the run kept its results and read its workload, absolute. */
 	if (man && ((where->out && rpb_json_set_exact(man, "out", where->out)) ||
 		    (where->workload && rpb_json_set_exact(man, "workload", where->workload)) ||
-		    set_command(man, where) || set_quota(man, where->quota))) {
+		    set_command(man, where) || set_quota(man, where->quota) || set_host(man) ||
+		    set_build(man) || set_server(man, rn))) {
 		json_decref(man);
 		return NULL;
 	}
@@ -418,12 +487,43 @@ int rpb_results_begin(struct rpb_runner *rn, const struct rpb_store_where *where
 	return rc;
 }
 
+/* The end-of-run latency table, one row per label with measured samples,
+ * in microseconds (fio's clat and pgbench's latency lines, per label). */
+static void latency_table(char *buf, size_t n, const char *const *names,
+			  const struct rpb_hist_snap *const *snaps, unsigned nlabels)
+{
+	static const double pct[] = {50, 90, 99, 99.9};
+	int width = 12; /* the longest label, at least "Latency us" and a space */
+	for (unsigned l = 0; l < nlabels; l++)
+		if ((int)strlen(names[l]) > width)
+			width = (int)strlen(names[l]);
+	size_t used = strlen(buf);
+	snprintf(buf + used, n - used, "%-*s %10s %10s %10s %10s %10s %10s %10s %10s %10s\n", width,
+		 "Latency us", "count", "mean", "stddev", "min", "p50", "p90", "p99", "p99.9", "max");
+	for (unsigned l = 0; l < nlabels; l++) {
+		const struct rpb_hist_snap *s = snaps[l];
+		if (!s->count)
+			continue;
+		used = strlen(buf);
+		snprintf(buf + used, n - used, "%-*s %10" PRIu64 " %10.1f %10.1f %10.1f", width, names[l],
+			 s->count, rpb_snap_mean(s) / 1e3, rpb_snap_stddev(s) / 1e3,
+			 (double)s->min / 1e3);
+		for (size_t i = 0; i < sizeof pct / sizeof pct[0]; i++) {
+			used = strlen(buf);
+			snprintf(buf + used, n - used, " %10.1f",
+				 (double)rpb_snap_percentile(s, pct[i]) / 1e3);
+		}
+		used = strlen(buf);
+		snprintf(buf + used, n - used, " %10.1f\n", (double)s->max / 1e3);
+	}
+}
+
 int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where, char *msg,
 		      size_t n)
 {
 	struct rpb_hist_snap *tmp = malloc(sizeof *tmp), *diff = malloc(sizeof *diff),
 			     *all = malloc(sizeof *all);
-	struct label_totals *lt = malloc(sizeof *lt);
+	struct label_totals *lt = malloc(RPB_MAX_LABELS * sizeof *lt);
 	if (!tmp || !diff || !all || !lt) {
 		free(tmp), free(diff), free(all), free(lt);
 		snprintf(msg, n, "out of memory writing results");
@@ -433,17 +533,20 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 	json_t *labels = json_object();
 	uint64_t samples = 0, errors = 0, bytes = 0, measured_all = 0;
 	rpb_snap_init(all);
+	const struct rpb_hist_snap *snaps[RPB_MAX_LABELS];
 	for (unsigned l = 0; l < rn->pattern->nlabels; l++) {
-		label_measured(rn, l, lt, tmp, diff);
-		if (!lt->samples && l)
+		struct label_totals *t = &lt[l];
+		label_measured(rn, l, t, tmp, diff);
+		snaps[l] = &t->snap;
+		if (!t->samples && l)
 			continue;
 		json_object_set_new(labels, rn->pattern->labels[l],
-				    hist_json(&lt->snap, lt->samples, lt->errors, lt->bytes, secs));
-		rpb_snap_add(all, &lt->snap);
-		samples += lt->samples;
-		errors += lt->errors;
-		bytes += lt->bytes;
-		measured_all += lt->snap.count;
+				    hist_json(&t->snap, t->samples, t->errors, t->bytes, secs));
+		rpb_snap_add(all, &t->snap);
+		samples += t->samples;
+		errors += t->errors;
+		bytes += t->bytes;
+		measured_all += t->snap.count;
 	}
 	/* Failed samples among the measured ones, for the summary line. */
 	uint64_t measured_errors = 0;
@@ -523,7 +626,7 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 
 	int rc = 0;
 	char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-	char summary[2048];
+	char summary[4096];
 	snprintf(summary, sizeof summary, "%s\n%s\nStatus: %s\nBackend: %s (%s), sync = %s, pattern %s, seed %" PRIu64 "\n",
 		 line, seedline, status, rn->backend->name, rn->backend->version(),
 		 rn->job->run.sync == RPB_SYNC_COMMIT ? "commit" : "none", rn->pattern->name,
@@ -534,6 +637,7 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 		rpb_gauges_summary(&rn->gauges, gline, sizeof gline);
 		snprintf(summary + used, sizeof summary - used, "Gauges: %s\n", gline);
 	}
+	latency_table(summary, sizeof summary, rn->pattern->labels, snaps, rn->pattern->nlabels);
 	if (!text) {
 		snprintf(msg, n, "cannot encode result.json");
 		rc = -1;

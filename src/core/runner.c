@@ -330,7 +330,9 @@ static void supervise(struct rpb_runner *rn, struct rpb_progress *pg)
 {
 	const uint64_t gauge_step = RPB_GAUGE_PERIOD_MS * 1000000ull;
 	uint64_t step = (uint64_t)(rn->job->run.interval * 1e9);
-	uint64_t next = rn->t_start + step;
+	/* The first line after one second (or the interval if shorter), then
+	 * every interval from the start. */
+	uint64_t next = rn->t_start + (step < 1000000000u ? step : 1000000000u);
 	uint64_t next_gauge = rn->backend->gauges ? rn->t_start + gauge_step : UINT64_MAX;
 	while (atomic_load(&rn->active) > 0) {
 		uint64_t now = rpb_now_ns();
@@ -353,7 +355,7 @@ static void supervise(struct rpb_runner *rn, struct rpb_progress *pg)
 		}
 		if (rpb_now_ns() >= next) {
 			rpb_progress_tick(pg, rn, false);
-			next += step;
+			next = next < rn->t_start + step ? rn->t_start + step : next + step;
 		}
 	}
 }

@@ -174,6 +174,14 @@ struct rpb_gauge {
 	double value;
 };
 
+/* A fact about a store's server for result.json's manifest: the server's
+ * version, a setting that decides what a number means. */
+#define RPB_FACTS_MAX 16
+struct rpb_fact {
+	char name[48];
+	char value[160];
+};
+
 struct rpb_store;   /* opaque, one per opened store */
 struct rpb_session; /* opaque, one per worker client; used by one thread */
 
@@ -258,6 +266,12 @@ struct rpb_backend {
 	 * the workers run. */
 	enum rpb_status (*gauges)(struct rpb_store *st, struct rpb_gauge *out, size_t *n,
 				  struct rpb_err *err);
+	/* Optional. Describes the store's server (PostgreSQL: its version and
+	 * the settings that matter) into out, at most RPB_FACTS_MAX, and sets
+	 * *n. Called from one thread at a time, outside the timed loop. A
+	 * backend whose library version says it all has none. */
+	enum rpb_status (*describe)(struct rpb_store *st, struct rpb_fact *out, size_t *n,
+				    struct rpb_err *err);
 };
 
 /* Checks a backend table at start-up: abi and required hooks. */

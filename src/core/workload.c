@@ -14,13 +14,16 @@
 
 #include "cmdline.h"
 #include "dsn.h"
+#include "help.h"
 #include "jsontext.h"
+#include "nearest.h"
 #include "pattern.h"
 #include "shown.h"
 #include "text.h"
 #include "workload.h"
 
 _Static_assert(sizeof(enum rpb_sync) == sizeof(unsigned), "enum size");
+_Static_assert(sizeof(enum rpb_jtl_columns) == sizeof(unsigned), "enum size");
 
 #define DAYS31 (31.0 * 86400.0)
 #define RETRY_MAX 1000
@@ -31,6 +34,7 @@ _Static_assert(sizeof(enum rpb_sync) == sizeof(unsigned), "enum size");
 	  .help = "on " name " errors; overrides on_error" }
 
 static const char *const sync_names[] = {"none", "commit", NULL};
+static const char *const jtl_column_names[] = {"2.13", "5", NULL};
 
 static const struct rpb_optdef run_options[] = {
 	{ .key = "threads", .type = RPB_OPT_COUNT, .dflt = "1",
@@ -90,6 +94,9 @@ static const struct rpb_optdef run_options[] = {
 	POLICY(RPB_NOMEM, "nomem"),
 	{ .key = "jtl", .type = RPB_OPT_BOOL, .dflt = "off",
 	  .off = RUN(jtl), .help = "write every sample to samples.jtl" },
+	{ .key = "jtl_columns", .type = RPB_OPT_ENUM, .dflt = "2.13",
+	  .choices = jtl_column_names, .off = RUN(jtl_columns),
+	  .help = "samples.jtl columns: 2.13 (JMeter 2.13 and 5.x read them) or 5 (adds sentBytes)" },
 	{ .key = NULL },
 };
 
@@ -140,19 +147,53 @@ static const struct rpb_optdef *find_opt(const char *section, const char *key)
 
 /* ---- applying one section/key/value ---- */
 
+/* Offers every key of a table to nr (the per-class policies without their
+ * "on_error." when only the class is compared). */
+static void offer_keys(struct rpb_nearest *nr, const struct rpb_optdef *table, bool classes)
+{
+	for (const struct rpb_optdef *d = table; d && d->key; d++)
+		if (!classes)
+			rpb_nearest_offer(nr, d->key);
+		else if (d->type == RPB_OPT_POLICY && d->cls >= 0)
+			rpb_nearest_offer(nr, d->key + strlen("on_error."));
+}
+
 static void unknown_key(char *err, size_t n, const char *section, const char *key)
 {
 	const struct rpb_optdef *table = section_table(section);
 	char k[RPB_SHOWN_SIZE];
-	if (strncmp(key, "on_error.", 9) == 0 && rpb_opt_find(table, "on_error")) {
+	struct rpb_nearest nr;
+	bool cls = strncmp(key, "on_error.", 9) == 0 && rpb_opt_find(table, "on_error");
+	rpb_nearest_init(&nr, cls ? key + 9 : key);
+	offer_keys(&nr, table, cls);
+	if (cls) {
 		rpb_shown(k, sizeof k, key + 9);
-		snprintf(err, n, "unknown error class '%s' in [%s] on_error.%s; give one of: ", k,
-			 section, k);
+		snprintf(err, n, "unknown error class '%s' in [%s] on_error.%s", k, section, k);
+		rpb_nearest_hint(err, n, &nr, "", "");
+		rpb_cat(err, n, "; give one of: ");
 		rpb_opt_list_classes(err, n, table);
 		return;
 	}
-	snprintf(err, n, "unknown key '%s' in [%s]; valid keys: ", rpb_shown(k, sizeof k, key), section);
+	snprintf(err, n, "unknown key '%s' in [%s]", rpb_shown(k, sizeof k, key), section);
+	rpb_nearest_hint(err, n, &nr, "", "");
+	rpb_cat(err, n, "; valid keys: ");
 	rpb_opt_list_keys(err, n, table);
+}
+
+static void unknown_section(char *err, size_t n, const char *name)
+{
+	char shown[RPB_SHOWN_SIZE];
+	struct rpb_nearest nr;
+	rpb_nearest_init(&nr, name);
+	rpb_nearest_offer(&nr, "run");
+	for (size_t i = 0; i < rpb_pattern_count(); i++)
+		rpb_nearest_offer(&nr, rpb_pattern_at(i)->name);
+	for (size_t i = 0; i < NBACKENDS; i++)
+		rpb_nearest_offer(&nr, backend_sections[i]);
+	snprintf(err, n, "unknown section [%s]", rpb_shown(shown, sizeof shown, name));
+	rpb_nearest_hint(err, n, &nr, "[", "]");
+	rpb_cat(err, n, "; valid sections: ");
+	list_sections(err, n);
 }
 
 static int kv_put(struct rpb_job *job, const char *section, const char *key, const char *value,
@@ -263,9 +304,7 @@ static int apply(struct rpb_job *job, const char *section, const char *key, cons
 	}
 	switch (kind) {
 	case SEC_UNKNOWN:
-		snprintf(err, n, "unknown section [%s]; valid sections: ",
-			 rpb_shown(shown, sizeof shown, section));
-		list_sections(err, n);
+		unknown_section(err, n, section);
 		return -1;
 	case SEC_BACKEND:
 		return recordable(section, key, value, err, n) ? -1 : kv_put(job, section, key, value, err, n);
@@ -365,13 +404,11 @@ static void ctx_fail(struct load_ctx *c, const char *fmt, ...)
 
 static void enter_section(struct load_ctx *c, const char *name)
 {
-	char err[1024] = "", shown[RPB_SHOWN_SIZE];
+	char err[1024] = "";
 	const struct rpb_pattern *pat = NULL;
 	switch (section_kind(name, &pat)) {
 	case SEC_UNKNOWN:
-		snprintf(err, sizeof err, "unknown section [%s]; valid sections: ",
-			 rpb_shown(shown, sizeof shown, name));
-		list_sections(err, sizeof err);
+		unknown_section(err, sizeof err, name);
 		ctx_fail(c, "%s", err);
 		return;
 	case SEC_PATTERN:
@@ -620,13 +657,19 @@ static int resolve_bare(const struct rpb_job *job, const char *key, const char *
 	} else if (dot) {
 		char name[RPB_SHOWN_SIZE];
 		snprintf(name, sizeof name, "%.*s", (int)(dot - key), key);
-		snprintf(err, n, "unknown section [%s]; valid sections: ",
-			 rpb_shown(shown, sizeof shown, name));
-		list_sections(err, n);
+		unknown_section(err, n, name);
 	} else {
+		struct rpb_nearest nr;
+		rpb_nearest_init(&nr, key);
+		offer_keys(&nr, run_options, false);
+		for (size_t i = 0; i < rpb_pattern_count(); i++)
+			if (!job->pattern || job->pattern == rpb_pattern_at(i))
+				offer_keys(&nr, rpb_pattern_at(i)->options, false);
 		rpb_shown(shown, sizeof shown, key);
-		snprintf(err, n, "unknown key '%s' in [run] and the pattern section; "
-			 "write backend.%s for a backend option, see --help for the others", shown, shown);
+		snprintf(err, n, "unknown key '%s' in [run] and the pattern section", shown);
+		rpb_nearest_hint(err, n, &nr, "", "");
+		rpb_cat(err, n, "; write backend.%s for a backend option, see --help for the others",
+			shown);
 	}
 	return -1;
 }
@@ -810,37 +853,10 @@ int rpb_job_from_json(struct rpb_job *job, const json_t *obj, char *msg, size_t 
 
 /* ---- --help ---- */
 
-#define HELP_WIDTH 100
-
-/* Prints text from column col, wrapped at words to HELP_WIDTH. */
-static void print_wrapped(FILE *out, const char *text, int col)
-{
-	int room = HELP_WIDTH - col;
-	if (room < 30)
-		room = 30;
-	bool first = true;
-	while (*text) {
-		int len = (int)strlen(text);
-		int cut = len;
-		if (len > room) {
-			cut = room;
-			/* Break at a space, but keep "0 = never" together. */
-			while (cut > 0 && (text[cut] != ' ' || text[cut - 1] == '=' ||
-					   text[cut + 1] == '='))
-				cut--;
-			if (cut == 0)
-				cut = room;
-		}
-		fprintf(out, "%*s%.*s\n", first ? 0 : col, "", cut, text);
-		first = false;
-		text += cut;
-		while (*text == ' ')
-			text++;
-	}
-	if (first)
-		fputc('\n', out);
-}
-
+/* Column widths of the text tables, one set for every section so they
+ * align; the range column is capped (a longer range pushes its meaning to
+ * the next line) so the meaning keeps room for words. */
+#define RANGE_COLUMN_MAX 24
 struct help_widths {
 	int key, dflt, range;
 };
@@ -853,48 +869,73 @@ static void measure(struct help_widths *w, const struct rpb_optdef *table)
 		int k = (int)strlen(d->key), f = (int)strlen(d->dflt), g = (int)strlen(r);
 		w->key = k > w->key ? k : w->key;
 		w->dflt = f > w->dflt ? f : w->dflt;
-		w->range = g > w->range ? g : w->range;
+		w->range = g > w->range && g <= RANGE_COLUMN_MAX ? g : w->range;
 	}
 }
 
-static void print_section(FILE *out, const struct help_widths *w, const char *section,
+static void print_row(struct rpb_help *h, const struct help_widths *w, const struct rpb_optdef *d)
+{
+	char r[128];
+	rpb_opt_range(r, sizeof r, d);
+	if (h->format == RPB_HELP_MAN) {
+		char term[256], text[1024];
+		snprintf(term, sizeof term, "%s = %s", d->key, *d->dflt ? d->dflt : "(empty)");
+		snprintf(text, sizeof text, "%s (%s)", d->help, r);
+		rpb_help_item(h, term, text);
+		return;
+	}
+	int col = 2 + w->key + 2 + w->dflt + 2 + w->range + 2;
+	int at = fprintf(h->f, "  %-*s  %-*s  %-*s  ", w->key, d->key, w->dflt, d->dflt, w->range, r);
+	if (at > col) {
+		fprintf(h->f, "\n%*s", col, "");
+		at = col;
+	}
+	rpb_help_wrap(h->f, d->help, col, at);
+}
+
+static void print_section(struct rpb_help *h, const struct help_widths *w, const char *section,
 			  const struct rpb_optdef *table, bool pattern)
 {
+	char title[128];
 	if (pattern)
-		fprintf(out, "\n[%s]  (the section selects the %s pattern)\n", section, section);
+		snprintf(title, sizeof title, "[%s]  (the section selects the %s pattern)", section, section);
 	else
-		fprintf(out, "\n[%s]\n", section);
-	fprintf(out, "  %-*s  %-*s  %-*s  %s\n", w->key, "key", w->dflt, "default", w->range, "range",
-		"meaning");
-	for (const struct rpb_optdef *d = table; d && d->key; d++) {
-		char r[128];
-		rpb_opt_range(r, sizeof r, d);
-		fprintf(out, "  %-*s  %-*s  %-*s  ", w->key, d->key, w->dflt, d->dflt, w->range, r);
-		print_wrapped(out, d->help, 2 + w->key + 2 + w->dflt + 2 + w->range + 2);
+		snprintf(title, sizeof title, "[%s]", section);
+	if (h->format == RPB_HELP_MAN) {
+		fprintf(h->f, ".SS \"%s\"\n", title);
+	} else {
+		fprintf(h->f, "\n%s\n", title);
+		fprintf(h->f, "  %-*s  %-*s  %-*s  %s\n", w->key, "key", w->dflt, "default", w->range,
+			"range", "meaning");
 	}
+	for (const struct rpb_optdef *d = table; d && d->key; d++)
+		print_row(h, w, d);
 }
 
-void rpb_job_print_help(FILE *out)
+void rpb_job_print_help(struct rpb_help *h)
 {
-	/* One set of column widths for every section, so the tables align. */
 	struct help_widths w = {0, 0, 0};
 	measure(&w, run_options);
 	for (size_t i = 0; i < rpb_pattern_count(); i++)
 		measure(&w, rpb_pattern_at(i)->options);
 	w.dflt = w.dflt < 7 ? 7 : w.dflt; /* the column titles */
 	w.range = w.range < 5 ? 5 : w.range;
-	fprintf(out, "Workload options: set them in the workload file under their [section], or with\n"
-		     "--set section.key=value (or key=value when the key is in one section only).\n"
-		     "Sizes take k/M/G/T suffixes (powers of 1024); times take ms, s, m or h.\n");
-	print_section(out, &w, "run", run_options, false);
+	rpb_help_para(h, 2, "Set them in the workload file under their [section], "
+		      "or with --set section.key=value (or key=value when the key is in one section "
+		      "only). Sizes take k/M/G/T suffixes (powers of 1024); times take ms, s, m or h.");
+	print_section(h, &w, "run", run_options, false);
 	for (size_t i = 0; i < rpb_pattern_count(); i++) {
 		const struct rpb_pattern *p = rpb_pattern_at(i);
 		if (p->options)
-			print_section(out, &w, p->name, p->options, true);
+			print_section(h, &w, p->name, p->options, true);
 	}
-	fprintf(out, "\n");
+	char sections[128] = "";
 	for (size_t i = 0; i < NBACKENDS; i++)
-		fprintf(out, "%s[%s]", i ? " " : "", backend_sections[i]);
-	fprintf(out, "\n  Backend tuning options, passed as written to that backend, which checks them\n"
-		     "  (see the backend's options).\n");
+		rpb_cat(sections, sizeof sections, "%s[%s]", i ? " " : "", backend_sections[i]);
+	if (h->format == RPB_HELP_MAN)
+		fprintf(h->f, ".SS \"%s\"\n", sections);
+	else
+		fprintf(h->f, "\n%s\n", sections);
+	rpb_help_para(h, 2, "Backend tuning options, passed as written to that backend, which checks "
+		      "them (see the backend's options).");
 }

@@ -24,6 +24,10 @@
 
 struct rpb_pattern;
 
+/* samples.jtl's columns: those JMeter 2.13 (Debian's) and 5.x both read,
+ * or 5.x's default set, which adds sentBytes (JMeter 3.1 and later). */
+enum rpb_jtl_columns { RPB_JTL_2_13, RPB_JTL_5 };
+
 struct rpb_run_opts {
 	uint64_t threads;      /* worker threads */
 	uint64_t clients;      /* sessions per thread, used round-robin */
@@ -41,6 +45,7 @@ struct rpb_run_opts {
 	uint64_t max_slow;     /* this many slow samples stop the run; 0 = never */
 	struct rpb_policy on_error[RPB_STATUS_COUNT];
 	bool jtl;              /* write samples.jtl */
+	enum rpb_jtl_columns jtl_columns;
 };
 
 /* A backend section: tuning options as given, validated by the backend. */
@@ -96,7 +101,8 @@ json_t *rpb_job_to_json(const struct rpb_job *job);
 /* Rebuilds a job from rpb_job_to_json's output. */
 int rpb_job_from_json(struct rpb_job *job, const json_t *obj, char *msg, size_t n);
 /* Prints every option: section, key, default, range or values, help. */
-void rpb_job_print_help(FILE *out);
+struct rpb_help;
+void rpb_job_print_help(struct rpb_help *h);
 /* The job's pattern name, or "none". */
 const char *rpb_job_pattern_name(const struct rpb_job *job);
 /* The workers of a run of the job: its threads, then the pattern's extra

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "compare_exec.h"
+#include "paths.h"
 
 extern char **environ;
 
@@ -323,10 +324,18 @@ int rpb_exec_runs(const struct rpb_cmp_plan *p, struct rpb_cmp *c, char *msg, si
 
 /* ---- the throwaway server ---- */
 
+/* RPB_PG_THROWAWAY, else the script in share/rpbench/scripts beside the
+ * executable (installed or in the build tree, paths.h). */
 static const char *pg_script(void)
 {
+	static char found[PATH_MAX];
 	const char *s = getenv("RPB_PG_THROWAWAY");
-	return s && *s ? s : RPB_PG_THROWAWAY;
+	if (s && *s)
+		return s;
+	if (!found[0] && rpb_path_share(found, sizeof found, "scripts/pg-throwaway") != 0)
+		snprintf(found, sizeof found, "share/rpbench/scripts/pg-throwaway (not found beside "
+			 "the rpbench executable)");
+	return found;
 }
 
 static int pg_run(const char *cmd, const char *dir, char *out, size_t on, char *msg, size_t n)

@@ -330,7 +330,15 @@ static enum rpb_status hv_op(struct rpb_worker *w, uint64_t i, struct rpb_err *e
 	uint64_t end = rpb_now_ns();
 	if (!st && pg.check)
 		st = hv_check_moved(w, err);
-	rpb_sample(w, HV_L_REQUEST, start, end, st, 0, st ? err : NULL);
+	/* The response's bytes, and in samples.jtl's responseMessage what it
+	 * held: records, deletions, the length of the token it returned. */
+	struct rpb_err note;
+	if (!st && w->rn->jtl)
+		snprintf(note.msg, sizeof note.msg,
+			 "OK records=%" PRIu64 " deleted=%" PRIu64 " token_bytes=%u", pg.records,
+			 pg.deleted, pg.token_bytes);
+	rpb_sample(w, HV_L_REQUEST, start, end, st, st ? 0 : pg.bytes,
+		   st ? err : w->rn->jtl ? &note : NULL);
 	uint64_t lat = end - (w->intended ? w->intended : start);
 	if (!st && w->warm) {
 		struct hv_shared *sh = w->rn->pattern_state;

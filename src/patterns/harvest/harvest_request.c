@@ -317,6 +317,7 @@ enum rpb_status hv_request(struct rpb_worker *w, uint64_t i, struct hv_page *pg,
 	for (unsigned k = 0; k < served; k++)
 		check_returned(hw, &t, hw->page_ds[k], hw->page_n[k]);
 	pg->bytes = hw->resp.len;
+	pg->token_bytes = more ? HV_TOKEN_CHARS : 0;
 	pg->last = !more;
 	if (more)
 		memcpy(hw->token, out, sizeof out);

@@ -113,6 +113,7 @@ struct hv_worker {
 struct hv_page {
 	uint64_t index;              /* the page's number in its harvest, from 0 */
 	uint64_t records, deleted, bytes;
+	unsigned token_bytes;        /* the resumption token it returned; 0 on the last page */
 	bool last;                   /* the harvest ended with it */
 	bool abandon;                /* a refused token ended the harvest */
 	bool check;                  /* writers: hv_check_moved is due after it */

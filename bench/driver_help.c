@@ -1,0 +1,143 @@
+/* Help of the per-backend binaries and the workload file page (driver_help.h). */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "backends.h"
+#include "driver_help.h"
+#include "paths.h"
+#include "workload.h"
+
+void rpb_driver_usage(struct rpb_help *h, const struct rpb_backend *b, const char *prog)
+{
+	const char *where = (b->flags & RPB_BF_SERVER) ? " [--dsn DSN] [--schema NAME]"
+			    : (b->flags & RPB_BF_STORES_NOTHING) ? ""
+								  : " [--dir PATH]";
+	char run[512], more[256], verify[512], info[256];
+	snprintf(run, sizeof run, "%s run WORKLOAD [-s KEY=VALUE]... [-j N]%s", prog, where);
+	snprintf(more, sizeof more, "%*s [-o DIR] [--fresh] [-q]", (int)strlen(prog) + 4, "");
+	snprintf(verify, sizeof verify, "%s verify RESULT_DIR%s", prog, where);
+	snprintf(info, sizeof info, "%s -h | --help | -V | --version", prog);
+	const char *lines[] = {run, more, verify, info, NULL};
+	if (b->flags & RPB_BF_STORES_NOTHING) /* nothing to verify */
+		lines[2] = info, lines[3] = NULL;
+	rpb_help_usage(h, lines);
+}
+
+static void location_options(struct rpb_help *h, const struct rpb_backend *b)
+{
+	if (b->flags & RPB_BF_SERVER) {
+		rpb_help_item(h, "--dsn DSN", "libpq connection string (default: PGHOST, PGPORT, "
+			      "PGDATABASE, ...); verify: the run's, as result.json records it, unless given");
+		rpb_help_item(h, "--schema NAME", "schema that holds the store (default: rpbench); "
+			      "verify: the run's, unless given");
+	} else if (!(b->flags & RPB_BF_STORES_NOTHING)) {
+		rpb_help_item(h, "--dir PATH", "store directory (default: OUT/store); rpbench marks "
+			      "directories it creates and refuses non-empty unmarked ones; verify: the "
+			      "run's, as result.json records it, unless given");
+	}
+}
+
+static void workloads_para(struct rpb_help *h)
+{
+	char dir[PATH_MAX], text[PATH_MAX + 512];
+	int n = snprintf(text, sizeof text, "WORKLOAD is the path of a workload file, or the name "
+			 "of one in share/rpbench/workloads beside the program's directory "
+			 "(/usr/share/rpbench/workloads when installed under /usr), such as "
+			 "ci-ingest or folio-harvest.ini.");
+	/* The page is the same wherever it is built; the text names the
+	 * directory this copy reads. */
+	if (h->format == RPB_HELP_TEXT && n > 0 && rpb_path_share(dir, sizeof dir, "workloads") == 0)
+		snprintf(text + n, sizeof text - (size_t)n, " Here: %s", dir);
+	rpb_help_para(h, 2, text);
+}
+
+static void tuning_options(struct rpb_help *h, const struct rpb_backend *b)
+{
+	char title[256], text[1024];
+	snprintf(title, sizeof title, "[%s] tuning options (workload section [%s] or --set "
+		 "%s.KEY=VALUE)", b->name, b->name, b->name);
+	if (h->format == RPB_HELP_MAN)
+		fprintf(h->f, ".SS \"%s\"\n", title);
+	else
+		fprintf(h->f, "\n%s\n", title);
+	int term = h->term;
+	h->term = 18;
+	for (const struct rpb_optspec *o = b->options; o->name; o++) {
+		snprintf(text, sizeof text, "default %s; %s", *o->dflt ? o->dflt : "(none)", o->help);
+		rpb_help_item(h, o->name, text);
+	}
+	h->term = term;
+}
+
+void rpb_driver_help(struct rpb_help *h, const struct rpb_backend *b, const char *prog)
+{
+	char summary[256];
+	snprintf(summary, sizeof summary, "rpbench storage benchmark against %s (%s)", b->name,
+		 b->version());
+	rpb_help_title(h, prog, 1, summary);
+	rpb_driver_usage(h, b, prog);
+	h->term = 19;
+	rpb_help_section(h, "Commands");
+	rpb_help_item(h, "run WORKLOAD", "run the workload file's pattern against the store");
+	if (!(b->flags & RPB_BF_STORES_NOTHING))
+		rpb_help_item(h, "verify RESULT_DIR", "reopen the store of a run (finished, stopped or "
+			      "killed) and check every acknowledged operation (prints: verified N "
+			      "objects: M missing, C corrupt, U unexpected)");
+	rpb_help_section(h, "Options");
+	rpb_help_item(h, "-s, --set KEY=VALUE", "override a workload option: section.key=value, or "
+		      "key=value when the key is unique among [run] and the pattern (repeatable)");
+	rpb_help_item(h, "-j, --threads N", "worker threads: the same as --set run.threads=N");
+	location_options(h, b);
+	char out[256];
+	snprintf(out, sizeof out, "results directory, new or empty (default: "
+		 "results/<pattern>-%s-<YYYYmmddTHHMMSSZ>, UTC)", b->name);
+	rpb_help_item(h, "-o, --out DIR", out);
+	rpb_help_item(h, "--fresh", "empty the store first (only a store rpbench marked as its own "
+		      "and no other process is using)");
+	rpb_help_item(h, "-q, --quiet", "no progress lines");
+	rpb_help_item(h, "-h, --help", "this help");
+	rpb_help_item(h, "-V, --version", "the versions of rpbench and of the backend's library");
+	rpb_help_section(h, "Workload files");
+	workloads_para(h);
+	rpb_help_section(h, "Exit status");
+	rpb_help_para(h, 2, "0 completed (ops, duration or bytes limit), 1 usage or workload error, "
+		      "2 environment error (store, server, results directory), 3 ended by a stop "
+		      "condition (an error whose policy is stop, e.g. disk full or transaction "
+		      "timeout, or max_slow), 4 verify found a discrepancy, 5 stopped by "
+		      "SIGINT/SIGTERM (results complete).");
+	rpb_help_section(h, "Workload options");
+	rpb_job_print_help(h);
+	if (b->options && b->options->name)
+		tuning_options(h, b);
+	rpb_help_section(h, "See also");
+	rpb_help_para(h, 2, "rpbench(1), rpbench-workload(5), rpbench-quota-run --help, "
+		      "rpbench-pg-throwaway; the documentation in /usr/share/doc/rpbench or docs/.");
+}
+
+void rpb_workload_man(struct rpb_help *h)
+{
+	rpb_help_title(h, "rpbench-workload", 5, "workload files of the rpbench storage benchmarks");
+	rpb_help_section(h, "Description");
+	rpb_help_para(h, 0, "A workload file is an INI file: a [run] section for the runner, one "
+		      "pattern section ([ingest], [metadata], [harvest] or [raw]) that selects the "
+		      "pattern and holds its options, and optional backend sections of tuning "
+		      "options, each read only by that backend. Lines are key = value; # and ; start "
+		      "comments. A key missing from the file keeps its default; --set "
+		      "section.key=value on the command line overrides the file.");
+	rpb_help_para(h, 0, "An unknown section or key is refused with the valid ones listed and the "
+		      "nearest named (did you mean threads?).");
+	rpb_help_section(h, "Options");
+	rpb_job_print_help(h);
+	for (const struct rpb_backend *const *b = rpb_backends; *b; b++)
+		if ((*b)->options && (*b)->options->name)
+			tuning_options(h, *b);
+	rpb_help_section(h, "Files");
+	rpb_help_para(h, 0, "/usr/share/rpbench/workloads: the workload files that come with "
+		      "rpbench (ci-*.ini for seconds-long runs, the seed reports' fedora-*, "
+		      "tachyon-*, folio-* and demo-*); a run records the file's options in "
+		      "result.json.");
+	rpb_help_section(h, "See also");
+	rpb_help_para(h, 0, "rpbench(1), rpbench-sqlite(1), rpbench-leveldb(1), rpbench-postgres(1), "
+		      "rpbench-null(1); docs/workloads.md.");
+}

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The Debian package, tested from its own files: builds it with CPack from
+# BUILD_DIR (default build), unpacks it into a scratch root (dpkg -x), checks
+# its dependencies and man pages, and runs the installed programs with
+# nothing else to lean on: rpbench-sqlite --version, a 1-second run of the
+# installed ci-ingest workload (found by name in share/rpbench/workloads),
+# its verify, and rpbench compare --start-postgres, which starts the
+# installed pg-throwaway and the installed rpbench-postgres. No step judges
+# speed; the time limits only turn a hang into a failure
+# (RPB_TEST_TIME_FACTOR scales them).
+#
+#   scripts/deb-test.sh [BUILD_DIR]
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$top/build}" && pwd)
+limit=$(awk -v f="${RPB_TEST_TIME_FACTOR:-1}" 'BEGIN { printf "%d", 300 * f }')
+scratch=$(mktemp -d /tmp/rpbdeb.XXXXXX)
+trap 'rm -rf "$scratch"' EXIT
+fail() {
+	echo "deb-test: FAIL: $*" >&2
+	exit 1
+}
+
+cpack --config "$build/CPackConfig.cmake" -G DEB -B "$scratch/pkg" >"$scratch/cpack.log" 2>&1 ||
+	{ cat "$scratch/cpack.log"; fail "cpack -G DEB"; }
+deb=$(ls "$scratch"/pkg/rpbench_*.deb)
+echo "deb-test: built $(basename "$deb")"
+
+depends=$(dpkg-deb -f "$deb" Depends)
+for lib in libleveldb1d libsqlite3-0 libpq5 libjansson4 libinih1 libxxhash0 libssl3 gnuplot-nox; do
+	if ! grep -q "$lib" <<<"$depends"; then
+		# A backend switched off needs no library of its own.
+		case $lib in
+		libleveldb1d) [ -e "$build/bin/rpbench-leveldb" ] || continue ;;
+		libsqlite3-0) [ -e "$build/bin/rpbench-sqlite" ] || continue ;;
+		esac
+		fail "Depends lacks $lib: $depends"
+	fi
+done
+
+root=$scratch/root
+dpkg -x "$deb" "$root"
+bin=$root/usr/bin
+# Installed files must not lean on the source or build tree.
+if grep -rlF -e "$top" -e "$build" "$root" >"$scratch/leaks"; then
+	fail "installed files name the source or build tree: $(tr '\n' ' ' <"$scratch/leaks")"
+fi
+for page in man1/rpbench.1 man1/rpbench-null.1 man1/rpbench-sqlite.1 man1/rpbench-leveldb.1 \
+	man1/rpbench-postgres.1 man5/rpbench-workload.5; do
+	f=$root/usr/share/man/$page
+	[ -s "$f" ] || fail "man page $page is missing"
+	if command -v man >/dev/null; then
+		warnings=$(MANWIDTH=80 man --warnings -E UTF-8 -l "$f" 2>&1 >/dev/null) || fail "man -l $page"
+		[ -z "$warnings" ] || fail "man -l $page warns: $warnings"
+	fi
+done
+echo "deb-test: man pages present and clean"
+
+# From here on only the unpacked tree: a working directory of its own.
+cd "$scratch"
+"$bin/rpbench-sqlite" --version | grep -q '^rpbench ' || fail "rpbench-sqlite --version"
+timeout --kill-after=10 "$limit" "$bin/rpbench-sqlite" run ci-ingest -s duration=1 -s ops=0 \
+	-o "$scratch/run" -q || fail "a 1-second run of the installed ci-ingest"
+workload=$(jq -r .manifest.workload "$scratch/run/result.json")
+[ "$workload" = "$root/usr/share/rpbench/workloads/ci-ingest.ini" ] ||
+	fail "the run read $workload, not the installed workload"
+timeout --kill-after=10 "$limit" "$bin/rpbench-sqlite" verify "$scratch/run" >"$scratch/verify.log" ||
+	{ cat "$scratch/verify.log"; fail "verify of the installed run"; }
+echo "deb-test: installed rpbench-sqlite ran ci-ingest for 1 s: $(cat "$scratch/verify.log")"
+
+if command -v pg_ctlcluster >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+	env -u RPB_PG_THROWAWAY timeout --kill-after=30 "$limit" "$bin/rpbench" compare ci-ingest -b sqlite,postgres \
+		--start-postgres -s duration=1 -s ops=0 -o "$scratch/cmp" -q >"$scratch/cmp.log" 2>&1 ||
+		{ cat "$scratch/cmp.log"; fail "rpbench compare --start-postgres from the installed files"; }
+	[ -f "$scratch/cmp/runs/postgres/result.json" ] || fail "compare wrote no postgres run"
+	echo "deb-test: installed rpbench compare started the installed pg-throwaway and rpbench-postgres"
+else
+	echo "deb-test: no PostgreSQL server programs; compare --start-postgres not tried"
+fi
+echo "deb-test: ok"

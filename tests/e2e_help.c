@@ -1,0 +1,177 @@
+/* Every program's --help (and each command's), the man pages written from
+ * the same source, and the command line's short options and workload names. */
+#include <criterion/criterion.h>
+#include <glob.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "e2e_util.h"
+
+static const char *const programs[] = {"rpbench-null", "rpbench-leveldb", "rpbench-sqlite",
+				       "rpbench-postgres", "rpbench", "calibrate-leveldb",
+				       "calibrate-sqlite", "calibrate-postgres"};
+
+/* Runs BIN/program with the arguments; asserts exit 0, text on stdout
+ * and no line wider than 100 columns. */
+static void help_fits(const char *cap, const char *program, const char *a1, const char *a2)
+{
+	char bin[E2E_PATH];
+	snprintf(bin, sizeof bin, "%s/bin/%s", RPB_BINARY_DIR, program);
+	if (access(bin, X_OK) != 0)
+		return; /* switched off in this build */
+	struct e2e_args a = {0};
+	e2e_args_add(&a, bin, a1, a2, NULL);
+	struct e2e_proc p;
+	e2e_exec(&p, cap, &a);
+	e2e_assert_code(&p, 0);
+	cr_assert(strlen(p.out) > 200, "%s: help too short: %s", p.cmd, p.out);
+	cr_assert(strstr(p.out, "usage: "), "%s: no usage line: %s", p.cmd, p.out);
+	int lineno = 1;
+	for (const char *line = p.out; *line; lineno++) {
+		const char *nl = strchr(line, '\n');
+		size_t n = nl ? (size_t)(nl - line) : strlen(line);
+		cr_assert_leq(n, 100, "%s: line %d is %zu columns: %.*s", p.cmd, lineno, n, (int)n, line);
+		line += n + (nl != NULL);
+	}
+	e2e_proc_free(&p);
+}
+
+Test(e2e_help, every_help_fits_100_columns, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "null");
+	for (size_t i = 0; i < sizeof programs / sizeof programs[0]; i++) {
+		help_fits(e.cap, programs[i], "--help", NULL);
+		help_fits(e.cap, programs[i], "-h", NULL);
+	}
+	help_fits(e.cap, "rpbench-sqlite", "run", "--help");
+	help_fits(e.cap, "rpbench", "compare", "--help");
+	help_fits(e.cap, "rpbench", "report", "-h");
+	help_fits(e.cap, "rpbench", "help", "compare");
+	help_fits(e.cap, "rpbench", "help", "report");
+	e2e_env_fini(&e);
+}
+
+/* The usage lines name only the store options the backend takes. */
+Test(e2e_help, usage_shows_the_backends_location_options, .fini = e2e_cleanup)
+{
+	static const struct {
+		const char *program, *has, *lacks;
+	} cases[] = {
+		{"rpbench-sqlite", "[--dir PATH]", "--dsn"},
+		{"rpbench-leveldb", "[--dir PATH]", "--schema"},
+		{"rpbench-postgres", "[--dsn DSN] [--schema NAME]", "--dir"},
+		{"rpbench-null", "run WORKLOAD", "--dir"},
+	};
+	struct e2e_env e;
+	e2e_env_init(&e, "null");
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char bin[E2E_PATH];
+		snprintf(bin, sizeof bin, "%s/bin/%s", RPB_BINARY_DIR, cases[i].program);
+		if (access(bin, X_OK) != 0)
+			continue;
+		struct e2e_args a = {0};
+		e2e_args_add(&a, bin, "--help", NULL);
+		struct e2e_proc p;
+		e2e_exec(&p, e.cap, &a);
+		e2e_assert_code(&p, 0);
+		char *usage = strstr(p.out, "usage: "), *usage_end = usage ? strstr(usage, "\n\n") : NULL;
+		cr_assert_not_null(usage_end, "%s: no usage lines: %s", bin, p.out);
+		*usage_end = '\0';
+		cr_assert(strstr(usage, cases[i].has), "%s usage lacks %s:\n%s", bin, cases[i].has, usage);
+		cr_assert_null(strstr(usage, cases[i].lacks), "%s usage names %s:\n%s", bin,
+			       cases[i].lacks, usage);
+		e2e_proc_free(&p);
+	}
+	e2e_env_fini(&e);
+}
+
+/* build/man holds a page per program and rpbench-workload(5), each a man
+ * page that lists the options --help lists. */
+Test(e2e_help, man_pages_come_from_the_help)
+{
+	static const char *const pages[] = {"rpbench-null.1", "rpbench-sqlite.1", "rpbench.1",
+					    "rpbench-workload.5"};
+	for (size_t i = 0; i < sizeof pages / sizeof pages[0]; i++) {
+		char path[E2E_PATH];
+		snprintf(path, sizeof path, "%s/man/%s", RPB_BINARY_DIR, pages[i]);
+		if (strstr(pages[i], "sqlite") && access(RPB_BINARY_DIR "/bin/rpbench-sqlite", X_OK) != 0)
+			continue;
+		if (!strcmp(pages[i], "rpbench.1") && access(RPB_BINARY_DIR "/bin/rpbench", X_OK) != 0)
+			continue;
+		size_t len;
+		char *text = e2e_slurp(path, &len);
+		cr_assert_not_null(text, "%s is missing", path);
+		cr_assert(!strncmp(text, ".TH \"", 5), "%s does not start with .TH", path);
+		cr_assert(strstr(text, "\n.SH NAME\n"), "%s has no NAME", path);
+		if (!strcmp(pages[i], "rpbench-workload.5")) {
+			cr_assert(strstr(text, "\\fBthreads = 1\\fR"), "the [run] table: %s", path);
+			cr_assert(strstr(text, "\\fBsize_max = 4096\\fR"), "a pattern's table: %s", path);
+		} else {
+			cr_assert(strstr(text, "\n.SH SYNOPSIS\n"), "%s has no SYNOPSIS", path);
+			cr_assert(strstr(text, "\\-\\-help"), "%s lacks --help", path);
+		}
+		free(text);
+	}
+}
+
+/* -j, -s, -o and -q do what --set run.threads=, --set, --out and --quiet
+ * do, and a workload is found by its name in share/rpbench/workloads. */
+Test(e2e_help, short_options_and_workload_by_name, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "null");
+	struct e2e_args a = {0};
+	e2e_args_add(&a, e.bin, "run", "bench-null", "-j", "3", "-s", "ops=50", "-s", "interval=1",
+		      "-o", e.out, "-q", NULL);
+	struct e2e_proc p;
+	e2e_exec(&p, e.cap, &a);
+	e2e_assert_code(&p, 0);
+	cr_assert_str_eq(p.out, "", "-q prints nothing: %s", p.out);
+	json_t *r = e2e_result(e.out);
+	json_t *opts = json_object_get(json_object_get(r, "manifest"), "options");
+	cr_assert_str_eq(json_string_value(json_object_get(opts, "run.threads")), "3");
+	cr_assert_str_eq(json_string_value(json_object_get(opts, "run.ops")), "50");
+	const char *workload = e2e_jstr(r, "manifest.workload");
+	cr_assert(strstr(workload, "/data/workloads/bench-null.ini"), "resolved to %s", workload);
+	json_decref(r);
+	e2e_proc_free(&p);
+
+	struct e2e_args bad = {0};
+	e2e_args_add(&bad, e.bin, "run", "bench-null", "-j", "0", "-o", e.out, NULL);
+	e2e_exec(&p, e.cap, &bad);
+	e2e_assert_refusal(&p, 1, "[run] threads = 0 is out of range", NULL);
+	e2e_proc_free(&p);
+	e2e_env_fini(&e);
+}
+
+/* compare --start-postgres starts share/rpbench/scripts/pg-throwaway beside
+ * the program (build/share/rpbench in a build tree; no source path is
+ * compiled in). Needs PostgreSQL's server programs, as the script does. */
+Test(e2e_help, start_postgres_finds_pg_throwaway_beside_the_program, .fini = e2e_cleanup)
+{
+	glob_t g;
+	bool initdb = glob("/usr/lib/postgresql/*/bin/initdb", 0, NULL, &g) == 0;
+	globfree(&g);
+	if (!initdb || access(RPB_BINARY_DIR "/bin/rpbench-postgres", X_OK) != 0)
+		cr_skip_test("no PostgreSQL server programs or no postgres backend in this build");
+	cr_assert(e2e_exists(RPB_BINARY_DIR "/share/rpbench/scripts/pg-throwaway"));
+	unsetenv("RPB_PG_THROWAWAY"); /* the lookup, not the override */
+	struct e2e_env e;
+	e2e_env_init(&e, "null");
+	char out[E2E_PATH], run[E2E_PATH];
+	e2e_path(&e, out, "cmp");
+	struct e2e_args a = {0};
+	e2e_args_add(&a, RPB_BINARY_DIR "/bin/rpbench", "compare", E2E_CI_INGEST, "-b", "postgres",
+		      "--start-postgres", "-s", "ops=20", "-o", out, "-q", NULL);
+	struct e2e_proc p;
+	e2e_exec(&p, e.cap, &a);
+	e2e_assert_code(&p, 0);
+	snprintf(run, sizeof run, "%s/runs/postgres/result.json", out);
+	cr_assert(e2e_exists(run), "no postgres run in %s", out);
+	e2e_proc_free(&p);
+	e2e_env_fini(&e);
+}

@@ -1,0 +1,216 @@
+/* samples.jtl's columns: the default set is the one JMeter 2.13 (Debian's
+ * package) and JMeter 5.x both read, jtl_columns = 5 adds sentBytes. The
+ * headers are checked against both column lists; where Debian's jmeter is
+ * installed, JMeter's own CSV reader loads the files (tests/jmeter/). */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "e2e_util.h"
+
+#define JMETER_HOME "/usr/share/jmeter"
+#define JMETER_CP JMETER_HOME "/lib/ext/*:" JMETER_HOME "/lib/*:" JMETER_HOME "/bin/*:/usr/share/java/*"
+
+/* JMeter 2.13's default CSV columns (jmeter.properties of 2.13), in order. */
+static const char cols_2_13[] =
+	"timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,"
+	"failureMessage,bytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect";
+/* JMeter 5.x's default CSV columns: 2.13's and sentBytes (3.1). */
+static const char cols_5[] =
+	"timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,"
+	"failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect";
+
+/* raw-ci (writes and reads) on SQLite with jtl = on, into out. */
+static void run_jtl(const struct e2e_env *e, const char *out, const char *columns)
+{
+	struct e2e_args a = {0};
+	e2e_run_args(&a, e, E2E_WORKLOAD("raw-ci.ini"), out);
+	e2e_args_add(&a, "--set", "jtl=on", "--set", "num=200", NULL);
+	if (columns)
+		e2e_args_add(&a, "--set", columns, NULL);
+	struct e2e_proc p;
+	e2e_exec(&p, e->cap, &a);
+	e2e_assert_code(&p, 0);
+	e2e_proc_free(&p);
+}
+
+static unsigned count_char(const char *s, char c, size_t n)
+{
+	unsigned k = 0;
+	for (size_t i = 0; i < n && s[i]; i++)
+		k += s[i] == c;
+	return k;
+}
+
+/* Asserts the header is want and every row has as many unquoted commas as
+ * the header (raw's rows quote only empty or plain messages). Returns the
+ * text (malloc'd). */
+static char *check_jtl(const char *out, const char *want, size_t *rows)
+{
+	char *text = e2e_slurp_in(out, "samples.jtl");
+	cr_assert_not_null(text, "%s/samples.jtl missing", out);
+	size_t hlen = strcspn(text, "\n");
+	cr_assert(hlen == strlen(want) && !strncmp(text, want, hlen),
+		  "%s/samples.jtl header:\n%.*s\nwant:\n%s", out, (int)hlen, text, want);
+	unsigned commas = count_char(want, ',', SIZE_MAX);
+	*rows = 0;
+	for (char *line = text + hlen + 1; *line; line += strcspn(line, "\n") + 1) {
+		size_t len = strcspn(line, "\n");
+		cr_assert_eq(count_char(line, ',', len), commas, "row has %u commas, want %u: %.*s",
+			     count_char(line, ',', len), commas, (int)len, line);
+		(*rows)++;
+	}
+	cr_assert_gt(*rows, 0, "%s/samples.jtl has no rows", out);
+	return text;
+}
+
+Test(e2e_jtl, default_columns_are_jmeter_2_13s, .fini = e2e_cleanup)
+{
+	/* The two lists differ by sentBytes only. */
+	cr_assert_eq(strlen(cols_5), strlen(cols_2_13) + strlen("sentBytes,"));
+	struct e2e_env e;
+	e2e_env_init(&e, "sqlite");
+	char o213[E2E_PATH], o5[E2E_PATH];
+	e2e_path(&e, o213, "o213");
+	e2e_path(&e, o5, "o5");
+	run_jtl(&e, o213, NULL);
+	run_jtl(&e, o5, "jtl_columns=5");
+	size_t r213, r5;
+	free(check_jtl(o213, cols_2_13, &r213));
+	free(check_jtl(o5, cols_5, &r5));
+	cr_assert_eq(r213, r5, "the same seed, the same samples: %zu and %zu rows", r213, r5);
+	json_t *r = e2e_result(o5);
+	cr_assert_str_eq(json_string_value(json_object_get(
+				 json_object_get(json_object_get(r, "manifest"), "options"),
+				 "run.jtl_columns")),
+			 "5");
+	json_decref(r);
+	e2e_env_fini(&e);
+}
+
+/* JMeter's reader over out/samples.jtl: its output lines (malloc'd). */
+static char *jmeter_read(const struct e2e_env *e, const char *out)
+{
+	char jtl[E2E_PATH + 16], got[E2E_PATH + 16];
+	snprintf(jtl, sizeof jtl, "%s/samples.jtl", out);
+	snprintf(got, sizeof got, "%s/jmeter-read.txt", out);
+	struct e2e_args a = {0};
+	e2e_args_add(&a, "/usr/bin/java", "-cp", JMETER_CP, "bsh.Interpreter",
+		     RPB_SOURCE_DIR "/tests/jmeter/read-jtl.bsh", JMETER_HOME, jtl, got, NULL);
+	struct e2e_proc p;
+	e2e_exec(&p, e->cap, &a);
+	e2e_assert_code(&p, 0);
+	e2e_proc_free(&p);
+	char *text = e2e_slurp(got, NULL);
+	cr_assert_not_null(text, "JMeter's reader wrote no %s", got);
+	return text;
+}
+
+Test(e2e_jtl, jmeter_2_13_reads_the_default, .fini = e2e_cleanup)
+{
+	if (access(JMETER_HOME "/bin/ApacheJMeter.jar", R_OK) != 0 ||
+	    access("/usr/bin/java", X_OK) != 0) {
+		fprintf(stderr, "e2e_jtl: SKIPPED: jmeter is not installed (apt-get install jmeter, "
+				"scripts/deps.sh): samples.jtl not loaded by JMeter's reader\n");
+		cr_skip_test("jmeter is not installed (apt-get install jmeter)");
+	}
+	struct e2e_env e;
+	e2e_env_init(&e, "sqlite");
+	char o213[E2E_PATH], o5[E2E_PATH];
+	e2e_path(&e, o213, "o213");
+	e2e_path(&e, o5, "o5");
+	run_jtl(&e, o213, NULL);
+	run_jtl(&e, o5, "jtl_columns=5");
+	size_t rows;
+	char *jtl = check_jtl(o213, cols_2_13, &rows);
+	char *got = jmeter_read(&e, o213);
+	/* Every row read, each as written: label, elapsed, success, bytes. */
+	char *line = jtl + strcspn(jtl, "\n") + 1, *g = got;
+	for (size_t i = 0; i < rows; i++) {
+		char *f[16], row[1024];
+		snprintf(row, sizeof row, "%.*s", (int)strcspn(line, "\n"), line);
+		int n = 0;
+		for (char *save = NULL, *t = strtok_r(row, ",", &save); t && n < 16;
+		     t = strtok_r(NULL, ",", &save))
+			f[n++] = t;
+		cr_assert_eq(n, 16, "row %zu: %s", i + 1, line);
+		char want[256];
+		snprintf(want, sizeof want, "%s,%s,%s,%s", f[2], f[1], f[7], f[9]);
+		size_t glen = strcspn(g, "\n");
+		cr_assert(glen == strlen(want) && !strncmp(g, want, glen),
+			  "sample %zu read by JMeter as \"%.*s\", written as \"%s\"", i + 1,
+			  (int)glen, g, want);
+		line += strcspn(line, "\n") + 1;
+		g += glen + (g[glen] ? 1 : 0);
+	}
+	cr_assert_str_eq(g, "END\n", "JMeter's reader after %zu samples: %s", rows, g);
+	free(got);
+	free(jtl);
+	/* The reason for the default: JMeter 2.13 does not know sentBytes, so
+	 * it takes the header for a sample and fails on it. */
+	got = jmeter_read(&e, o5);
+	cr_assert(!strncmp(got, "ERROR ", 6), "JMeter 2.13 read a header with sentBytes: %.200s",
+		  got);
+	free(got);
+	e2e_env_fini(&e);
+}
+
+/* The harvest's requests: their response bytes in samples.jtl and
+ * result.json, and in responseMessage the records, deletions and token
+ * length of each, all adding up to the harvests' own counts. */
+Test(e2e_jtl, harvest_request_bytes_records_and_token, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "sqlite");
+	struct e2e_args a = {0};
+	e2e_run_args(&a, &e, E2E_WORKLOAD("ci-harvest.ini"), e.out);
+	e2e_args_add(&a, "--set", "jtl=on", "--set", "records=2000", "--set", "ops=30", NULL);
+	struct e2e_proc p;
+	e2e_exec(&p, e.cap, &a);
+	e2e_assert_code(&p, 0);
+	e2e_proc_free(&p);
+	size_t rows;
+	char *jtl = check_jtl(e.out, cols_2_13, &rows);
+	unsigned long long bytes = 0, records = 0, deleted = 0, requests = 0, last_pages = 0;
+	for (char *line = jtl + strcspn(jtl, "\n") + 1; *line; line += strcspn(line, "\n") + 1) {
+		unsigned long long b, r, d;
+		unsigned tok;
+		int n = 0;
+		if (sscanf(line, "%*[0-9],%*[0-9],request,200,\"OK records=%llu deleted=%llu "
+				 "token_bytes=%u\",harvest 1-%*[0-9],text,true,\"\",%llu,%n",
+			   &r, &d, &tok, &b, &n) != 4 || !n) {
+			cr_assert(strstr(line, ",request,") == NULL, "request row: %.*s",
+				  (int)strcspn(line, "\n"), line);
+			continue;
+		}
+		cr_assert(tok == 0 || tok == 86, "token_bytes %u: %.*s", tok, (int)strcspn(line, "\n"),
+			  line);
+		cr_assert_gt(b, 0, "a response of 0 bytes");
+		requests++, bytes += b, records += r, deleted += d, last_pages += tok == 0;
+	}
+	free(jtl);
+	json_t *res = e2e_result(e.out);
+	cr_assert_eq(requests, (unsigned long long)e2e_jint(res, "labels.request.samples"));
+	cr_assert_eq(bytes, (unsigned long long)e2e_jint(res, "labels.request.bytes"),
+		     "samples.jtl's request bytes and labels.request.bytes differ");
+	unsigned long long h_bytes = 0, h_records = 0, h_deleted = 0, completed = 0;
+	json_t *h;
+	size_t i;
+	json_array_foreach(json_object_get(json_object_get(res, "pattern"), "harvests"), i, h) {
+		h_bytes += (unsigned long long)json_integer_value(json_object_get(h, "bytes"));
+		h_records += (unsigned long long)json_integer_value(json_object_get(h, "records"));
+		h_deleted += (unsigned long long)json_integer_value(json_object_get(h, "deleted"));
+		completed += json_is_true(json_object_get(h, "completed"));
+	}
+	cr_assert_eq(bytes, h_bytes, "request bytes %llu, harvested %llu", bytes, h_bytes);
+	cr_assert_eq(records, h_records);
+	cr_assert_eq(deleted, h_deleted);
+	cr_assert_eq(last_pages, completed, "%llu requests without a token, %llu harvests completed",
+		     last_pages, completed);
+	/* Requests store nothing: the Status line says no "stored". */
+	cr_assert_eq(e2e_jint(res, "totals.acked_bytes"), 0);
+	json_decref(res);
+	e2e_env_fini(&e);
+}
