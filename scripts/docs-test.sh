@@ -10,7 +10,8 @@
 # block may use what an earlier one made; shell variables do not carry
 # over); BUILD/bin is on PATH. A block starts any PostgreSQL server it needs
 # itself (scripts/pg-throwaway, inside the scratch directory); servers a
-# failed block left running are stopped before the directory goes.
+# failed block left running, and processes a block left in the background,
+# are stopped once the file's blocks are done.
 #
 # Commands that cannot run here (they install packages, build or run the
 # whole suite) are fenced ```console right after a comment line
@@ -32,12 +33,18 @@ limit=$(awk -v f="${RPB_TEST_TIME_FACTOR:-1}" 'BEGIN { printf "%d", 180 * f }')
 
 scratch=$(mktemp -d /tmp/rpbdocs.XXXXXX)
 chmod 755 "$scratch" # as root, the servers run as the postgres user: it must reach their sockets
-# Servers a block started and did not stop, then the scratch directory.
+# Servers a block started and did not stop, then any other process still
+# working in the scratch directory (a run a block left in the background).
 cleanup() {
-	local mark
+	local mark p
 	while IFS= read -r mark; do
 		scripts/pg-throwaway stop "$(dirname "$mark")" >/dev/null 2>&1 || true
 	done < <(find "$scratch" -name .rpbench-pg-throwaway -not -path '*/standby/*' 2>/dev/null | sort -r)
+	for p in /proc/[0-9]*; do
+		case "$(readlink "$p/cwd" 2>/dev/null)" in
+		"$scratch"/*) kill -9 "${p#/proc/}" 2>/dev/null || true ;;
+		esac
+	done
 }
 trap 'cleanup; rm -rf "$scratch"' EXIT
 
