@@ -71,8 +71,8 @@ static void help_exit_status(struct rpb_help *h)
 	rpb_help_section(h, "Exit status");
 	rpb_help_para(h, 2, "0 every run completed, 1 usage (or runs that cannot be compared), "
 		      "2 environment (binary missing, output directory, server, gnuplot), 3 a run did "
-		      "not complete (named; the report covers the runs that wrote results), 5 stopped "
-		      "by SIGINT/SIGTERM.");
+		      "not complete (named; the report shows it up to its end), 5 stopped by "
+		      "SIGINT/SIGTERM. report exits 0 once it wrote the report, however the runs ended.");
 }
 
 static void help_compare_options(struct rpb_help *h)
@@ -364,14 +364,16 @@ static size_t name_incomplete(const struct rpb_cmp *c, const char *logs)
 		if (r->completed)
 			continue;
 		bad++;
+		const char *shown = r->included ? "the table and figures show it up to its end"
+						: "the table leaves it out";
 		if (r->exit_code >= 0)
-			fprintf(stderr, "rpbench: the %s run did not complete (exit %d, %s; %s%s), so the table leaves it out; its output is in %s/%s.log\n",
+			fprintf(stderr, "rpbench: the %s run did not complete (exit %d, %s; %s%s), so %s; its output is in %s/%s.log\n",
 				r->name, r->exit_code, rpb_exec_exit_meaning(r->exit_code),
-				r->have_results ? "stop " : "no results", r->have_results ? r->stop : "",
-				logs, r->name);
+				r->included ? "stop " : "no results", r->included ? r->stop : "",
+				shown, logs, r->name);
 		else
-			fprintf(stderr, "rpbench: the %s run in %s did not complete (stop %s), so the table leaves it out\n",
-				r->backend, r->dir, r->stop);
+			fprintf(stderr, "rpbench: the %s run in %s did not complete (stop %s), so %s\n",
+				r->backend, r->dir, r->stop, shown);
 	}
 	return bad;
 }

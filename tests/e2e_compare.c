@@ -241,12 +241,15 @@ static void t_compare(const char *const *backends, size_t nb, const char *list)
 	e2e_env_init(&e, "sqlite");
 	const char *dsn = getenv("RPB_TEST_PG_DSN");
 	struct e2e_proc p;
+	/* Paced to 1000 creates/s with 100 ms intervals: each run spans 6
+	 * intervals or more, so the figures over time have lines to draw. */
 	if (strstr(list, "postgres"))
 		rpbench(&p, &e, e.out, "compare", E2E_CI_INGEST, "--backends", list, "--set", "ops=300",
-			"--out", "OUT", "--quiet", "--dsn", dsn, NULL);
+			"--set", "rate=1000", "--set", "interval=0.1", "--out", "OUT", "--quiet",
+			"--dsn", dsn, NULL);
 	else
 		rpbench(&p, &e, e.out, "compare", E2E_CI_INGEST, "--backends", list, "--set", "ops=300",
-			"--out", "OUT", "--quiet", NULL);
+			"--set", "rate=1000", "--set", "interval=0.1", "--out", "OUT", "--quiet", NULL);
 	e2e_assert_code(&p, 0);
 	e2e_assert_quiet(&p);
 	for (size_t i = 0; i < nb; i++)

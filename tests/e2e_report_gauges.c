@@ -55,8 +55,8 @@ static void assert_gauge_figure(const char *rep, const char *want)
 	cr_assert(strstr(dat, "# elapsed_s, then each gauge (in its unit): wal_bytes (MiB) "
 			      "checkpoints checkpoint_s (s)\n"),
 		  "data header: %.200s", dat);
-	for (const char *const *t = (const char *const[]){"set title 'wal_bytes' noenhanced\nset ylabel 'MiB'",
-							  "set title 'checkpoint_s' noenhanced\nset ylabel 's'",
+	for (const char *const *t = (const char *const[]){"set ylabel 'MiB'\nplot 'data/gauges-1.dat' using 1:2 ",
+							  "set title 'checkpoint_s' noenhanced tc default\nset ylabel 's'",
 							  "'data/gauges-1.dat' using 1:4", "set arrow 1 from ",
 							  want, NULL};
 	     *t; t++)
@@ -75,17 +75,17 @@ Test(report_gauges, figure, .fini = e2e_cleanup)
 	report(&p, &e, run, e2e_path(&e, rep, "rep-ok"));
 	e2e_assert_code(&p, 0);
 	e2e_proc_free(&p);
-	assert_gauge_figure(rep, "set label 1 'end: completed' at ");
+	assert_gauge_figure(rep, "set title 'wal_bytes (end: completed)' noenhanced tc default\n");
 
-	/* A run the reaper stopped: not in the tables, but its gauges are
-	 * drawn, marked with its stop. */
+	/* A run the reaper stopped: its gauges are drawn up to its end,
+	 * marked with its stop. */
 	char reap[64];
 	snprintf(reap, sizeof reap, "txn_timeout=%u", (unsigned)rpbt_limit_s(1000));
 	gauge_run(&e, e2e_path(&e, run, "stopped"), 3, reap, "inject=stall:3600000@2000", NULL);
 	report(&p, &e, run, e2e_path(&e, rep, "rep-stopped"));
 	e2e_assert_code(&p, 0);
 	e2e_proc_free(&p);
-	assert_gauge_figure(rep, "set label 1 'end: error txn-timeout' at ");
+	assert_gauge_figure(rep, "set title 'wal_bytes (end: transaction timeout after ");
 	char *html = e2e_slurp_in(rep, "index.html");
 	cr_assert(strstr(html, "which stopped: error txn-timeout"), "index.html names no stop reason");
 	free(html);

@@ -174,10 +174,10 @@ Test(report_text, workload_name_drawn_inert, .fini = e2e_cleanup)
 	e2e_assert_code(&p, 0);
 	e2e_assert_quiet(&p);
 	e2e_proc_free(&p);
-	e2e_path(&e, script, "report/figures/throughput-time.gp");
+	e2e_path(&e, script, "report/figures/latency-percentiles.gp");
 	char *gp = e2e_slurp(script, NULL);
 	cr_assert_not_null(gp);
-	cr_assert(strstr(gp, "set title 'Throughput over time: ingest (x\u2019;system(\"touch${IFS}PWNED\")#.ini), sync none' noenhanced"),
+	cr_assert(strstr(gp, "set title 'Latency by percentile: ingest (x\u2019;system(\"touch${IFS}PWNED\")#.ini), sync none' noenhanced"),
 		  "the title, quoted:\n%s", gp);
 	free(gp);
 	e2e_path(&e, pwned, "report/PWNED");

@@ -10,6 +10,7 @@
 #include "fsutil.h"
 #include "jsontext.h"
 #include "result_check.h"
+#include "run_end.h"
 #include "shown.h"
 
 #define RPB_CMP_RESULT_MAX (UINT64_C(1) << 32) /* far larger than any result.json */
@@ -181,7 +182,10 @@ int rpb_cmp_add(struct rpb_cmp *c, const char *dir, const char *name, int exit_c
 	const json_t *stop = json_object_get(r->root, "stop");
 	const char *reason = jstr(stop, "reason", "none");
 	const char *cls = jstr(stop, "class", NULL);
-	snprintf(r->stop, sizeof r->stop, "%s%s%s", reason, cls ? ":" : "", cls ? cls : "");
+	/* "running" is what result.json says until the run's end writes it:
+	 * a run that never got there was killed (or crashed). */
+	snprintf(r->stop, sizeof r->stop, "%s%s%s", strcmp(reason, "running") ? reason : "killed",
+		 cls ? ":" : "", cls ? cls : "");
 	if (exit_code >= 0)
 		r->completed = exit_code == 0 && r->have_results;
 	else
@@ -190,6 +194,7 @@ int rpb_cmp_add(struct rpb_cmp *c, const char *dir, const char *name, int exit_c
 				!strcmp(reason, "bytes"));
 	if (r->have_results)
 		read_figures(r);
+	rpb_run_end_read(r, jstr(manifest, "pattern", ""));
 	if (!c->options) {
 		c->options = json_object_get(manifest, "options");
 		/* Text since seeds go up to 2^64-1; a number in older results. */
@@ -319,15 +324,28 @@ static void backend_stats(struct rpb_cmp *c, struct rpb_cmp_backend *b)
 			json_object_set_new(b->errors, cls,
 					    json_integer(prev + json_integer_value(json_object_get(e, "count"))));
 		}
+	}
+	/* The stops of every run of the backend, those left out of its figures too. */
+	const struct rpb_cmp_run *last = NULL;
+	size_t total = 0;
+	for (size_t i = 0; i < c->nruns; i++) {
+		const struct rpb_cmp_run *r = &c->runs[i];
+		if (strcmp(r->backend, b->name) != 0)
+			continue;
 		json_int_t prev = json_integer_value(json_object_get(stops, r->stop));
 		json_object_set_new(stops, r->stop, json_integer(prev + 1));
+		last = r;
+		total++;
 	}
 	const char *stop;
 	const json_t *count;
 	size_t len = 0;
 	b->stops[0] = '\0';
 	json_object_foreach(stops, stop, count) {
-		if (json_object_size(stops) == 1)
+		if (total == 1 && last->end_mark[0]) /* one run that ended early: how, in words */
+			snprintf(b->stops, sizeof b->stops, "%s%s%s", strcmp(stop, "killed") ? stop : "",
+				 strcmp(stop, "killed") ? ": " : "", last->end_mark);
+		else if (json_object_size(stops) == 1)
 			snprintf(b->stops, sizeof b->stops, "%s", stop);
 		else if (len < sizeof b->stops)
 			len += (size_t)snprintf(b->stops + len, sizeof b->stops - len, "%s%s %lld",
@@ -337,8 +355,14 @@ static void backend_stats(struct rpb_cmp *c, struct rpb_cmp_backend *b)
 	json_decref(stops);
 }
 
+/* Ratios and "best" among the backends that completed a run: a run cut
+ * short by a fault is no measure of what its backend does to the end (when
+ * none completed, the backends are ranked among themselves). */
 static void ratios(struct rpb_cmp *c)
 {
+	bool any_completed = false;
+	for (size_t i = 0; i < c->nbackends; i++)
+		any_completed |= !c->backends[i].ended_early;
 	for (int m = 0; m < RPB_M_COUNT; m++) {
 		if (!rpb_cmp_metrics[m].ratio)
 			continue;
@@ -346,12 +370,14 @@ static void ratios(struct rpb_cmp *c)
 		double best = 0;
 		for (size_t i = 0; i < c->nbackends; i++) {
 			const struct rpb_cmp_stat *s = &c->backends[i].stat[m];
+			if (any_completed && c->backends[i].ended_early)
+				continue;
 			if (s->have && (!found || (hb ? s->median > best : s->median < best)))
 				best = s->median, found = true;
 		}
 		for (size_t i = 0; i < c->nbackends; i++) {
 			struct rpb_cmp_stat *s = &c->backends[i].stat[m];
-			if (!s->have)
+			if (!s->have || (any_completed && c->backends[i].ended_early))
 				continue;
 			s->best = s->median == best;
 			/* Always "times worse than the best", so 1 is the best either way. */
@@ -377,9 +403,10 @@ void rpb_cmp_compute(struct rpb_cmp *c)
 	if (!c->backends)
 		return;
 	for (size_t i = 0; i < c->nruns; i++) {
-		const struct rpb_cmp_run *r = &c->runs[i];
-		if (!r->completed)
-			continue; /* the table compares finished runs; the others are named apart */
+		struct rpb_cmp_run *r = &c->runs[i];
+		r->included = r->root && (r->have_results || r->have_intervals);
+		if (!r->included)
+			continue; /* no results and no intervals: named apart */
 		size_t b = 0;
 		while (b < c->nbackends && strcmp(c->backends[b].name, r->backend) != 0)
 			b++;
@@ -391,13 +418,27 @@ void rpb_cmp_compute(struct rpb_cmp *c)
 			snprintf(c->backends[b].version, sizeof c->backends[b].version, "%s",
 				 r->backend_version);
 		}
-		c->backends[b].runs[c->backends[b].nruns++] = i;
 	}
-	for (size_t i = 0; i < c->nruns; i++)
-		for (size_t b = 0; b < c->nbackends && !c->runs[i].completed; b++)
-			if (!strcmp(c->backends[b].name, c->runs[i].backend))
-				c->backends[b].nincomplete++;
+	/* A backend's figures: its completed runs, else those that ended early. */
+	for (size_t b = 0; b < c->nbackends; b++) {
+		struct rpb_cmp_backend *be = &c->backends[b];
+		bool any_completed = false;
+		for (size_t i = 0; i < c->nruns; i++)
+			any_completed |= c->runs[i].completed && !strcmp(be->name, c->runs[i].backend);
+		be->ended_early = !any_completed;
+		for (size_t i = 0; i < c->nruns; i++) {
+			const struct rpb_cmp_run *r = &c->runs[i];
+			if (strcmp(be->name, r->backend) != 0)
+				continue;
+			if (!r->completed)
+				be->nincomplete++;
+			if (any_completed ? r->completed : r->included)
+				be->runs[be->nruns++] = i;
+		}
+	}
 	for (size_t i = 0; i < c->nbackends; i++)
 		backend_stats(c, &c->backends[i]);
 	ratios(c);
+	if (!c->main_label[0]) /* only killed runs: no result.json names the labels */
+		snprintf(c->main_label, sizeof c->main_label, "main label");
 }

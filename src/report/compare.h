@@ -52,6 +52,12 @@ struct rpb_cmp_run {
 	int exit_code;           /* the binary's exit status; -1 when not run by compare */
 	bool have_results;       /* result.json has totals and labels: the run wrote its results */
 	bool completed;          /* exit 0 (or, not run here, stop reason completed/duration/bytes) */
+	bool included;           /* in the tables and figures: results, or at least intervals */
+	bool have_intervals;     /* intervals.csv has rows */
+	size_t nintervals;       /* its rows */
+	double end_s;            /* its last elapsed_s: where the figures end */
+	uint64_t end_acked;      /* its last acked */
+	char end_mark[128];      /* the mark at the end of a run that ended early, else "" (run_end.h) */
 	double v[RPB_M_COUNT];
 	bool have[RPB_M_COUNT];
 	uint64_t acked, acked_bytes;
@@ -71,9 +77,13 @@ struct rpb_cmp_stat {
 struct rpb_cmp_backend {
 	char name[32];
 	char version[128];
-	size_t runs[RPB_CMP_MAX_RUNS]; /* indexes into rpb_cmp.runs of completed runs, in run order */
+	/* The runs its figures come from, as indexes into rpb_cmp.runs in run
+	 * order: the completed ones, or when none completed, every run that
+	 * left results or intervals (each marked with how it ended). */
+	size_t runs[RPB_CMP_MAX_RUNS];
 	size_t nruns;
-	size_t nincomplete;            /* runs of this backend left out: not completed */
+	size_t nincomplete;            /* runs of this backend that did not complete */
+	bool ended_early;              /* its runs did not complete: the figures are theirs */
 	size_t rep;                    /* the run plotted: median throughput */
 	struct rpb_cmp_stat stat[RPB_M_COUNT];
 	json_t *errors;                /* class -> count summed over the runs */
@@ -117,8 +127,11 @@ int rpb_cmp_add_missing(struct rpb_cmp *c, const char *dir, const char *name, co
  * with both values (sync first, as run.sync). */
 int rpb_cmp_check(const struct rpb_cmp *c, char *msg, size_t n);
 
-/* Groups the completed runs by backend (in order of first appearance)
- * and computes each figure's median, min, max and ratio to the best. */
+/* Groups the runs by backend (in order of first appearance) and computes
+ * each figure's median, min, max and ratio to the best over each backend's
+ * completed runs, or, for a backend none of whose runs completed, over its
+ * runs that left results or intervals (a disk full, a timeout, a signal,
+ * a kill): every run with intervals is shown up to its end. */
 void rpb_cmp_compute(struct rpb_cmp *c);
 
 /* A JSON number (integer or real) at a dotted path below root; false if

@@ -1,6 +1,7 @@
 /* A figure's gnuplot script and its drawing (figure.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <string.h>
@@ -36,6 +37,67 @@ const char *rpb_plot_colour(const struct rpb_cmp *c, const char *backend)
 	return spare_colours[k % (sizeof spare_colours / sizeof spare_colours[0])];
 }
 
+/* The 1-2-5 step at or below v (up) or at or above it. */
+static double step125(double v, bool up)
+{
+	double decade = pow(10, floor(log10(v)));
+	static const double m[] = {1, 2, 5, 10};
+	if (up) {
+		for (size_t i = 0; i < 4; i++)
+			if (m[i] * decade >= v * (1 - 1e-12))
+				return m[i] * decade;
+	}
+	for (size_t i = 4; i-- > 0;)
+		if (m[i] * decade <= v * (1 + 1e-12))
+			return m[i] * decade;
+	return decade;
+}
+
+int rpb_plot_log_y(char *buf, size_t n, double lo, double hi)
+{
+	static const char *const suffix[] = {"", "k", "M", "G"};
+	size_t len = (size_t)snprintf(buf, n, "set ytics (");
+	for (int e = -2; e <= 10; e++)
+		for (int m = 1; m <= 5 && len < n; m += m == 1 ? 1 : 3) { /* 1, 2, 5 */
+			double v = m * pow(10, e);
+			int g = e < 0 ? 0 : e / 3;
+			len += (size_t)snprintf(buf + len, n - len, "%s'%g%s' %g",
+						e == -2 && m == 1 ? "" : ", ", v / pow(1000, g),
+						suffix[g], v);
+		}
+	if (len < n)
+		len += (size_t)snprintf(buf + len, n - len, ")\nset mytics 1\n");
+	/* From the step below the data to the step above, with a margin: at
+	 * least two labelled tics, and no point on the frame. */
+	if (len < n && lo > 0 && hi >= lo && isfinite(hi))
+		len += (size_t)snprintf(buf + len, n - len, "set yrange [%g:%g]\n",
+					step125(lo / 1.1, false), step125(hi * 1.1, true));
+	return (int)len;
+}
+
+void rpb_plot_log_y_file(FILE *f, double lo, double hi)
+{
+	char buf[1024];
+	rpb_plot_log_y(buf, sizeof buf, lo, hi);
+	fputs(buf, f);
+}
+
+int rpb_plot_end_mark(char *buf, size_t n, int tag, double x, unsigned row, bool right,
+		      const char *colour, const char *mark)
+{
+	char q[300];
+	return snprintf(buf, n,
+			"set arrow %d from %.9g, graph 0 to %.9g, graph 1 nohead lc rgb '%s' dt 2 lw 2 front\n"
+			"set label %d %s at %.9g, graph 1 %s offset %s,%.1f tc rgb '%s' front\n",
+			tag, x, x, colour, tag, rpb_gp_quote(q, sizeof q, mark), x,
+			right ? "right" : "left", right ? "-0.5" : "0.5", 0.8 + 1.3 * row, colour);
+}
+
+void rpb_plot_end_margin(FILE *f, unsigned rows)
+{
+	fprintf(f, "set tmargin %.1f\nset title offset 0,%.1f\n", 2.5 + 1.3 * rows, 1.3 * rows);
+}
+
 bool rpb_plot_script_open(struct rpb_plot_script *sc, const char *dir, const struct rpb_cmp *c,
 			  const struct rpb_figure *fig)
 {
@@ -47,7 +109,10 @@ bool rpb_plot_script_open(struct rpb_plot_script *sc, const char *dir, const str
 		       "#   gnuplot figures/%s.gp\n"
 		       "set encoding utf8\nset datafile commentschars '#'\n"
 		       "set grid lc rgb '#d0d0d0'\nset border lc rgb '#404040'\n"
-		       "set key outside right top vertical noenhanced\nset tics nomirror\n",
+		       "set key outside right top vertical noenhanced\nset tics nomirror\n"
+		       "# a little room past the data, so no point sits on the frame (a log\n"
+		       "# axis has its range from rpb_plot_log_y)\n"
+		       "set autoscale fix\nset offsets 0, graph 0.02, graph 0.05, 0\n",
 		fig->name, fig->name);
 	for (size_t b = 0; b < c->nbackends; b++)
 		fprintf(sc->f, "set style line %zu lc rgb '%s' lw 2 pt 7 ps 0.7\n", b + 1,

@@ -27,6 +27,25 @@ struct rpb_figure {
 /* The colour of a backend in every figure and table: "#0072b2". */
 const char *rpb_plot_colour(const struct rpb_cmp *c, const char *backend);
 
+/* A log y axis: tics at 1-2-5 steps (..., 0.5, 1, 2, 5, 10, ..., 1k, 2k,
+ * ...), so values can be read between the decades, and, given the data's
+ * least and greatest value (lo > 0), a range from the step below to the
+ * step above, so at least two tics are labelled and no point sits on the
+ * frame. Into buf (snprintf's count), or into a script. */
+int rpb_plot_log_y(char *buf, size_t n, double lo, double hi);
+void rpb_plot_log_y_file(FILE *f, double lo, double hi);
+
+/* The gnuplot commands that mark where a run ended early: a dashed line
+ * (arrow tag) in colour at x from the bottom to the top of the plot, and
+ * mark, quoted, just above the plot (row 0, 1, ... stacks the marks of
+ * several runs), beside the line: to its left when right is set, else to
+ * its right. Above the frame the words never hide data; the figure makes
+ * room with rpb_plot_end_margin. Returns snprintf's count. */
+int rpb_plot_end_mark(char *buf, size_t n, int tag, double x, unsigned row, bool right,
+		      const char *colour, const char *mark);
+/* The top margin for rows of marks above the plot (the title above them). */
+void rpb_plot_end_margin(FILE *f, unsigned rows);
+
 /* A figure's gnuplot script being written: figures/<name>.gp. */
 struct rpb_plot_script {
 	FILE *f;

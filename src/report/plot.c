@@ -28,7 +28,12 @@ struct series {
 	size_t backend;
 	char label[72];
 	size_t points;
+	double xmax;
+	double ymin, ymax; /* over every y of the rows written */
 };
+
+/* Fewer rows than this are no line over time: one dot, or two. */
+#define MIN_POINTS 3
 
 static FILE *open_data(const char *dir, struct series *s, const char *fig, const char *backend,
 		       const char *label)
@@ -37,14 +42,22 @@ static FILE *open_data(const char *dir, struct series *s, const char *fig, const
 		 label ? label : "");
 	snprintf(s->label, sizeof s->label, "%s", label ? label : "");
 	s->points = 0;
+	s->xmax = 0;
+	s->ymin = INFINITY;
+	s->ymax = 0;
 	char path[RPB_CMP_PATH + 128];
 	snprintf(path, sizeof path, "%s/%s", dir, s->file);
 	return fopen(path, "w");
 }
 
 /* One data row: x then ny values. */
-static size_t write_row(FILE *f, const double *row, size_t ny)
+static size_t write_row(FILE *f, const double *row, size_t ny, struct series *s)
 {
+	s->xmax = row[0] > s->xmax ? row[0] : s->xmax;
+	for (size_t k = 0; k < ny; k++) {
+		s->ymin = fmin(s->ymin, row[k + 1]);
+		s->ymax = fmax(s->ymax, row[k + 1]);
+	}
 	fprintf(f, "%.6g", row[0]);
 	for (size_t k = 0; k < ny; k++)
 		fprintf(f, " %.6g", row[k + 1]);
@@ -53,11 +66,14 @@ static size_t write_row(FILE *f, const double *row, size_t ny)
 }
 
 /* Columns of intervals.csv for every backend: x, then the ys; rows whose
- * values are not all positive are left out when positive is set (log axes). */
+ * values are not all positive are left out when positive is set (log axes).
+ * A backend with fewer than MIN_POINTS rows is left out, named in *few. */
 static size_t interval_series(const struct rpb_cmp *c, const char *dir, const char *fig,
 			      const char *xcol, const char *const *ycols, size_t ny, bool positive,
-			      double yscale, struct series *out)
+			      double yscale, struct series *out, char *few, size_t nfew)
 {
+	size_t flen = 0;
+	few[0] = '\0';
 	size_t ns = 0;
 	for (size_t b = 0; b < c->nbackends; b++) {
 		struct rpb_csv in;
@@ -98,22 +114,90 @@ static size_t interval_series(const struct rpb_cmp *c, const char *dir, const ch
 			if (!keep)
 				continue;
 			if (have)
-				s->points += write_row(f, held, ny);
+				s->points += write_row(f, held, ny, s);
 			memcpy(held, row, sizeof row);
 			span = held_span;
 			held_span = this_span;
 			have = true;
 		}
 		if (have && (span <= 0 || held_span >= span / 2))
-			s->points += write_row(f, held, ny);
+			s->points += write_row(f, held, ny, s);
 		rpb_csv_close(&in);
 		fclose(f);
-		if (s->points)
+		if (s->points >= MIN_POINTS)
 			ns++;
+		else if (flen < nfew)
+			flen += (size_t)snprintf(few + flen, nfew - flen, "%s%s (%zu)", flen ? ", " : "",
+						 c->backends[b].name, s->points);
 	}
 	return ns;
 }
 
+/* The least and greatest y over the series. */
+static void y_span(const struct series *s, size_t ns, double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = 0;
+	for (size_t i = 0; i < ns; i++) {
+		*lo = fmin(*lo, s[i].ymin);
+		*hi = fmax(*hi, s[i].ymax);
+	}
+}
+
+/* Why a figure over intervals was drawn without some backends, or not at
+ * all: too few rows to be a line. */
+static void few_note(struct rpb_figure *fig, size_t ns, const char *few)
+{
+	if (!*few)
+		return;
+	if (!ns) {
+		snprintf(fig->skipped, sizeof fig->skipped,
+			 "no run has %d intervals.csv rows or more to draw a line (rows: %s); "
+			 "run with a shorter interval (e.g. --set interval=0.1) to see it over time",
+			 MIN_POINTS, few);
+		return;
+	}
+	size_t len = strlen(fig->caption);
+	snprintf(fig->caption + len, sizeof fig->caption - len,
+		 " Left out, with fewer than %d rows to draw: %s.", MIN_POINTS, few);
+}
+
+/* The end of each drawn backend's run that ended early: a dashed line in
+ * its colour at the moment it stopped (x = elapsed time, or acked
+ * operations when by_acked), labelled with how it ended. Every word is
+ * rpbench's own (run_end.h) and reaches the script only as a quoted
+ * literal. */
+static void end_marks(FILE *f, const struct rpb_cmp *c, const struct series *s, size_t ns,
+		      bool by_acked)
+{
+	const struct rpb_cmp_run *marked[RPB_CMP_MAX_BACKENDS];
+	size_t backend[RPB_CMP_MAX_BACKENDS], k = 0;
+	double xmax = 0;
+	for (size_t i = 0; i < ns; i++) {
+		xmax = s[i].xmax > xmax ? s[i].xmax : xmax;
+		const struct rpb_cmp_run *r = &c->runs[c->backends[s[i].backend].rep];
+		if (!r->end_mark[0] || (i && s[i].backend == s[i - 1].backend) ||
+		    k == RPB_CMP_MAX_BACKENDS)
+			continue; /* completed, or panels of one backend: one mark */
+		double x = by_acked ? (double)r->end_acked : r->end_s;
+		xmax = x > xmax ? x : xmax;
+		backend[k] = s[i].backend;
+		marked[k++] = r;
+	}
+	for (size_t i = 0; i < k; i++) {
+		double x = by_acked ? (double)marked[i]->end_acked : marked[i]->end_s;
+		char buf[1024];
+		/* The label beside the line, on the side where the plot goes on. */
+		rpb_plot_end_mark(buf, sizeof buf, (int)(100 + i), x, (unsigned)i, x > xmax / 2, rpb_plot_colour(c, c->backends[backend[i]].name),
+				  marked[i]->end_mark);
+		fputs(buf, f);
+	}
+	if (!k)
+		return;
+	rpb_plot_end_margin(f, (unsigned)k);
+	/* The lines inside the plot, also one past the last row drawn. */
+	fprintf(f, "set xrange [0:%.9g]\n", xmax * 1.04);
+}
 
 /* One plot element per series: its data file, columns, style and key
  * entry (the backend's name and suffix), appended to buf. */
@@ -164,9 +248,13 @@ static int fig_intervals(const struct ctx *x, struct rpb_figure *fig, const char
 {
 	struct series s[RPB_CMP_MAX_BACKENDS];
 	const char *ys[] = {ycol};
-	size_t ns = interval_series(x->c, x->dir, fig->name, xcol, ys, 1, false, yscale, s);
+	char few[512];
+	size_t ns = interval_series(x->c, x->dir, fig->name, xcol, ys, 1, false, yscale, s, few,
+				    sizeof few);
+	few_note(fig, ns, few);
 	if (!ns) {
-		snprintf(fig->skipped, sizeof fig->skipped, "no run has intervals.csv rows");
+		if (!fig->skipped[0])
+			snprintf(fig->skipped, sizeof fig->skipped, "no run has intervals.csv rows");
 		return 0;
 	}
 	struct rpb_plot_script sc;
@@ -175,6 +263,7 @@ static int fig_intervals(const struct ctx *x, struct rpb_figure *fig, const char
 	char qx[160], qy[160];
 	fprintf(sc.f, "set xlabel %s\nset ylabel %s\nset yrange [0:*]\nset xrange [0:*]\n",
 		rpb_gp_quote(qx, sizeof qx, xlabel), rpb_gp_quote(qy, sizeof qy, ylabel));
+	end_marks(sc.f, x->c, s, ns, strcmp(xcol, "elapsed_s") != 0);
 	char plot[8192] = "plot ";
 	plot_series(plot, sizeof plot, x->c, s, ns, "1:2", "", "");
 	return draw(x, fig, &sc, plot, 960, 540);
@@ -187,9 +276,14 @@ static int fig_latency_time(const struct ctx *x, struct rpb_figure *fig)
 {
 	struct series s[RPB_CMP_MAX_BACKENDS];
 	const char *ys[] = {"p50_us", "p99_us"};
-	size_t ns = interval_series(x->c, x->dir, fig->name, "elapsed_s", ys, 2, true, 1, s);
+	char few[512];
+	size_t ns = interval_series(x->c, x->dir, fig->name, "elapsed_s", ys, 2, true, 1, s, few,
+				    sizeof few);
+	few_note(fig, ns, few);
 	if (!ns) {
-		snprintf(fig->skipped, sizeof fig->skipped, "no run has intervals.csv rows with latencies");
+		if (!fig->skipped[0])
+			snprintf(fig->skipped, sizeof fig->skipped,
+				 "no run has intervals.csv rows with latencies above 0");
 		return 0;
 	}
 	struct rpb_plot_script sc;
@@ -199,6 +293,10 @@ static int fig_latency_time(const struct ctx *x, struct rpb_figure *fig)
 	}
 	fprintf(sc.f, "set xlabel 'elapsed time, s'\nset ylabel 'latency, µs (log scale)'\n"
 		      "set logscale y\nset xrange [0:*]\n");
+	double lo, hi;
+	y_span(s, ns, &lo, &hi);
+	rpb_plot_log_y_file(sc.f, lo, hi);
+	end_marks(sc.f, x->c, s, ns, false);
 	char plot[8192] = "plot ";
 	for (size_t i = 0; i < ns; i++) { /* each backend's pair together in the key */
 		plot_series(plot, sizeof plot, x->c, &s[i], 1, "1:2", " p50", "");
@@ -229,8 +327,8 @@ static int fig_percentiles(const struct ctx *x, struct rpb_figure *fig)
 		for (size_t k = 0; k < sizeof pts / sizeof pts[0]; k++) {
 			double v;
 			if (rpb_cmp_number(lab, pts[k].key, &v) && v > 0) {
-				fprintf(f, "%g %.6g\n", pts[k].x, v);
-				s[ns].points++;
+				double row[2] = {pts[k].x, v};
+				s[ns].points += write_row(f, row, 1, &s[ns]);
 			}
 		}
 		fclose(f);
@@ -238,7 +336,9 @@ static int fig_percentiles(const struct ctx *x, struct rpb_figure *fig)
 			ns++;
 	}
 	if (!ns) {
-		snprintf(fig->skipped, sizeof fig->skipped, "no run has percentiles of %s", x->c->main_label);
+		snprintf(fig->skipped, sizeof fig->skipped,
+			 "no run has percentiles of %s (a killed run has none: its result.json is the "
+			 "one written at the start)", x->c->main_label);
 		return 0;
 	}
 	struct rpb_plot_script sc;
@@ -252,6 +352,9 @@ static int fig_percentiles(const struct ctx *x, struct rpb_figure *fig)
 		      "set logscale xy\nset xrange [1.5:1.5e5]\n"
 		      "set xtics ('50%%%%' 2, '90%%%%' 10, '99%%%%' 100, '99.9%%%%' 1000, '99.99%%%%' 10000, 'max' 100000)\n",
 		rpb_gp_quote(q, sizeof q, x->c->main_label));
+	double lo, hi;
+	y_span(s, ns, &lo, &hi);
+	rpb_plot_log_y_file(sc.f, lo, hi);
 	char plot[8192] = "plot ";
 	plot_series(plot, sizeof plot, x->c, s, ns, "1:2", "", "");
 	return draw(x, fig, &sc, plot, 960, 540);
@@ -317,8 +420,8 @@ static int fig_probes(const struct ctx *x, struct rpb_figure *fig)
 			double lat = rpb_csv_num(&in, clat);
 			if (!(lat > 0))
 				continue; /* below the 1 µs resolution: no place on a log axis */
-			fprintf(files[si - first], "%.0f %.6g\n", total, lat);
-			s[si].points++;
+			double row[2] = {total, lat};
+			s[si].points += write_row(files[si - first], row, 1, &s[si]);
 		}
 		for (size_t k = 0; k < MAX_PROBE_LABELS; k++)
 			if (files[k])
@@ -326,8 +429,28 @@ static int fig_probes(const struct ctx *x, struct rpb_figure *fig)
 		rpb_csv_close(&in);
 	}
 	free(last);
+	/* A label whose steps all took 0 µs has nothing on the log axis (the
+	 * null backend's): its series and its panel go. */
+	size_t kept = 0, nl = 0;
+	for (size_t i = 0; i < ns; i++)
+		if (s[i].points)
+			s[kept++] = s[i];
+	bool probed = ns > 0;
+	ns = kept;
+	for (size_t l = 0; l < nlabels; l++) {
+		bool used = false;
+		for (size_t i = 0; i < ns; i++)
+			used |= !strcmp(s[i].label, labels[l]);
+		if (used && nl != l)
+			memcpy(labels[nl], labels[l], sizeof labels[0]);
+		nl += used;
+	}
+	nlabels = nl;
 	if (!ns) {
-		snprintf(fig->skipped, sizeof fig->skipped, "no run wrote probe.csv (probe_every = 0 or not an ingest run)");
+		snprintf(fig->skipped, sizeof fig->skipped, "%s",
+			 probed ? "every successful probe step took 0 µs (below probe.csv's resolution), "
+				  "which has no place on the log axis"
+				: "no run wrote probe.csv (probe_every = 0 or not an ingest run)");
 		return 0;
 	}
 	struct rpb_plot_script sc;
@@ -342,6 +465,12 @@ static int fig_probes(const struct ctx *x, struct rpb_figure *fig)
 				      rows, cols, rpb_gp_quote(q, sizeof q, fig->title));
 	fprintf(sc.f, "unset title\nset xlabel 'objects stored (approx.)'\nset ylabel 'latency, µs (log scale)'\n"
 		      "set logscale y\nset xrange [0:*]\nset key outside top center horizontal noenhanced\n");
+	double lo, hi, xmax = 0; /* one range for every panel, so they read alike */
+	y_span(s, ns, &lo, &hi);
+	rpb_plot_log_y_file(sc.f, lo, hi);
+	for (size_t i = 0; i < ns; i++)
+		xmax = fmax(xmax, s[i].xmax);
+	fprintf(sc.f, "set xrange [0:%.9g]\n", xmax > 0 ? xmax * 1.04 : 1);
 	for (size_t l = 0; l < nlabels && len < sizeof plot; l++) {
 		len += (size_t)snprintf(plot + len, sizeof plot - len, "set title %s noenhanced\nplot ",
 					rpb_gp_quote(q, sizeof q, labels[l]));
@@ -367,10 +496,14 @@ static int fig_bytes(const struct ctx *x, struct rpb_figure *fig)
 {
 	struct series s[RPB_CMP_MAX_BACKENDS];
 	const char *ys[] = {"store_bytes"};
-	size_t ns = interval_series(x->c, x->dir, fig->name, "acked", ys, 1, true, MIB, s);
+	char few[512];
+	size_t ns = interval_series(x->c, x->dir, fig->name, "acked", ys, 1, true, MIB, s, few,
+				    sizeof few);
+	few_note(fig, ns, few);
 	if (!ns) {
-		snprintf(fig->skipped, sizeof fig->skipped,
-			 "no backend reported its size on disk (store_bytes is 0 in intervals.csv)");
+		if (!fig->skipped[0])
+			snprintf(fig->skipped, sizeof fig->skipped,
+				 "no backend reported its size on disk (store_bytes is 0 in intervals.csv)");
 		return 0;
 	}
 	struct rpb_plot_script sc;
@@ -380,8 +513,9 @@ static int fig_bytes(const struct ctx *x, struct rpb_figure *fig)
 	}
 	char q[160];
 	fprintf(sc.f, "set xlabel %s\nset ylabel 'bytes on disk, MiB'\n"
-		      "set xrange [0:*]\nset yrange [0:*]\nset key inside top left\n",
+		      "set xrange [0:*]\nset yrange [0:*]\n",
 		rpb_gp_quote(q, sizeof q, x->acked_axis));
+	end_marks(sc.f, x->c, s, ns, true);
 	char plot[8192] = "plot ";
 	plot_series(plot, sizeof plot, x->c, s, ns, "1:2", "", "");
 	/* The payload itself, for scale: objects x mean payload size. */

@@ -145,7 +145,7 @@ static int one_run(const struct rpb_cmp *c, const char *dir, size_t k, struct rp
 		 "gauge_<name> against elapsed_s), one panel per gauge: *_bytes in MiB, *_s in s, "
 		 "others as read. The dashed line marks the end of the run (%.3f s)%s%s%s.",
 		 end, *stop ? ", which stopped: " : "", stop,
-		 error ? "; it did not complete, so the tables leave it out" : "");
+		 error ? "; it did not complete, so the tables and figures show it up to its end" : "");
 
 	struct rpb_plot_script sc;
 	rc = -1;
@@ -154,34 +154,31 @@ static int one_run(const struct rpb_cmp *c, const char *dir, size_t k, struct rp
 		goto out;
 	}
 	/* Every number below is formatted here; every text is a literal. */
-	char q[1100], mark[160];
-	snprintf(mark, sizeof mark, "end%s%s", *stop ? ": " : "", stop);
+	char mark[160];
+	snprintf(mark, sizeof mark, "end%s%s", *stop || r->end_mark[0] ? ": " : "",
+		 r->end_mark[0] ? r->end_mark : stop);
 	fprintf(sc.f, "unset title\nset datafile missing '?'\nset xlabel 'elapsed time, s'\n"
 		      "set xrange [0:%.6g]\nset yrange [0:*]\nunset key\n"
 		      "set arrow 1 from %.6g, graph 0 to %.6g, graph 1 nohead lc rgb '%s' dt 2 lw 2\n",
 		end > 0 ? end * 1.04 : 1, end, end, END_COLOUR);
-	fprintf(sc.f, "set style textbox opaque noborder\n");
 	size_t cols = g.n > 1 ? 2 : 1, prow = (g.n + cols - 1) / cols;
 	char plot[16384], qt[1100];
-	/* The label on the first panel only (the line marks the end on all),
-	 * set in the plot itself since both terminals draw it. */
-	size_t len = (size_t)snprintf(
-		plot, sizeof plot,
-		"set label 1 %s at %.6g, graph 0.92 right offset -0.5,0 tc rgb '%s' front boxed%s\n"
-		"set multiplot layout %zu,%zu title %s\n",
-		rpb_gp_quote(q, sizeof q, mark), end, END_COLOUR, error ? " font ',13'" : "", prow, cols,
-		rpb_gp_quote(qt, sizeof qt, fig->title));
+	size_t len = (size_t)snprintf(plot, sizeof plot, "set multiplot layout %zu,%zu title %s\n",
+				      prow, cols, rpb_gp_quote(qt, sizeof qt, fig->title));
 	for (size_t i = 0; i < g.n && len < sizeof plot; i++) {
-		char title[128], file[160], yl[32];
+		char title[300], file[160], yl[32], text[256];
+		/* How the run ended, in the first panel's title: above the
+		 * plot, it hides no reading (the line marks the end on all). */
+		snprintf(text, sizeof text, "%s%s%s%s", g.name[i], i ? "" : " (", i ? "" : mark,
+			 i ? "" : ")");
 		len += (size_t)snprintf(plot + len, sizeof plot - len,
-					"set title %s noenhanced\nset ylabel %s\n"
+					"set title %s noenhanced%s\nset ylabel %s\n"
 					"plot %s using 1:%zu with linespoints lc rgb '%s' lw 2 pt 7 ps 0.7 notitle\n",
-					rpb_gp_quote(title, sizeof title, g.name[i]),
+					rpb_gp_quote(title, sizeof title, text),
+					!i && error ? " tc rgb '" END_COLOUR "'" : " tc default",
 					rpb_gp_quote(yl, sizeof yl, *g.unit[i] ? g.unit[i] : "reading"),
 					rpb_gp_quote(file, sizeof file, data),
 					i + 2, rpb_plot_colour(c, r->backend));
-		if (i == 0 && len < sizeof plot)
-			len += (size_t)snprintf(plot + len, sizeof plot - len, "unset label 1\n");
 	}
 	if (len < sizeof plot)
 		snprintf(plot + len, sizeof plot - len, "unset multiplot");

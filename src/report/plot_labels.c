@@ -98,6 +98,13 @@ static bool read_jtl(const struct rpb_cmp_run *r, struct run_labels *rl)
 	return rl->nbins > 0;
 }
 
+/* The last bin is cut short by the end of the run: its rate would be too
+ * low, so it is left out when there are others. */
+static size_t bins_drawn(const struct run_labels *rl)
+{
+	return rl->nbins > 1 ? rl->nbins - 1 : rl->nbins;
+}
+
 /* data file: the bin's middle, then per label samples/s and mean ms. */
 static bool write_data(const char *dir, struct run_labels *rl, const char *backend)
 {
@@ -111,9 +118,7 @@ static bool write_data(const char *dir, struct run_labels *rl, const char *backe
 	for (size_t l = 0; l < rl->nlabels; l++)
 		fprintf(f, " %s", rl->label[l]);
 	fprintf(f, "\n");
-	/* The last bin is cut short by the end of the run: its rate would be
-	 * too low, so it is left out when there are others. */
-	size_t nb = rl->nbins > 1 ? rl->nbins - 1 : rl->nbins;
+	size_t nb = bins_drawn(rl);
 	for (size_t k = 0; k < nb; k++) {
 		fprintf(f, "%.6g", (k + 0.5) * rl->width);
 		for (size_t l = 0; l < rl->nlabels; l++) {
@@ -133,12 +138,33 @@ static bool write_data(const char *dir, struct run_labels *rl, const char *backe
 /* One panel: column off (1 = samples/s, 2 = mean ms) of every label that
  * had samples. */
 static size_t panel(char *plot, size_t len, size_t cap, const struct run_labels *rl, int off,
-		    const char *title, const char *ylabel, bool logy)
+		    const char *title, const char *ylabel, bool logy, const struct rpb_cmp_run *r,
+		    const char *colour)
 {
 	char qt[256], qy[96], qf[160], ql[96];
-	len += (size_t)snprintf(plot + len, cap - len, "set title %s noenhanced\nset ylabel %s\n%s\nplot ",
+	/* Where the run ended early: a line on both panels; the words are in
+	 * the first panel's title. */
+	if (r->end_mark[0] && len < cap)
+		len += (size_t)rpb_plot_end_mark(plot + len, cap - len, 100, r->end_s, 0, true, colour,
+						 "");
+	len += (size_t)snprintf(plot + len, cap - len, "set title %s noenhanced\nset ylabel %s\n%s\n",
 				rpb_gp_quote(qt, sizeof qt, title), rpb_gp_quote(qy, sizeof qy, ylabel),
-				logy ? "set logscale y\nset yrange [*:*]" : "unset logscale y\nset yrange [0:*]");
+				logy ? "set logscale y\nset yrange [*:*]"
+				     : "unset logscale y\nset yrange [0:*]\nset ytics autofreq\nset mytics default");
+	if (logy && len < cap) {
+		double lo = INFINITY, hi = 0;
+		size_t nb = bins_drawn(rl);
+		for (size_t l = 0; l < rl->nlabels; l++)
+			for (size_t k = 0; k < nb; k++)
+				if (rl->count[l][k] > 0) {
+					double ms = rl->sum_ms[l][k] / rl->count[l][k];
+					lo = ms > 0 ? fmin(lo, ms) : lo;
+					hi = fmax(hi, ms);
+				}
+		len += (size_t)rpb_plot_log_y(plot + len, cap - len, lo, hi);
+	}
+	if (len < cap)
+		len += (size_t)snprintf(plot + len, cap - len, "plot ");
 	bool first = true;
 	for (size_t l = 0; l < rl->nlabels && len < cap; l++) {
 		double total = 0;
@@ -154,7 +180,7 @@ static size_t panel(char *plot, size_t len, size_t cap, const struct run_labels 
 		first = false;
 	}
 	if (len < cap)
-		len += (size_t)snprintf(plot + len, cap - len, "\n");
+		len += (size_t)snprintf(plot + len, cap - len, "\nunset arrow 100\nunset label 100\n");
 	return len;
 }
 
@@ -199,17 +225,34 @@ int rpb_plot_labels(const struct rpb_cmp *c, const char *dir, const char *where,
 		snprintf(msg, n, "cannot write the script of %s: %s", fig->name, strerror(errno));
 		rc = -1;
 	} else {
+		/* Every panel to the latest end, so each run's end mark is inside. */
+		double end = 0;
+		bool marked = false;
+		for (size_t i = 0; i < nr; i++) {
+			const struct rpb_cmp_run *r = &c->runs[c->backends[rl[i].b].rep];
+			double last_bin = (double)rl[i].nbins * rl[i].width;
+			end = fmax(end, fmax(r->end_s, last_bin));
+			marked |= r->end_mark[0] != '\0';
+		}
+		end = marked ? end : 0;
 		fprintf(sc.f, "unset title\nset datafile missing '?'\nset xlabel 'elapsed time, s'\n"
-			      "set xrange [0:*]\nset key outside top center horizontal noenhanced\n");
-		char plot[16384], q[1100], t[160];
+			      "set key outside top center horizontal noenhanced\n");
+		if (end > 0)
+			fprintf(sc.f, "set xrange [0:%.9g]\n", end * 1.04);
+		else
+			fprintf(sc.f, "set xrange [0:*]\n");
+		char plot[16384], q[1100], t[320];
 		size_t len = (size_t)snprintf(plot, sizeof plot, "set multiplot layout %zu,2 title %s\n", nr,
 					      rpb_gp_quote(q, sizeof q, fig->title));
 		for (size_t i = 0; i < nr; i++) {
 			const char *name = c->backends[rl[i].b].name;
-			snprintf(t, sizeof t, "%s: samples per second", name);
-			len = panel(plot, len, sizeof plot, &rl[i], 1, t, "samples/s", false);
+			const struct rpb_cmp_run *r = &c->runs[c->backends[rl[i].b].rep];
+			const char *colour = rpb_plot_colour(c, name);
+			snprintf(t, sizeof t, "%s: samples per second%s%s%s", name,
+				 r->end_mark[0] ? " (" : "", r->end_mark, r->end_mark[0] ? ")" : "");
+			len = panel(plot, len, sizeof plot, &rl[i], 1, t, "samples/s", false, r, colour);
 			snprintf(t, sizeof t, "%s: mean latency", name);
-			len = panel(plot, len, sizeof plot, &rl[i], 2, t, "ms (log scale)", true);
+			len = panel(plot, len, sizeof plot, &rl[i], 2, t, "ms (log scale)", true, r, colour);
 		}
 		if (len < sizeof plot)
 			snprintf(plot + len, sizeof plot - len, "unset multiplot");

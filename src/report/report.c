@@ -18,7 +18,7 @@ static const char legend[] =
 	"value ÷ best). Rounding: ops/s and µs to 0.1, MiB to 0.01, ratios to 0.01; compare.json "
 	"holds the exact values.";
 
-static const char no_runs[] = "No run completed: nothing to compare.";
+static const char no_runs[] = "No run left results or intervals: nothing to compare.";
 
 void rpb_report_print(const struct rpb_cmp *c, FILE *f)
 {
@@ -169,8 +169,13 @@ int rpb_report_compare_files(const struct rpb_cmp *c, const char *dir, const cha
 		fprintf(f, "- %s: `%s`, stop %s", r->backend, rel, r->stop);
 		if (r->exit_code >= 0)
 			fprintf(f, ", exit %d", r->exit_code);
-		fprintf(f, "%s\n", r->completed ? "" : r->have_results ? " (did not complete)"
-								     : " (no results)");
+		if (r->completed)
+			fprintf(f, "\n");
+		else if (r->included)
+			fprintf(f, " (ended early%s%s; shown up to its end)\n", r->end_mark[0] ? ": " : "",
+				r->end_mark);
+		else
+			fprintf(f, " (no results; left out)\n");
 	}
 	if (close_file(f, path, msg, n) != 0)
 		return -1;

@@ -132,9 +132,16 @@ static void runs_table(FILE *f, const struct rpb_cmp *c, const char *dir)
 		double elapsed;
 		if (rpb_cmp_number(r->root, "totals/elapsed_s", &elapsed))
 			fprintf(f, "</td><td class=\"num\">%.1f</td><td>", elapsed);
+		else if (r->have_intervals) /* killed: as far as its intervals go */
+			fprintf(f, "</td><td class=\"num\">≥ %.1f</td><td>", r->end_s);
 		else
 			fputs("</td><td class=\"num\">—</td><td>", f);
-		esc(f, r->stop);
+		bool killed = !strcmp(r->stop, "killed") && r->end_mark[0]; /* the mark says it */
+		esc(f, killed ? "" : r->stop);
+		if (r->end_mark[0]) {
+			fputs(killed ? "" : ": ", f);
+			esc(f, r->end_mark);
+		}
 		fprintf(f, "</td><td class=\"num\">");
 		if (r->exit_code >= 0)
 			fprintf(f, "%d", r->exit_code);
@@ -232,6 +239,31 @@ static void figures(FILE *f, const struct rpb_figure *figs, size_t nfigs)
 	}
 }
 
+/* The runs that did not complete: those shown up to their end (included),
+ * or those left out, having left neither results nor intervals. */
+static void early_runs(FILE *f, const struct rpb_cmp *c, bool included)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < c->nruns; i++) {
+		const struct rpb_cmp_run *r = &c->runs[i];
+		if (r->completed || r->included != included)
+			continue;
+		fputs(k++ ? "; " : included ? "<p class=\"warn\">Ended early, so shown up to their end, "
+					     "which every figure over time marks: "
+					   : "<p class=\"warn\">Left out of the tables and figures, "
+					     "having left no results and no intervals: ", f);
+		fputs("<b>", f);
+		esc(f, r->name);
+		fputs("</b> (", f);
+		esc(f, r->end_mark[0] ? r->end_mark : r->stop);
+		if (r->exit_code >= 0)
+			fprintf(f, ", exit %d", r->exit_code);
+		fputs(")", f);
+	}
+	if (k)
+		fputs(".</p>\n", f);
+}
+
 int rpb_report_html(const struct rpb_cmp *c, const char *dir, const struct rpb_figure *figs,
 		    size_t nfigs, char *msg, size_t n)
 {
@@ -253,28 +285,13 @@ int rpb_report_html(const struct rpb_cmp *c, const char *dir, const struct rpb_f
 	fprintf(f, "</h1>\n<p class=\"note\">rpbench %s report, written %s, from %zu run(s).</p>\n",
 		RPB_VERSION, now, c->nruns);
 
-	size_t bad = 0;
-	for (size_t i = 0; i < c->nruns; i++)
-		bad += !c->runs[i].completed;
-	if (bad) {
-		fputs("<p class=\"warn\">Did not complete, so left out of the tables and figures: ", f);
-		for (size_t i = 0, k = 0; i < c->nruns; i++)
-			if (!c->runs[i].completed) {
-				fprintf(f, "%s", k++ ? ", " : "");
-				esc(f, c->runs[i].name);
-				fputs(" (stop ", f);
-				esc(f, c->runs[i].stop);
-				if (c->runs[i].exit_code >= 0)
-					fprintf(f, ", exit %d", c->runs[i].exit_code);
-				fputs(c->runs[i].have_results ? ")" : ", no results)", f);
-			}
-		fputs("</p>\n", f);
-	}
+	early_runs(f, c, true);
+	early_runs(f, c, false);
 
 	struct rpb_grid t = {0};
 	fputs("<h2>Comparison</h2>\n", f);
 	if (!c->nbackends)
-		fputs("<p>No run completed: nothing to compare.</p>\n", f);
+		fputs("<p>No run left results or intervals: nothing to compare.</p>\n", f);
 	else if (rpb_report_table(c, &t) == 0)
 		html_table(f, c, &t, true);
 	rpb_grid_free(&t);

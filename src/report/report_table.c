@@ -132,8 +132,9 @@ int rpb_report_table(const struct rpb_cmp *c, struct rpb_grid *t)
 		size_t col = i + 1;
 		set_cell(t, R_HEAD, col, "%s", b->name);
 		set_cell(t, R_VERSION, col, "%s", b->version);
+		size_t done = b->ended_early ? 0 : b->nruns;
 		if (b->nincomplete)
-			set_cell(t, R_RUNS, col, "%zu of %zu", b->nruns, b->nruns + b->nincomplete);
+			set_cell(t, R_RUNS, col, "%zu of %zu", done, done + b->nincomplete);
 		else
 			set_cell(t, R_RUNS, col, "%zu", b->nruns);
 		for (int m = 0; m < RPB_M_COUNT; m++) {
