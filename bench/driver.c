@@ -184,6 +184,51 @@ static void out_name(char *out, size_t n, const struct cli *c, const struct rpb_
 	snprintf(out, n, "results/%s-%s-%s", rpb_job_pattern_name(job), b->name, stamp);
 }
 
+/* The directories make_out created, each the prefix of path up to end[i]. */
+struct made_dirs {
+	char path[PATH_MAX];
+	size_t end[64];
+	int n;
+};
+
+/* Makes the results directory and any missing parent, and notes which it
+ * made, so a start that fails removes only those. Errors are left to
+ * prepare_out. */
+static void make_out(const char *out, struct made_dirs *m)
+{
+	m->n = 0;
+	if (snprintf(m->path, sizeof m->path, "%s", out) >= (int)sizeof m->path)
+		return;
+	for (char *p = m->path + 1;; p++) {
+		if (*p && *p != '/')
+			continue;
+		char c = *p;
+		*p = '\0';
+		if (mkdir(m->path, 0755) == 0 && m->n < (int)(sizeof m->end / sizeof *m->end))
+			m->end[m->n++] = (size_t)(p - m->path);
+		*p = c;
+		if (!c)
+			return;
+	}
+}
+
+/* A start that failed leaves no results directory behind that rpbench made
+ * for it: its own store directory there, while it holds nothing but the
+ * mark (call with the store's lock held), then every directory make_out
+ * made, innermost first, each only while empty (rmdir), so nothing another
+ * program put there goes. */
+static void unmake_out(struct made_dirs *m, const char *dir, bool own_store)
+{
+	if (m->n && own_store)
+		rpb_storedir_unclaim(dir);
+	for (int i = m->n - 1; i >= 0; i--) {
+		char c = m->path[m->end[i]];
+		m->path[m->end[i]] = '\0';
+		rmdir(m->path);
+		m->path[m->end[i]] = c;
+	}
+}
+
 /* Creates the results directory; refuses one that holds a result file. */
 static int prepare_out(const char *out, char *msg, size_t mn)
 {
@@ -327,6 +372,9 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 	struct rpb_store_cfg cfg;
 	struct rpb_err err = {0};
 	int lock_fd = -1;
+	char own_dir[PATH_MAX];
+	struct made_dirs made = {.n = 0};
+	bool started = false, own_store = false;
 	out_name(out, sizeof out, c, &job, b);
 	if (!c->out && rpb_path_check(out, "the default results directory", RPB_PATH_ROOM * 2, msg,
 				      sizeof msg) != 0) {
@@ -348,11 +396,14 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 		return RPB_EXIT_USAGE;
 	}
 	rc = RPB_EXIT_ENV;
+	make_out(out, &made);
 	if (prepare_out(out, msg, sizeof msg) != 0)
 		goto fail;
 	if (embedded && !(b->flags & RPB_BF_STORES_NOTHING) &&
 	    rpb_storedir_claim(dir, c->fresh, &lock_fd, msg, sizeof msg) != 0)
 		goto fail;
+	own_store = lock_fd >= 0 && rpb_path_join(own_dir, sizeof own_dir, out, "store") == 0 &&
+		    !strcmp(own_dir, dir);
 	/* Now that they exist: what the result records. */
 	absolute_or_given(out, abs_out, sizeof abs_out);
 	absolute_or_given(dir, abs_dir, sizeof abs_dir);
@@ -416,6 +467,7 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 	if (rpb_live_ledger_open(&live, out, rpb_job_workers(&job), msg, sizeof msg) != 0 ||
 	    rpb_results_begin(&rn, &where, msg, sizeof msg) != 0)
 		goto fail;
+	started = true;
 	rn.live = &live;
 	if (rpb_run(&rn, &err) != RPB_OK) {
 		snprintf(msg, sizeof msg, "%s", err.msg);
@@ -433,6 +485,8 @@ done:
 	rpb_runner_free(&rn);
 	rpb_live_ledger_close(&live);
 	b->close(rn.store);
+	if (!started)
+		unmake_out(&made, dir, own_store);
 	if (lock_fd >= 0)
 		close(lock_fd); /* after the store: nobody may empty it while it is open */
 	free(command);
