@@ -45,9 +45,10 @@ static void usage_line(FILE *f, const char *prog)
 	fprintf(f,
 		"usage: %s run WORKLOAD.ini [--set KEY=VALUE]... [--dir PATH | --dsn DSN [--schema NAME]]\n"
 		"       %*s [--out DIR] [--fresh] [--quiet]\n"
+		"       %s load WORKLOAD [...]   (YCSB's load phase: run with --set ycsb.phase=load)\n"
 		"       %s verify RESULT_DIR [--dir PATH | --dsn DSN [--schema NAME]]\n"
 		"       %s --help | --version\n",
-		prog, (int)strlen(prog), "", prog, prog);
+		prog, (int)strlen(prog), "", prog, prog, prog);
 }
 
 static void print_help(const struct rpb_backend *b, const char *prog)
@@ -60,6 +61,7 @@ static void print_help(const struct rpb_backend *b, const char *prog)
 	       "                     acknowledged"
 	       " operation (prints: verified N objects: M missing, C corrupt, U unexpected)\n"
 	       "\nOptions:\n"
+	       "  -P FILE, -p KEY=VALUE  YCSB's spellings of the workload file and of --set\n"
 	       "  --set KEY=VALUE  override a workload option: section.key=value, or key=value when the key\n"
 	       "                   is unique among [run] and the pattern (repeatable)\n");
 	if (b->flags & RPB_BF_SERVER)
@@ -114,7 +116,7 @@ static int parse_cli(struct cli *c, const char *prog, int argc, char **argv)
 	char why[512], shown[RPB_SHOWN_SIZE];
 	for (;;) {
 		const char *elem = optind < argc ? argv[optind] : NULL;
-		if ((ch = getopt_long(argc, argv, "+:qh", longopts, NULL)) == -1 && optind >= argc)
+		if ((ch = getopt_long(argc, argv, "+:qhP:p:", longopts, NULL)) == -1 && optind >= argc)
 			break;
 		if (ch == -1) { /* a positional argument: the command and its target */
 			if (!c->command)
@@ -128,6 +130,13 @@ static int parse_cli(struct cli *c, const char *prog, int argc, char **argv)
 			continue;
 		}
 		switch (ch) {
+		case 'P': /* YCSB's -P FILE: the workload file */
+			if (c->target)
+				return usage_error(prog, "-P gives the workload file a second time ('%s')",
+						   rpb_text_shown(shown, sizeof shown, optarg));
+			c->target = optarg;
+			break;
+		case 'p': /* YCSB's -p key=value: --set */
 		case 's':
 			if (c->nsets == MAX_SETS)
 				return usage_error(prog, "too many --set options (at most %s)", "256");
@@ -654,7 +663,11 @@ int rpb_main(const struct rpb_backend *b, int argc, char **argv)
 		return cmd_run(b, &c, prog, argv[0]);
 	if (strcmp(c.command, "verify") == 0)
 		return cmd_verify(b, &c, prog);
+	if (strcmp(c.command, "load") == 0 && c.nsets < MAX_SETS) {
+		c.sets[c.nsets++] = "ycsb.phase=load"; /* YCSB's load phase of the same file */
+		return cmd_run(b, &c, prog, argv[0]);
+	}
 	char shown[RPB_SHOWN_SIZE];
-	return usage_error(prog, "unknown command '%s' (commands: run, verify)",
+	return usage_error(prog, "unknown command '%s' (commands: run, load, verify)",
 			   rpb_text_shown(shown, sizeof shown, c.command));
 }

@@ -97,6 +97,18 @@ struct rpb_pattern {
 	 * others go on and the run then ends as stopped by that error
 	 * (tachyon-perf: a failed operation ends its thread). */
 	bool error_ends_thread;
+	/* Optional: how many operations thread w of the job's threads does (YCSB
+	 * splits its operation count unevenly); UINT64_MAX for no limit. [run]
+	 * ops, when set, limits them further. */
+	uint64_t (*thread_ops)(const struct rpb_job *job, unsigned w);
+	/* Optional: reads a workload file that is not INI (no [section] before
+	 * its first key) in the pattern's own format (YCSB's properties) into
+	 * job; the first pattern with the hook takes such files. shown names the
+	 * file in messages; 0, or -1 with "FILE:LINE: problem; fix". */
+	int (*load_foreign)(struct rpb_job *job, FILE *f, const char *shown, char *msg, size_t n);
+	/* Optional: the option ("run.threads") a bare key of the pattern's own
+	 * vocabulary stands for ("threadcount"), or NULL; --set consults it. */
+	const char *(*alias)(const char *key);
 	/* Optional (verify refuses a pattern without it): checks the store
 	 * against the ledger of a run; fills res. Returns an error only when the
 	 * check itself could not run. The job comes from result.json and has

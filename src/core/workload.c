@@ -535,6 +535,28 @@ static FILE *open_workload(const char *path, char *msg, size_t n)
 	return f;
 }
 
+/* The pattern that reads f, when f is not INI: its first line other than a
+ * blank or a comment is no [section] header. Rewinds f. */
+static const struct rpb_pattern *foreign_reader(FILE *f)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	bool ini = true;
+	while (getline(&line, &cap, f) >= 0) {
+		const char *p = line + strspn(line, " \t\r\n");
+		if (!*p || *p == ';' || *p == '#' || *p == '!')
+			continue;
+		ini = *p == '[';
+		break;
+	}
+	free(line);
+	rewind(f);
+	for (size_t i = 0; !ini && i < rpb_pattern_count(); i++)
+		if (rpb_pattern_at(i)->load_foreign)
+			return rpb_pattern_at(i);
+	return NULL;
+}
+
 int rpb_job_load(struct rpb_job *job, const char *path, char *msg, size_t n)
 {
 	if (snprintf(job->source, sizeof job->source, "%s", path) >= (int)sizeof job->source) {
@@ -547,6 +569,12 @@ int rpb_job_load(struct rpb_job *job, const char *path, char *msg, size_t n)
 	rpb_shown(shown, sizeof shown, path);
 	if (!(c.f = open_workload(path, msg, n)))
 		return -1;
+	const struct rpb_pattern *foreign = foreign_reader(c.f);
+	if (foreign) {
+		int rc = foreign->load_foreign(job, c.f, shown, msg, n);
+		fclose(c.f);
+		return rc;
+	}
 #ifdef RPB_INIH_RUNTIME_OPTIONS
 	/* A heap buffer that grows to the longest line rpbench reads. */
 	ini_use_stack = false;
@@ -648,6 +676,10 @@ int rpb_job_set(struct rpb_job *job, const char *assignment, char *msg, size_t n
 	*eq = '\0';
 	char *name = trim(copy), *value = trim(eq + 1);
 	const char *section = NULL, *key = name;
+	const char *alias = job->pattern && job->pattern->alias ? job->pattern->alias(name) : NULL;
+	char aliased[64];
+	if (alias && snprintf(aliased, sizeof aliased, "%s", alias) < (int)sizeof aliased)
+		name = aliased; /* a pattern's own word for a [run] option (YCSB's threadcount) */
 	char *dot = strchr(name, '.');
 	if (dot) {
 		*dot = '\0';
