@@ -86,6 +86,10 @@ struct rpb_pattern {
 	/* Optional: the label of main operation i when a pattern's operations
 	 * differ (metadata's cycle); NULL means label 0. Names a failed one. */
 	unsigned (*op_label)(uint64_t i);
+	/* Optional: prints the progress lines of each interval instead of the
+	 * summariser's (YCSB's status lines); seconds since the start; final on
+	 * the last call. Main thread, reads the workers' counters only. */
+	void (*progress)(struct rpb_runner *rn, double seconds, bool final);
 	/* Optional: adds pattern figures to result.json's "pattern" object. */
 	void (*report_json)(struct rpb_runner *rn, json_t *obj);
 	/* Optional: writes the body of report.txt (created by the results

@@ -19,6 +19,7 @@
 #include "paths.h"
 #include "runner.h"
 #include "ycsb.h"
+#include "ycsb_status.h"
 
 const char *const ycsb_op_names[YCSB_NOPS] = {"READ", "UPDATE", "INSERT", "SCAN",
 					      "READ-MODIFY-WRITE"};
@@ -28,6 +29,7 @@ const char *const ycsb_op_names[YCSB_NOPS] = {"READ", "UPDATE", "INSERT", "SCAN"
 
 struct ycsb_shared {
 	struct ycsb_ack ack;
+	struct ycsb_status status;
 };
 
 struct ycsb_worker {
@@ -98,7 +100,9 @@ static enum rpb_status ycsb_prepare(struct rpb_runner *rn, struct rpb_err *err)
 			return st;
 	}
 	struct ycsb_shared *sh = calloc(1, sizeof *sh);
-	if (!sh || ycsb_ack_init(&sh->ack, o->recordcount) != 0) {
+	if (!sh || ycsb_ack_init(&sh->ack, o->recordcount) != 0 || ycsb_status_init(&sh->status)) {
+		if (sh)
+			ycsb_ack_free(&sh->ack);
 		free(sh);
 		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for the insert counter");
 	}
@@ -112,6 +116,7 @@ static void ycsb_fini(struct rpb_runner *rn)
 	if (!sh)
 		return;
 	ycsb_ack_free(&sh->ack);
+	ycsb_status_free(&sh->status);
 	free(sh);
 	rn->pattern_state = NULL;
 }
@@ -499,6 +504,13 @@ void ycsb_write_report(struct rpb_runner *rn, const json_t *result, FILE *f)
 	}
 }
 
+static void ycsb_progress(struct rpb_runner *rn, double seconds, bool final)
+{
+	struct ycsb_shared *sh = rn->pattern_state;
+	if (sh)
+		ycsb_status_line(&sh->status, rn, seconds, final);
+}
+
 static const char *const ycsb_files[] = {"ycsb.txt", NULL};
 
 static uint64_t thread_ops(const struct rpb_job *job, unsigned w)
@@ -519,6 +531,7 @@ const struct rpb_pattern rpb_pattern_ycsb = {
 	.worker_init = ycsb_worker_init,
 	.worker_fini = ycsb_worker_fini,
 	.op = ycsb_op,
+	.progress = ycsb_progress,
 	.report_json = ycsb_report_json,
 	.write_report = ycsb_write_report,
 	.fini = ycsb_fini,
