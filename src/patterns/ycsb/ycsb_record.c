@@ -63,9 +63,9 @@ void ycsb_integrity_value(unsigned char *out, size_t size, const char *key, size
 	for (size_t i = 0; i < fieldlen; i++)
 		PUT(field[i]);
 	while (at < size) {
+		PUT(':');
 		char num[16];
 		int len = snprintf(num, sizeof num, "%" PRId32, (int32_t)h);
-		PUT(':');
 		for (int i = 0; i < len; i++)
 			PUT(num[i]);
 	}
