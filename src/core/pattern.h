@@ -110,6 +110,9 @@ struct rpb_pattern {
 	 * job; the first pattern with the hook takes such files. shown names the
 	 * file in messages; 0, or -1 with "FILE:LINE: problem; fix". */
 	int (*load_foreign)(struct rpb_job *job, FILE *f, const char *shown, char *msg, size_t n);
+	/* The store must be filled by the verb load before a run (YCSB's two
+	 * phases); rpbench compare loads each store first. */
+	bool loads_first;
 	/* Optional: the option ("run.threads") a bare key of the pattern's own
 	 * vocabulary stands for ("threadcount"), or NULL; --set consults it. */
 	const char *(*alias)(const char *key);

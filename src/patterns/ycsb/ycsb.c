@@ -539,4 +539,5 @@ const struct rpb_pattern rpb_pattern_ycsb = {
 	.thread_ops = thread_ops,
 	.load_foreign = ycsb_load_properties,
 	.alias = ycsb_alias,
+	.loads_first = true,
 };
