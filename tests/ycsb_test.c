@@ -147,7 +147,7 @@ Test(ycsb, hotspot_chi_square)
 	struct rpb_job job;
 	struct rpb_ycsb_opts *o = make_job(&job);
 	o->recordcount = 20;
-	o->requestdistribution = YCSB_HOTSPOT;
+	strcpy(o->requestdist, "hotspot");
 	finish(&job);
 	struct ycsb_gen g;
 	ycsb_gen_init(&g, o, NULL, 3, 0);
@@ -170,7 +170,7 @@ Test(ycsb, scrambled_zipfian_spread)
 	struct rpb_ycsb_opts *o = make_job(&job);
 	o->recordcount = 1000;
 	o->operationcount = 0;
-	o->requestdistribution = YCSB_ZIPFIAN;
+	strcpy(o->requestdist, "zipfian");
 	finish(&job);
 	struct ycsb_gen g;
 	ycsb_gen_init(&g, o, NULL, 5, 0);
@@ -220,7 +220,7 @@ Test(ycsb, latest_never_unacknowledged)
 	struct rpb_job job;
 	struct rpb_ycsb_opts *o = make_job(&job);
 	o->recordcount = LATEST_START;
-	o->requestdistribution = YCSB_LATEST;
+	strcpy(o->requestdist, "latest");
 	finish(&job);
 	struct latest_ctx c;
 	cr_assert_eq(ycsb_ack_init(&c.ack, LATEST_START), 0);
@@ -299,7 +299,7 @@ Test(ycsb, properties_and_ini_forms)
 	rpb_job_defaults(&job);
 	cr_assert_eq(rpb_job_load(&job, path, msg, sizeof msg), 0, "%s", msg);
 	cr_assert_eq(ycsb_opts(&job)->recordcount, 77);
-	cr_assert_eq(ycsb_opts(&job)->requestdistribution, YCSB_LATEST);
+	cr_assert_str_eq(ycsb_opts(&job)->requestdist, "latest");
 	cr_assert_eq(job.run.threads, 3);
 	cr_assert_eq(job.run.rate, 500);
 	/* -p threadcount=N is --set's synonym for [run] threads. */

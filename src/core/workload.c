@@ -535,20 +535,22 @@ static FILE *open_workload(const char *path, char *msg, size_t n)
 	return f;
 }
 
-/* The pattern that reads f, when f is not INI: its first line other than a
- * blank or a comment is no [section] header. Rewinds f. */
+/* The pattern that reads f, when f is not INI: no line of it is a [section]
+ * header. Rewinds f. */
 static const struct rpb_pattern *foreign_reader(FILE *f)
 {
 	char *line = NULL;
 	size_t cap = 0;
 	bool ini = true;
-	while (getline(&line, &cap, f) >= 0) {
+	bool any = false;
+	while (getline(&line, &cap, f) >= 0 && !(any && ini)) {
 		const char *p = line + strspn(line, " \t\r\n");
 		if (!*p || *p == ';' || *p == '#' || *p == '!')
 			continue;
+		any = true;
 		ini = *p == '[';
-		break;
 	}
+	ini = ini || !any;
 	free(line);
 	rewind(f);
 	for (size_t i = 0; !ini && i < rpb_pattern_count(); i++)
@@ -906,21 +908,28 @@ static void print_section(FILE *out, const struct help_widths *w, const char *se
 	}
 }
 
+/* Column widths of one section's table (at least the column titles'). */
+static struct help_widths section_widths(const struct rpb_optdef *table)
+{
+	struct help_widths w = {0, 0, 0};
+	measure(&w, table);
+	w.dflt = w.dflt < 7 ? 7 : w.dflt;
+	w.range = w.range < 5 ? 5 : w.range;
+	return w;
+}
+
 void rpb_job_print_help(FILE *out)
 {
-	/* One set of column widths for every section, so the tables align. */
-	struct help_widths w = {0, 0, 0};
-	measure(&w, run_options);
-	for (size_t i = 0; i < rpb_pattern_count(); i++)
-		measure(&w, rpb_pattern_at(i)->options);
-	w.dflt = w.dflt < 7 ? 7 : w.dflt; /* the column titles */
-	w.range = w.range < 5 ? 5 : w.range;
+	/* Column widths per section: YCSB's long property names would leave no
+	 * room for the meaning in one set of widths for all. */
 	fprintf(out, "Workload options: set them in the workload file under their [section], or with\n"
 		     "--set section.key=value (or key=value when the key is in one section only).\n"
 		     "Sizes take k/M/G/T suffixes (powers of 1024); times take ms, s, m or h.\n");
+	struct help_widths w = section_widths(run_options);
 	print_section(out, &w, "run", run_options, false);
 	for (size_t i = 0; i < rpb_pattern_count(); i++) {
 		const struct rpb_pattern *p = rpb_pattern_at(i);
+		w = section_widths(p->options);
 		if (p->options)
 			print_section(out, &w, p->name, p->options, true);
 	}

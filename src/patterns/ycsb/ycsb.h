@@ -47,7 +47,7 @@ struct rpb_ycsb_opts {
 	char fieldnameprefix[YCSB_NAME_MAX - 4];
 	bool readallfields, writeallfields;
 	double proportion[YCSB_NOPS]; /* read, update, insert, scan, readmodifywrite */
-	int requestdistribution;
+	char requestdist[16];
 	double zipfianconstant;
 	uint64_t minscanlength, maxscanlength;
 	int scanlengthdistribution; /* uniform, zipfian */
@@ -58,8 +58,8 @@ struct rpb_ycsb_opts {
 	double exp_percentile, exp_frac;
 	bool dataintegrity;
 	char table[64];
-	char workload[128];
 	/* Resolved by ycsb_finish. */
+	int requestdistribution; /* enum ycsb_dist */
 	uint64_t inserts;      /* insertcount as resolved */
 	uint64_t threads;      /* [run] threads */
 };

@@ -10,7 +10,7 @@
 
 static const char *const phases[] = {"run", "load", NULL};
 static const char *const request_dists[] = {"uniform", "zipfian", "latest", "hotspot",
-					    "sequential", "exponential", NULL};
+					    "sequential", "exponential"};
 static const char *const length_dists[] = {"constant", "uniform", "zipfian", NULL};
 static const char *const scan_dists[] = {"uniform", "zipfian", NULL};
 static const char *const orders[] = {"hashed", "ordered", NULL};
@@ -50,9 +50,10 @@ const struct rpb_optdef ycsb_options[] = {
 	PROPORTION("insertproportion", "0", YCSB_INSERT, "inserts"),
 	PROPORTION("scanproportion", "0", YCSB_SCAN, "scans"),
 	PROPORTION("readmodifywriteproportion", "0", YCSB_RMW, "read-modify-writes"),
-	{ .key = "requestdistribution", .type = RPB_OPT_ENUM, .dflt = "uniform",
-	  .choices = request_dists, .off = Y(requestdistribution),
-	  .help = "which records the operations pick" },
+	{ .key = "requestdistribution", .type = RPB_OPT_STRING, .dflt = "uniform", .umax = 15,
+	  .off = Y(requestdist),
+	  .help = "which records the operations pick: uniform, zipfian, latest, hotspot, "
+		  "sequential or exponential" },
 	{ .key = "zipfianconstant", .type = RPB_OPT_DOUBLE, .dflt = "0.99", .dmin = 0.01,
 	  .dmax = 0.999, .off = Y(zipfianconstant), .help = "skew of the zipfian distributions" },
 	{ .key = "minscanlength", .type = RPB_OPT_COUNT, .dflt = "1", .umin = 1, .umax = 1u << 20,
@@ -83,8 +84,6 @@ const struct rpb_optdef ycsb_options[] = {
 	  .help = "values derived from key and field, checked on every read" },
 	{ .key = "table", .type = RPB_OPT_STRING, .dflt = "usertable", .umax = 63, .off = Y(table),
 	  .help = "YCSB's table name, recorded (records live in the store's raw table)" },
-	{ .key = "workload", .type = RPB_OPT_STRING, .dflt = "site.ycsb.workloads.CoreWorkload",
-	  .umax = 127, .off = Y(workload), .help = "YCSB's workload class; only CoreWorkload" },
 	{ .key = NULL },
 };
 
@@ -107,10 +106,13 @@ const char *ycsb_alias(const char *property)
 int ycsb_finish(void *config, const struct rpb_job *job, const char *where, char *msg, size_t n)
 {
 	struct rpb_ycsb_opts *o = config;
-	if (strcmp(o->workload, "site.ycsb.workloads.CoreWorkload") != 0 &&
-	    strcmp(o->workload, "com.yahoo.ycsb.workloads.CoreWorkload") != 0) {
-		snprintf(msg, n, "%s[ycsb] workload = %s: only YCSB's CoreWorkload is implemented; "
-			 "set workload=site.ycsb.workloads.CoreWorkload", where, o->workload);
+	o->requestdistribution = -1;
+	for (int i = 0; i < (int)(sizeof request_dists / sizeof request_dists[0]); i++)
+		if (strcmp(o->requestdist, request_dists[i]) == 0)
+			o->requestdistribution = i;
+	if (o->requestdistribution < 0) {
+		snprintf(msg, n, "%s[ycsb] requestdistribution = %s is unknown; give uniform, zipfian, "
+			 "latest, hotspot, sequential or exponential", where, o->requestdist);
 		return -1;
 	}
 	if (o->insertstart >= o->recordcount && !o->insertcount) {

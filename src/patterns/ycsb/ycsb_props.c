@@ -67,6 +67,18 @@ int ycsb_load_properties(struct rpb_job *job, FILE *f, const char *shown, char *
 		rest = trim(rest);
 		if (*rest == '=' || *rest == ':')
 			rest = trim(rest + 1);
+		if (strcmp(p, "workload") == 0) {
+			/* YCSB's workload class: only CoreWorkload is implemented. */
+			if (strcmp(rest, "site.ycsb.workloads.CoreWorkload") != 0 &&
+			    strcmp(rest, "com.yahoo.ycsb.workloads.CoreWorkload") != 0) {
+				snprintf(msg, n, "%s:%d: workload=%.200s: only YCSB's CoreWorkload is "
+					 "implemented; use site.ycsb.workloads.CoreWorkload", shown, lineno,
+					 rest);
+				rc = -1;
+				break;
+			}
+			continue;
+		}
 		char option[128];
 		const char *alias = ycsb_alias(p);
 		if (alias)
