@@ -27,6 +27,9 @@ struct rpb_runner;
 struct rpb_verify_result;
 struct rpb_worker;
 
+/* rpb_job_set's shape (workload.h), for load_foreign. */
+typedef int (*rpb_job_setter)(struct rpb_job *job, const char *assignment, char *msg, size_t n);
+
 struct rpb_pattern {
 	/* Required: the name, which is also the workload file's section. */
 	const char *name;
@@ -105,11 +108,14 @@ struct rpb_pattern {
 	 * splits its operation count unevenly); UINT64_MAX for no limit. [run]
 	 * ops, when set, limits them further. */
 	uint64_t (*thread_ops)(const struct rpb_job *job, unsigned w);
-	/* Optional: reads a workload file that is not INI (no [section] before
-	 * its first key) in the pattern's own format (YCSB's properties) into
-	 * job; the first pattern with the hook takes such files. shown names the
+	/* Optional: reads a workload file that is not INI (no [section] line)
+	 * in the pattern's own format (YCSB's properties) into job, which has
+	 * chosen the pattern already; the first pattern with the hook takes such
+	 * files. Options are set through set (rpb_job_set, handed in so the
+	 * pattern does not call back into the workload parser); shown names the
 	 * file in messages; 0, or -1 with "FILE:LINE: problem; fix". */
-	int (*load_foreign)(struct rpb_job *job, FILE *f, const char *shown, char *msg, size_t n);
+	int (*load_foreign)(struct rpb_job *job, FILE *f, const char *shown, rpb_job_setter set,
+			    char *msg, size_t n);
 	/* The store must be filled by the verb load before a run (YCSB's two
 	 * phases); rpbench compare loads each store first. */
 	bool loads_first;

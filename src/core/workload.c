@@ -573,7 +573,9 @@ int rpb_job_load(struct rpb_job *job, const char *path, char *msg, size_t n)
 		return -1;
 	const struct rpb_pattern *foreign = foreign_reader(c.f);
 	if (foreign) {
-		int rc = foreign->load_foreign(job, c.f, shown, msg, n);
+		int rc = rpb_job_choose(job, foreign, msg, n);
+		if (!rc)
+			rc = foreign->load_foreign(job, c.f, shown, rpb_job_set, msg, n);
 		fclose(c.f);
 		return rc;
 	}

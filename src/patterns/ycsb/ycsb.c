@@ -21,9 +21,6 @@
 #include "ycsb.h"
 #include "ycsb_status.h"
 
-const char *const ycsb_op_names[YCSB_NOPS] = {"READ", "UPDATE", "INSERT", "SCAN",
-					      "READ-MODIFY-WRITE"};
-
 #define RAND_BYTES (64u << 10)
 #define FAILED_MAX 64
 

@@ -79,7 +79,8 @@ uint64_t ycsb_thread_first(const struct rpb_ycsb_opts *o, unsigned w);
  * "run.threads"), or NULL. */
 const char *ycsb_alias(const char *property);
 /* Reads a YCSB property file (key=value lines, # or ! comments). */
-int ycsb_load_properties(struct rpb_job *job, FILE *f, const char *shown, char *msg, size_t n);
+int ycsb_load_properties(struct rpb_job *job, FILE *f, const char *shown, rpb_job_setter set,
+			 char *msg, size_t n);
 
 /* ---- keys and records (ycsb_record.c) ---- */
 

@@ -9,8 +9,6 @@
 
 #include "ycsb.h"
 
-extern const struct rpb_pattern rpb_pattern_ycsb;
-
 static char *trim(char *s)
 {
 	while (*s == ' ' || *s == '\t')
@@ -24,8 +22,8 @@ static char *trim(char *s)
 
 /* Applies key = value to the job as --set would; 0, or -1 with the reason
  * (the part of rpb_job_set's message after its "--set '...': "). */
-static int set_one(struct rpb_job *job, const char *option, const char *value, char *why,
-		   size_t n)
+static int set_one(struct rpb_job *job, rpb_job_setter set, const char *option,
+		   const char *value, char *why, size_t n)
 {
 	size_t len = strlen(option) + strlen(value) + 2;
 	char *a = malloc(len), msg[1024];
@@ -34,7 +32,7 @@ static int set_one(struct rpb_job *job, const char *option, const char *value, c
 		return -1;
 	}
 	snprintf(a, len, "%s=%s", option, value);
-	int rc = rpb_job_set(job, a, msg, sizeof msg);
+	int rc = set(job, a, msg, sizeof msg);
 	free(a);
 	if (rc) {
 		const char *inner = strstr(msg, "': ");
@@ -43,10 +41,9 @@ static int set_one(struct rpb_job *job, const char *option, const char *value, c
 	return rc;
 }
 
-int ycsb_load_properties(struct rpb_job *job, FILE *f, const char *shown, char *msg, size_t n)
+int ycsb_load_properties(struct rpb_job *job, FILE *f, const char *shown, rpb_job_setter set,
+			 char *msg, size_t n)
 {
-	if (rpb_job_choose(job, &rpb_pattern_ycsb, msg, n) != 0)
-		return -1;
 	char *line = NULL, ignored[512] = "", why[1024];
 	size_t cap = 0, nignored = 0;
 	int lineno = 0, rc = 0;
@@ -89,7 +86,7 @@ int ycsb_load_properties(struct rpb_job *job, FILE *f, const char *shown, char *
 			rpb_cat(ignored, sizeof ignored, "%s%.60s", nignored++ ? ", " : "", p);
 			continue;
 		}
-		if (set_one(job, option, rest, why, sizeof why) != 0) {
+		if (set_one(job, set, option, rest, why, sizeof why) != 0) {
 			snprintf(msg, n, "%s:%d: %s", shown, lineno, why);
 			rc = -1;
 			break;

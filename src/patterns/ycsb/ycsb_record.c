@@ -1,10 +1,14 @@
-/* YCSB's key names and field values, and the encoding of a record (its
- * fields in one value), shared by the run (ycsb.c) and verify. */
+/* YCSB's operation names, key names and field values, and the encoding of a
+ * record (its fields in one value), shared by the run (ycsb.c), its output
+ * and verify. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ycsb.h"
+
+const char *const ycsb_op_names[YCSB_NOPS] = {"READ", "UPDATE", "INSERT", "SCAN",
+					      "READ-MODIFY-WRITE"};
 
 int64_t ycsb_fnv64(int64_t v)
 {
