@@ -54,6 +54,21 @@ for b in null leveldb sqlite postgres; do
 	done
 done
 
+# YCSB: a load, then workload D (inserts and latest reads over the shared
+# acknowledged insert counter) in four threads, verified.
+for b in null leveldb sqlite postgres; do
+	[ -x "$dir/bin/rpbench-$b" ] || continue
+	loc=(--dir "$out/$b-ycsb-store")
+	[ "$b" = postgres ] && loc=(--dsn "$RPB_TEST_PG_DSN" --schema "tsan_ycsb_$$")
+	for phase in load run; do
+		"$dir/bin/rpbench-$b" "$phase" "$top/data/workloads/ycsb/workloadd" --quiet \
+			--out "$out/$b-ycsb-$phase" "${loc[@]}" -p threadcount=4 -p recordcount=2000 \
+			-p operationcount=4000 || { echo "tsan $b ycsb $phase: exited $?"; exit 1; }
+		[ "$b" = null ] || "$dir/bin/rpbench-$b" verify "$out/$b-ycsb-$phase" >/dev/null
+	done
+	echo "tsan $b ycsb: clean"
+done
+
 if [ -x "$dir/bin/rpbench-postgres" ]; then
 	standby_dir=$(mktemp -d /tmp/rpbsb.XXXXXX)
 	standby=$("$top/scripts/pg-throwaway" standby "$PGHOST" "$standby_dir")
