@@ -214,9 +214,13 @@ static enum rpb_status replace_field(struct ycsb_worker *yw, const struct rpb_yc
 				     unsigned f, size_t *size, struct rpb_err *err)
 {
 	struct ycsb_fields fl;
-	if (!ycsb_decode(yw->got.data, yw->got.len, &fl) || f >= fl.n)
+	bool fits = ycsb_decode(yw->got.data, yw->got.len, &fl) && fl.n == o->fieldcount;
+	for (unsigned i = 0; fits && i < fl.n; i++) /* the new record must fit yw->rec */
+		fits = fl.namelen[i] < YCSB_NAME_MAX && fl.len[i] <= o->fieldlength;
+	if (!fits)
 		return rpb_err_set(err, RPB_CORRUPT, 0, NULL, "%s: the stored value is not a record "
-				   "of %" PRIu64 " fields", yw->key, o->fieldcount);
+				   "of %" PRIu64 " fields of at most %" PRIu64 " bytes", yw->key,
+				   o->fieldcount, o->fieldlength);
 	size_t at = 0;
 	for (unsigned i = 0; i < fl.n; i++)
 		at += i == f ? new_field(yw, o, f, yw->rec + at)
@@ -240,9 +244,13 @@ static enum rpb_status check_read(struct ycsb_worker *yw, const struct rpb_ycsb_
 	for (unsigned i = 0; i < fl.n; i++) {
 		if (f >= 0 && (unsigned)f != i)
 			continue;
-		ycsb_integrity_value(yw->scratch, fl.len[i], yw->key, yw->keylen,
-				     (const char *)fl.name[i], fl.namelen[i]);
-		if (fl.len[i] != o->fieldlength || memcmp(yw->scratch, fl.val[i], fl.len[i]) != 0)
+		bool same = fl.len[i] == o->fieldlength; /* scratch holds fieldlength bytes */
+		if (same) {
+			ycsb_integrity_value(yw->scratch, fl.len[i], yw->key, yw->keylen,
+					     (const char *)fl.name[i], fl.namelen[i]);
+			same = memcmp(yw->scratch, fl.val[i], fl.len[i]) == 0;
+		}
+		if (!same)
 			return rpb_err_set(err, RPB_CORRUPT, 0, NULL, "%s: field %.*s is not the value "
 					   "derived from key and field (dataintegrity)", yw->key,
 					   (int)fl.namelen[i], fl.name[i]);
@@ -318,7 +326,8 @@ static enum rpb_status do_update(struct rpb_worker *w, struct ycsb_worker *yw, b
 {
 	const struct rpb_ycsb_opts *o = opts_of(w);
 	set_key(yw, o, ycsb_next_keynum(&yw->gen));
-	int f = o->readallfields ? -1 : (int)ycsb_next_field(&yw->gen);
+	/* YCSB draws the fields a read-modify-write reads, then the one an update writes. */
+	int f = !rmw || o->readallfields ? -1 : (int)ycsb_next_field(&yw->gen);
 	unsigned wf = o->writeallfields ? 0 : ycsb_next_field(&yw->gen);
 	bool needs_read = rmw || !o->writeallfields;
 	struct rpb_session *s = rpb_next_session(w);
@@ -328,10 +337,11 @@ static enum rpb_status do_update(struct rpb_worker *w, struct ycsb_worker *yw, b
 	if (!st && needs_read) {
 		st = get_record(w, s, yw, rmw ? f : -1, err);
 		t1 = rpb_now_ns();
+		bool nothing = st == RPB_NOT_FOUND && stores_nothing(w->rn);
 		if (rmw)
-			rpb_sample(w, YCSB_READ, t0, t1, st == RPB_NOT_FOUND ? RPB_OK : st, 0,
-				   st && st != RPB_NOT_FOUND ? err : NULL);
-		if (st == RPB_NOT_FOUND) { /* the null backend: write a whole record */
+			rpb_sample(w, YCSB_READ, t0, t1, nothing ? RPB_OK : st, 0,
+				   st && !nothing ? err : NULL);
+		if (nothing) { /* the null backend: write a whole record */
 			st = RPB_OK;
 			size = build_record(yw, o);
 		} else if (!st) {
