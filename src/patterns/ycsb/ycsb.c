@@ -121,7 +121,6 @@ static void ycsb_fini(struct rpb_runner *rn)
 static enum rpb_status ycsb_worker_init(struct rpb_worker *w, struct rpb_err *err)
 {
 	const struct rpb_ycsb_opts *o = opts_of(w);
-	struct ycsb_shared *sh = w->rn->pattern_state;
 	struct ycsb_worker *yw = calloc(1, sizeof *yw);
 	if (!yw)
 		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for the ycsb worker");
@@ -133,7 +132,9 @@ static enum rpb_status ycsb_worker_init(struct rpb_worker *w, struct rpb_err *er
 	yw->scratch = malloc((size_t)o->fieldlength);
 	if (!yw->rec || !yw->rand || !yw->scratch || rpb_buf_reserve(&yw->got, rec, err))
 		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for the ycsb records");
-	ycsb_gen_init(&yw->gen, o, &sh->ack, w->rn->job->run.seed, w->id);
+	/* The shared insert counter comes with prepare, after the workers'
+	 * init: the first operation binds it (ycsb_op). */
+	ycsb_gen_init(&yw->gen, o, NULL, w->rn->job->run.seed, w->id);
 	/* Random field values are windows of one printable buffer, as YCSB's
 	 * RandomByteIterator gives printable characters. */
 	for (size_t i = 0; i < yw->randsize; i++)
@@ -426,6 +427,7 @@ static enum rpb_status ycsb_op(struct rpb_worker *w, uint64_t i, struct rpb_err 
 	struct ycsb_worker *yw = w->state;
 	struct ycsb_shared *sh = w->rn->pattern_state;
 	const struct rpb_ycsb_opts *o = opts_of(w);
+	yw->gen.ack = &sh->ack;
 	/* A retry of operation i draws what its first attempt drew. */
 	if (yw->begun && yw->cur == i) {
 		yw->gen.rng = yw->saved;
