@@ -186,3 +186,39 @@ Test(e2e_sqlite, ycsb_dash_p_and_stdout, .fini = e2e_cleanup)
 	e2e_env_fini(&e);
 }
 #endif
+
+#if defined(RPB_HAVE_LEVELDB) && defined(RPB_HAVE_SQLITE)
+/* rpbench compare loads each store before its run: the runs compare, and
+ * each load's own results lie beside them. */
+Test(e2e_compare, ycsb_loads_then_runs, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "sqlite");
+	struct e2e_args a = {0};
+	e2e_args_add(&a, RPB_BINARY_DIR "/bin/rpbench", "compare", YCSB_WL("a"), "--backends",
+		     "leveldb,sqlite", "--out", e.out, "--quiet", "--set", "recordcount=100", "--set",
+		     "operationcount=200", "--set", "sync=none", NULL);
+	struct e2e_proc p;
+	e2e_exec(&p, e.cap, &a);
+	e2e_assert_code(&p, 0);
+	e2e_proc_free(&p);
+	static const char *const backends[] = {"leveldb", "sqlite"};
+	for (int i = 0; i < 2; i++) {
+		char dir[E2E_PATH];
+		snprintf(dir, sizeof dir, "%s/runs/%s-load", e.out, backends[i]);
+		json_t *l = e2e_result(dir);
+		cr_assert_str_eq(e2e_jstr(l, "pattern.phase"), "load");
+		cr_assert_eq(label_measured(l, "INSERT"), 100);
+		json_decref(l);
+		snprintf(dir, sizeof dir, "%s/runs/%s", e.out, backends[i]);
+		json_t *r = e2e_result(dir);
+		cr_assert_str_eq(e2e_jstr(r, "pattern.phase"), "run");
+		cr_assert_eq(e2e_jint(r, "totals.acked"), 200);
+		json_decref(r);
+	}
+	char *md = e2e_slurp_in(e.out, "compare.md");
+	cr_assert(strstr(md, "| READ throughput, ops/s"), "%s", md);
+	free(md);
+	e2e_env_fini(&e);
+}
+#endif
