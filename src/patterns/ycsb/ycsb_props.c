@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shown.h"
 #include "ycsb.h"
 
 static char *trim(char *s)
@@ -44,11 +45,20 @@ static int set_one(struct rpb_job *job, rpb_job_setter set, const char *option,
 int ycsb_load_properties(struct rpb_job *job, FILE *f, const char *shown, rpb_job_setter set,
 			 char *msg, size_t n)
 {
-	char *line = NULL, ignored[512] = "", why[1024];
+	char *line = NULL, ignored[512] = "", why[1024], shown_text[RPB_SHOWN_SIZE];
 	size_t cap = 0, nignored = 0;
 	int lineno = 0, rc = 0;
-	while (getline(&line, &cap, f) >= 0) {
+	ssize_t got;
+	while ((got = getline(&line, &cap, f)) >= 0) {
 		lineno++;
+		/* A workload file is untrusted text, read as the INI reader reads it. */
+		if (memchr(line, '\0', (size_t)got) || got > RPB_WORKLOAD_LINE_MAX) {
+			snprintf(msg, n, "%s:%d: %s; a workload file is text lines of at most %d bytes",
+				 shown, lineno, got > RPB_WORKLOAD_LINE_MAX ? "line too long" : "NUL byte",
+				 RPB_WORKLOAD_LINE_MAX);
+			rc = -1;
+			break;
+		}
 		char *p = trim(line);
 		if (!*p || *p == '#' || *p == '!')
 			continue;
@@ -68,9 +78,9 @@ int ycsb_load_properties(struct rpb_job *job, FILE *f, const char *shown, rpb_jo
 			/* YCSB's workload class: only CoreWorkload is implemented. */
 			if (strcmp(rest, "site.ycsb.workloads.CoreWorkload") != 0 &&
 			    strcmp(rest, "com.yahoo.ycsb.workloads.CoreWorkload") != 0) {
-				snprintf(msg, n, "%s:%d: workload=%.200s: only YCSB's CoreWorkload is "
+				snprintf(msg, n, "%s:%d: workload=%s: only YCSB's CoreWorkload is "
 					 "implemented; use site.ycsb.workloads.CoreWorkload", shown, lineno,
-					 rest);
+					 rpb_shown(shown_text, sizeof shown_text, rest));
 				rc = -1;
 				break;
 			}
@@ -83,7 +93,9 @@ int ycsb_load_properties(struct rpb_job *job, FILE *f, const char *shown, rpb_jo
 		else if (rpb_opt_find(ycsb_options, p) && strcmp(p, "phase") != 0)
 			snprintf(option, sizeof option, "ycsb.%.100s", p);
 		else {
-			rpb_cat(ignored, sizeof ignored, "%s%.60s", nignored++ ? ", " : "", p);
+			/* Untrusted text: cut short, control characters as ?. */
+			rpb_cat(ignored, sizeof ignored, "%s%s", nignored++ ? ", " : "",
+				rpb_shown(shown_text, 64, p));
 			continue;
 		}
 		if (set_one(job, set, option, rest, why, sizeof why) != 0) {
