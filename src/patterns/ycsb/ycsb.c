@@ -237,7 +237,10 @@ static enum rpb_status check_read(struct ycsb_worker *yw, const struct rpb_ycsb_
 				  struct rpb_err *err)
 {
 	struct ycsb_fields fl;
-	if (!ycsb_decode(yw->got.data, yw->got.len, &fl) || fl.n != o->fieldcount)
+	bool whole = o->dataintegrity
+			     ? ycsb_decode(yw->got.data, yw->got.len, &fl) && fl.n == o->fieldcount
+			     : ycsb_count_fields(yw->got.data, yw->got.len) == (int)o->fieldcount;
+	if (!whole)
 		return rpb_err_set(err, RPB_CORRUPT, 0, NULL, "%s: the stored value is not a record "
 				   "of %" PRIu64 " fields", yw->key, o->fieldcount);
 	if (!o->dataintegrity)

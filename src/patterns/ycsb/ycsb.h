@@ -104,6 +104,9 @@ struct ycsb_fields {
 	const unsigned char *val[YCSB_FIELDS_MAX];
 	size_t len[YCSB_FIELDS_MAX];
 };
+/* The fields of an encoded record, walked without keeping them (a read
+ * that checks nothing else); -1 when the bytes are not a record. */
+int ycsb_count_fields(const unsigned char *p, size_t len);
 /* Splits an encoded record; false when the bytes are not one. */
 bool ycsb_decode(const unsigned char *p, size_t len, struct ycsb_fields *f);
 /* Appends one field to out at *at (room checked by the caller). */
@@ -124,6 +127,7 @@ int ycsb_record_check(const struct rpb_ycsb_opts *o, const char *key, size_t key
 struct ycsb_zipf {
 	uint64_t base, items, countforzeta;
 	double theta, alpha, zetan, zeta2, eta;
+	double half_pow; /* 0.5^theta, the second item's threshold */
 };
 /* The zeta(n, theta) sum, continued from zeta(from) = start. */
 double ycsb_zeta(uint64_t from, uint64_t n, double theta, double start);

@@ -48,6 +48,7 @@ static void zipf_setup(struct ycsb_zipf *z, uint64_t min, uint64_t max, double t
 	z->theta = theta;
 	z->alpha = 1.0 / (1.0 - theta);
 	z->zeta2 = ycsb_zeta(0, 2, theta, 0);
+	z->half_pow = pow(0.5, theta);
 	z->zetan = zetan;
 	z->countforzeta = z->items;
 	/* YCSB computes eta from the items it was built with, also after the
@@ -77,7 +78,7 @@ uint64_t ycsb_zipf_next(struct ycsb_zipf *z, struct rpb_rng *r, uint64_t items)
 	double uz = u * z->zetan;
 	if (uz < 1.0)
 		return z->base;
-	if (uz < 1.0 + pow(0.5, z->theta))
+	if (uz < 1.0 + z->half_pow)
 		return z->base + 1;
 	return z->base + (uint64_t)((double)items * pow(z->eta * u - z->eta + 1, z->alpha));
 }

@@ -81,6 +81,21 @@ static uint32_t get_u32(const unsigned char *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+int ycsb_count_fields(const unsigned char *p, size_t len)
+{
+	int n = 0;
+	for (size_t at = 0; at < len; n++) {
+		if (len - at < 1 + (size_t)p[at] + 4)
+			return -1;
+		size_t nl = p[at];
+		uint32_t vl = get_u32(p + at + 1 + nl);
+		if (len - at - 1 - nl - 4 < vl)
+			return -1;
+		at += 1 + nl + 4 + vl;
+	}
+	return n;
+}
+
 bool ycsb_decode(const unsigned char *p, size_t len, struct ycsb_fields *f)
 {
 	size_t at = 0;
