@@ -169,7 +169,6 @@ Test(ycsb, scrambled_zipfian_spread)
 	struct rpb_job job;
 	struct rpb_ycsb_opts *o = make_job(&job);
 	o->recordcount = 1000;
-	o->operationcount = 0;
 	strcpy(o->requestdist, "zipfian");
 	finish(&job);
 	struct ycsb_gen g;

@@ -152,6 +152,11 @@ int ycsb_finish(void *config, const struct rpb_job *job, const char *where, char
 			 "one of them", where);
 		return -1;
 	}
+	if (o->phase == YCSB_RUN && !o->operationcount && job->run.duration <= 0 && !job->run.ops) {
+		snprintf(msg, n, "%s[ycsb] operationcount = 0 runs until a time limit, and none is set; "
+			 "set maxexecutiontime (duration) or operationcount", where);
+		return -1;
+	}
 	o->threads = job->run.threads;
 	return 0;
 }
