@@ -6,7 +6,8 @@
 # the harvesters' hand-over to their fillers. A reaper run (txn_timeout with a
 # stall that only the reaper ends) covers the reaper thread, a harvest from a hot standby of the
 # PostgreSQL server (postgres.read_dsn) the split sessions and the gauge
-# sampler. Expects RPB_TEST_PG_DSN and PGHOST (pg-throwaway run) for
+# sampler. A YCSB load and a workload D run in four threads cover the shared
+# acknowledged insert counter that latest reads. Expects RPB_TEST_PG_DSN and PGHOST (pg-throwaway run) for
 # PostgreSQL.
 set -euo pipefail
 dir=$1
