@@ -79,7 +79,7 @@ static int parse_cli(struct cli *c, const char *prog, int argc, char **argv)
 	char why[512], shown[RPB_SHOWN_SIZE];
 	for (;;) {
 		const char *elem = optind < argc ? argv[optind] : NULL;
-		if ((ch = getopt_long(argc, argv, "+:s:j:o:qhV", longopts, NULL)) == -1 && optind >= argc)
+		if ((ch = getopt_long(argc, argv, "+:s:j:o:qhVP:p:", longopts, NULL)) == -1 && optind >= argc)
 			break;
 		if (ch == -1) { /* a positional argument: the command and its target */
 			if (!c->command)
@@ -93,6 +93,13 @@ static int parse_cli(struct cli *c, const char *prog, int argc, char **argv)
 			continue;
 		}
 		switch (ch) {
+		case 'P': /* YCSB's -P FILE: the workload file */
+			if (c->target)
+				return usage_error(prog, "-P gives the workload file a second time ('%s')",
+						   rpb_text_shown(shown, sizeof shown, optarg));
+			c->target = optarg;
+			break;
+		case 'p': /* YCSB's -p key=value: --set */
 		case 's':
 		case 'j':
 			if (c->nsets == MAX_SETS)
@@ -699,7 +706,14 @@ int rpb_main(const struct rpb_backend *b, int argc, char **argv)
 	}
 	if (strcmp(c.command, "verify") == 0)
 		return cmd_verify(b, &c, prog);
-	static const char *const commands[] = {"run", "verify", NULL};
+	if (strcmp(c.command, "load") == 0 && c.nsets < MAX_SETS) {
+		static char workload[PATH_MAX];
+		if (c.target)
+			c.target = rpb_path_workload(workload, sizeof workload, c.target);
+		c.sets[c.nsets++] = "ycsb.phase=load"; /* YCSB's load phase of the same file */
+		return cmd_run(b, &c, prog, argv[0]);
+	}
+	static const char *const commands[] = {"run", "load", "verify", NULL};
 	char msg[RPB_SHOWN_SIZE + 128];
 	rpb_cli_unknown_command(msg, sizeof msg, c.command, commands);
 	return usage_error(prog, "%s", msg);

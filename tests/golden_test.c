@@ -258,3 +258,11 @@ Test(golden, raw, .fini = e2e_cleanup)
 	golden_run("raw", E2E_WORKLOAD("raw-ci.ini"), "num=200", NULL);
 }
 #endif
+
+#ifdef RPB_HAVE_SQLITE
+/* The load phase: a run needs a loaded store, which a golden run has not. */
+Test(golden, ycsb, .fini = e2e_cleanup)
+{
+	golden_run("ycsb", E2E_WORKLOAD("ycsb/workloada"), "phase=load", "recordcount=100", NULL);
+}
+#endif

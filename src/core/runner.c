@@ -213,13 +213,18 @@ static void *worker_main(void *arg)
 	double gap = run->rate > 0 && !extra ? 1e9 * (double)rn->nthreads / run->rate : 0;
 	uint64_t phase = extra ? 0 : (uint64_t)(gap * w->id / rn->nthreads);
 
+	uint64_t limit = run->ops ? run->ops : UINT64_MAX;
+	if (!extra && rn->pattern->thread_ops) {
+		uint64_t own = rn->pattern->thread_ops(rn->job, w->id);
+		limit = own < limit ? own : limit;
+	}
 	w->t_start = rpb_now_ns();
 	if (run->warmup.ops == 0 && run->warmup.seconds <= 0)
 		end_warmup(w);
 	for (uint64_t i = 0;; i++) {
 		if (atomic_load_explicit(&rn->stop, memory_order_relaxed))
 			break;
-		if (!extra && run->ops && i >= run->ops)
+		if (!extra && i >= limit)
 			break;
 		if (extra && atomic_load_explicit(&rn->threads_active, memory_order_acquire) == 0)
 			break;
