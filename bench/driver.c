@@ -175,7 +175,9 @@ static int refuse_held(const char *out, const char *const *names, char *msg, siz
 	return 0;
 }
 
-/* The results directory: --out, or results/<pattern>-<backend>-<UTC time>. */
+/* The results directory: --out, or results/<pattern>-<backend>-<UTC time>,
+ * with -2, -3, ... when a run of the same second already took that name
+ * (a YCSB load and its run, a script's quick runs). */
 static void out_name(char *out, size_t n, const struct cli *c, const struct rpb_job *job,
 		     const struct rpb_backend *b)
 {
@@ -189,6 +191,10 @@ static void out_name(char *out, size_t n, const struct cli *c, const struct rpb_
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
 	snprintf(out, n, "results/%s-%s-%s", rpb_job_pattern_name(job), b->name, stamp);
+	size_t base = strlen(out);
+	struct stat st;
+	for (int k = 2; k < 1000 && lstat(out, &st) == 0; k++)
+		snprintf(out + base, n - base, "-%d", k);
 }
 
 /* The directories make_out created, each the prefix of path up to end[i]. */
