@@ -20,6 +20,11 @@ enum rpb_status rpb_sqlite_classify(int code);
  * error class. */
 enum rpb_status rpb_postgres_classify(const char *sqlstate, bool connection_bad);
 
+/* Debug counters, so tests can see that a fast path stays taken: LevelDB
+ * snapshots taken since the store was opened (a transaction of one get or
+ * of plain writes takes none). */
+uint64_t rpb_leveldb_snapshots(struct rpb_store *st);
+
 /* NULL-terminated list of the backends built in, null last. */
 extern const struct rpb_backend *const rpb_backends[];
 /* Finds a built-in backend by name; NULL when not built in. */

@@ -1,0 +1,141 @@
+/* The backends' fast paths keep the contract: what each skips is counted by
+ * a debug counter (backends/backends.h), so a change that silently takes
+ * the slow path again, or a fast path that breaks a rule, fails here.
+ *  - LevelDB takes no snapshot for a transaction of one get or of plain
+ *    writes, one for two reads or a scan; a first read that a commit
+ *    changed before the snapshot was taken fails the transaction with
+ *    conflict instead of mixing two states. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static rpb_slice S(const char *s)
+{
+	return rpb_slice_make(s, strlen(s));
+}
+
+static enum rpb_status get(struct rpbt_store *s, struct rpb_session *ss, const char *key,
+			   struct rpb_buf *out)
+{
+	struct rpb_err err = {0};
+	enum rpb_status st = s->b->get(ss, RPB_T_RAW, S(key), out, &err);
+	cr_assert(st == RPB_OK || st == RPB_NOT_FOUND || st == RPB_CONFLICT, "%s get %s: %s",
+		  s->b->name, key, err.msg);
+	return st;
+}
+
+#ifdef RPB_HAVE_LEVELDB
+static int count_fn(void *ctx, rpb_slice key, rpb_slice val)
+{
+	(void)key;
+	(void)val;
+	++*(int *)ctx;
+	return 0;
+}
+
+Test(fastpath, leveldb_snapshot_only_when_needed)
+{
+	struct rpbt_store s;
+	rpbt_open(&s, "leveldb");
+	struct rpb_session *a = rpbt_session(&s);
+	struct rpb_buf out = {0};
+	uint64_t base = rpb_leveldb_snapshots(s.st);
+
+	rpbt_begin(&s, a, RPB_TXN_WRITE); /* plain writes */
+	rpbt_put(&s, a, RPB_T_RAW, "k1", "v1");
+	rpbt_put(&s, a, RPB_T_RAW, "k2", "v2");
+	rpbt_commit(&s, a);
+	rpbt_begin(&s, a, RPB_TXN_READ); /* one get */
+	cr_assert_eq(get(&s, a, "k1", &out), RPB_OK);
+	rpbt_commit(&s, a);
+	rpbt_begin(&s, a, RPB_TXN_READ); /* one get of an absent key */
+	cr_assert_eq(get(&s, a, "nope", &out), RPB_NOT_FOUND);
+	rpbt_commit(&s, a);
+	rpbt_begin(&s, a, RPB_TXN_WRITE); /* a write read back from the overlay, one get */
+	rpbt_put(&s, a, RPB_T_RAW, "k3", "v3");
+	cr_assert_eq(get(&s, a, "k3", &out), RPB_OK);
+	cr_assert(out.len == 2 && memcmp(out.data, "v3", 2) == 0, "reads its own write");
+	cr_assert_eq(get(&s, a, "k1", &out), RPB_OK);
+	rpbt_commit(&s, a);
+	cr_assert_eq(rpb_leveldb_snapshots(s.st), base, "no transaction above needs a snapshot");
+
+	rpbt_begin(&s, a, RPB_TXN_READ); /* two gets */
+	cr_assert_eq(get(&s, a, "k1", &out), RPB_OK);
+	cr_assert_eq(get(&s, a, "k2", &out), RPB_OK);
+	rpbt_commit(&s, a);
+	cr_assert_eq(rpb_leveldb_snapshots(s.st), base + 1, "two reads take one snapshot");
+	rpbt_begin(&s, a, RPB_TXN_READ); /* a scan */
+	int n = 0;
+	struct rpb_err err = {0};
+	cr_assert_eq(s.b->scan(a, RPB_T_RAW, NULL, NULL, 0, count_fn, &n, &err), RPB_OK);
+	cr_assert_eq(n, 3);
+	rpbt_commit(&s, a);
+	cr_assert_eq(rpb_leveldb_snapshots(s.st), base + 2, "a scan takes one snapshot");
+
+	/* A write transaction that read after writing still commits every write,
+	 * the ones staged before the overlay was built included. */
+	rpbt_begin(&s, a, RPB_TXN_WRITE);
+	rpbt_put(&s, a, RPB_T_RAW, "k4", "v4");
+	cr_assert_eq(s.b->del(a, RPB_T_RAW, S("k1"), &err), RPB_OK, "%s", err.msg);
+	rpbt_put(&s, a, RPB_T_RAW, "k5", "v5");
+	rpbt_commit(&s, a);
+	rpbt_begin(&s, a, RPB_TXN_READ);
+	n = 0;
+	cr_assert_eq(s.b->scan(a, RPB_T_RAW, NULL, NULL, 0, count_fn, &n, &err), RPB_OK);
+	cr_assert_eq(n, 4, "k2..k5 after k1's delete");
+	cr_assert_eq(get(&s, a, "k1", &out), RPB_NOT_FOUND);
+	rpbt_commit(&s, a);
+	rpb_buf_free(&out);
+	s.b->session_close(a);
+	rpbt_close(&s);
+}
+
+Test(fastpath, leveldb_reads_fit_one_state)
+{
+	struct rpbt_store s;
+	rpbt_open(&s, "leveldb");
+	struct rpb_session *a = rpbt_session(&s), *b = rpbt_session(&s);
+	struct rpb_buf out = {0};
+	rpbt_begin(&s, b, RPB_TXN_WRITE);
+	rpbt_put(&s, b, RPB_T_RAW, "x", "1");
+	rpbt_put(&s, b, RPB_T_RAW, "y", "1");
+	rpbt_commit(&s, b);
+
+	/* Another key changes between the reads: the snapshot then is consistent
+	 * with the first read, the transaction goes on and sees the new y. */
+	rpbt_begin(&s, a, RPB_TXN_READ);
+	cr_assert_eq(get(&s, a, "x", &out), RPB_OK);
+	rpbt_begin(&s, b, RPB_TXN_WRITE);
+	rpbt_put(&s, b, RPB_T_RAW, "y", "2");
+	rpbt_commit(&s, b);
+	cr_assert_eq(get(&s, a, "y", &out), RPB_OK);
+	cr_assert(out.len == 1 && out.data[0] == '2');
+	rpbt_commit(&s, a);
+
+	/* The key read first changes, with y, before the second read: x = 1 and
+	 * y = 3 never held together, so the transaction fails as a conflict. */
+	rpbt_begin(&s, a, RPB_TXN_READ);
+	cr_assert_eq(get(&s, a, "x", &out), RPB_OK);
+	rpbt_begin(&s, b, RPB_TXN_WRITE);
+	rpbt_put(&s, b, RPB_T_RAW, "x", "3");
+	rpbt_put(&s, b, RPB_T_RAW, "y", "3");
+	rpbt_commit(&s, b);
+	cr_assert_eq(get(&s, a, "y", &out), RPB_CONFLICT, "x = 1 and y = 3 are not one state");
+	s.b->rollback(a);
+
+	/* The same with a scan second, and with an absent key read first. */
+	rpbt_begin(&s, a, RPB_TXN_READ);
+	cr_assert_eq(get(&s, a, "z", &out), RPB_NOT_FOUND);
+	rpbt_begin(&s, b, RPB_TXN_WRITE);
+	rpbt_put(&s, b, RPB_T_RAW, "z", "1");
+	rpbt_commit(&s, b);
+	struct rpb_err err = {0};
+	cr_assert_eq(s.b->scan(a, RPB_T_RAW, NULL, NULL, 0, count_fn, &(int){0}, &err), RPB_CONFLICT);
+	s.b->rollback(a);
+	rpb_buf_free(&out);
+	s.b->session_close(a);
+	s.b->session_close(b);
+	rpbt_close(&s);
+}
+#endif
