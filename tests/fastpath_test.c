@@ -4,7 +4,10 @@
  *  - LevelDB takes no snapshot for a transaction of one get or of plain
  *    writes, one for two reads or a scan; a first read that a commit
  *    changed before the snapshot was taken fails the transaction with
- *    conflict instead of mixing two states. */
+ *    conflict instead of mixing two states.
+ *  - SQLite runs a write transaction of one put as that one statement in
+ *    autocommit (no BEGIN, no COMMIT), and every other transaction as
+ *    before; locking_mode = exclusive allows one session at a time. */
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -136,6 +139,109 @@ Test(fastpath, leveldb_reads_fit_one_state)
 	rpb_buf_free(&out);
 	s.b->session_close(a);
 	s.b->session_close(b);
+	rpbt_close(&s);
+}
+#endif
+
+#ifdef RPB_HAVE_SQLITE
+/* Statements the session steps for body. */
+#define STATEMENTS(s, ss, body)                                  \
+	({                                                       \
+		uint64_t before_ = rpb_sqlite_statements(ss);     \
+		body;                                            \
+		rpb_sqlite_statements(ss) - before_;              \
+	})
+
+static void sqlite_lazy_begin(const char *locking_mode)
+{
+	struct rpbt_store s;
+	rpbt_open(&s, "sqlite");
+	struct rpb_kv opt = {"locking_mode", locking_mode};
+	s.cfg.opts = &opt;
+	s.cfg.nopts = 1;
+	rpbt_reopen(&s);
+	struct rpb_session *a = rpbt_session(&s);
+	struct rpb_buf out = {0};
+	struct rpb_err err = {0};
+
+	cr_assert_eq(STATEMENTS(s, a, {
+			     rpbt_begin(&s, a, RPB_TXN_WRITE);
+			     rpbt_put(&s, a, RPB_T_RAW, "k1", "v1");
+			     rpbt_commit(&s, a);
+		     }),
+		     1, "a transaction of one put is that one statement");
+	cr_assert_eq(STATEMENTS(s, a, {
+			     rpbt_begin(&s, a, RPB_TXN_WRITE);
+			     rpbt_put(&s, a, RPB_T_RAW, "k2", "v2");
+			     rpbt_put(&s, a, RPB_T_RAW, "k3", "v3");
+			     rpbt_commit(&s, a);
+		     }),
+		     4, "two puts: BEGIN IMMEDIATE, the puts, COMMIT");
+	cr_assert_eq(STATEMENTS(s, a, {
+			     rpbt_begin(&s, a, RPB_TXN_WRITE);
+			     rpbt_put(&s, a, RPB_T_RAW, "k4", "v4");
+			     cr_assert_eq(get(&s, a, "k4", &out), RPB_OK, "reads its kept put");
+			     rpbt_commit(&s, a);
+		     }),
+		     4, "a put and a get: BEGIN IMMEDIATE, put, get, COMMIT");
+	cr_assert_eq(STATEMENTS(s, a, {
+			     rpbt_begin(&s, a, RPB_TXN_READ);
+			     cr_assert_eq(get(&s, a, "k1", &out), RPB_OK);
+			     rpbt_commit(&s, a);
+		     }),
+		     3, "a read transaction: BEGIN, get, COMMIT");
+	cr_assert_eq(STATEMENTS(s, a, {
+			     rpbt_begin(&s, a, RPB_TXN_WRITE);
+			     rpbt_put(&s, a, RPB_T_RAW, "gone", "x");
+			     s.b->rollback(a);
+		     }),
+		     0, "a rolled-back put never ran");
+	rpbt_begin(&s, a, RPB_TXN_READ);
+	cr_assert_eq(get(&s, a, "gone", &out), RPB_NOT_FOUND, "nothing of a rolled-back put stays");
+	cr_assert_eq(get(&s, a, "k3", &out), RPB_OK);
+	rpbt_commit(&s, a);
+	if (strcmp(locking_mode, "exclusive") == 0) {
+		struct rpb_session *b = NULL;
+		cr_assert_eq(s.b->session_open(s.st, &b, &err), RPB_INVALID);
+		cr_assert(strstr(err.msg, "locking_mode = exclusive allows one session"), "%s",
+			  err.msg);
+		cr_assert_null(b);
+	} else { /* another session sees the autocommitted put */
+		struct rpb_session *b = rpbt_session(&s);
+		rpbt_begin(&s, b, RPB_TXN_READ);
+		cr_assert_eq(get(&s, b, "k1", &out), RPB_OK);
+		rpbt_commit(&s, b);
+		s.b->session_close(b);
+	}
+	s.b->session_close(a);
+	/* Everything is there for the next session (exclusive: once a closed). */
+	a = rpbt_session(&s);
+	rpbt_begin(&s, a, RPB_TXN_READ);
+	static const char *const kept[] = {"k1", "k2", "k3", "k4"};
+	for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++)
+		cr_assert_eq(get(&s, a, kept[i], &out), RPB_OK, "%s", kept[i]);
+	rpbt_commit(&s, a);
+	s.b->session_close(a);
+	rpb_buf_free(&out);
+	rpbt_close(&s);
+}
+
+Test(fastpath, sqlite_lazy_begin) { sqlite_lazy_begin("normal"); }
+Test(fastpath, sqlite_lazy_begin_exclusive) { sqlite_lazy_begin("exclusive"); }
+
+Test(fastpath, sqlite_locking_mode_checked)
+{
+	struct rpbt_store s;
+	rpbt_open(&s, "sqlite");
+	struct rpb_kv opt = {"locking_mode", "shared"};
+	s.cfg.opts = &opt;
+	s.cfg.nopts = 1;
+	s.b->close(s.st);
+	struct rpb_err err = {0};
+	cr_assert_eq(s.b->open(&s.cfg, &s.st, &err), RPB_INVALID);
+	cr_assert(strstr(err.msg, "locking_mode = 'shared' is invalid: give normal or exclusive"),
+		  "%s", err.msg);
+	s.st = NULL;
 	rpbt_close(&s);
 }
 #endif
