@@ -11,6 +11,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "clock.h"
 #include "testutil.h"
 
 static rpb_slice S(const char *s)
@@ -245,3 +246,22 @@ Test(fastpath, sqlite_locking_mode_checked)
 	rpbt_close(&s);
 }
 #endif
+
+/* The TSC clock (src/core/clock.c) tells CLOCK_MONOTONIC's time: every
+ * reading lies between two CLOCK_MONOTONIC readings around it, give or take
+ * the calibration's error (1 ms is thousands of times that), and never goes
+ * back. With the TSC unreliable it is CLOCK_MONOTONIC itself. */
+Test(fastpath, clock_follows_monotonic)
+{
+	const char *src = rpb_clock_source();
+	cr_assert(strcmp(src, "tsc") == 0 || strcmp(src, "clock_gettime") == 0, "%s", src);
+	uint64_t last = 0;
+	for (int i = 0; i < 100000; i++) {
+		uint64_t a = rpb_mono_ns(), t = rpb_now_ns(), b = rpb_mono_ns();
+		cr_assert(t + 1000000 >= a && t <= b + 1000000,
+			  "%s read %llu outside [%llu, %llu]", src, (unsigned long long)t,
+			  (unsigned long long)a, (unsigned long long)b);
+		cr_assert_geq(t, last, "%s went back", src);
+		last = t;
+	}
+}

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "hostinfo.h"
 #include "jsontext.h"
 #include "paths.h"
@@ -271,7 +272,8 @@ static json_t *manifest_json(struct rpb_runner *rn, const struct rpb_store_where
 	/* Where the run kept its results and read its workload, absolute. */
 	if (man && ((where->out && rpb_json_set_exact(man, "out", where->out)) ||
 		    (where->workload && rpb_json_set_exact(man, "workload", where->workload)) ||
-		    set_command(man, where) || set_quota(man, where->quota))) {
+		    set_command(man, where) || set_quota(man, where->quota) ||
+		    json_object_set_new(man, "clock_source", json_string(rpb_clock_source())))) {
 		json_decref(man);
 		return NULL;
 	}
