@@ -2,7 +2,7 @@
 # Calibration: rpbench's raw pattern against direct-library loops
 # (bench/calibrate/), and rpbench's PostgreSQL ingest against pgbench
 # running the same statements. Each pair runs interleaved (direct, rpbench,
-# direct, rpbench, ...) on fresh stores; the summary prints medians, the
+# rpbench, direct, ...: the order alternates) on fresh stores; the summary prints medians, the
 # ratio of times (rpbench µs/op / direct µs/op: 1.00 = no overhead; for
 # ingest pgbench / rpbench, the speed-up) next to its target, and the
 # machine: CPU, kernel, clock source, load average before and after.
@@ -122,12 +122,17 @@ for b in $BACKENDS; do
 	for vs in 100 2048; do
 		for pair in $(seq 1 "$PAIRS"); do
 			echo "raw $b value_size $vs pair $pair/$PAIRS" >&2
-			run_direct "$b" "$vs" "$pair" "d_${b}_${vs}_$pair"
-			run_rpbench "$b" "$vs" "$pair" "r_${b}_${vs}_$pair"
-			if [ "$b" = sqlite ]; then
-				run_direct "$b" "$vs" "$pair" "db_${b}_${vs}_$pair" 1000
-				run_rpbench "$b" "$vs" "$pair" "rb_${b}_${vs}_$pair" 1000
-			fi
+			# Odd pairs run the direct loop first, even ones rpbench: what
+			# one run leaves behind (dirty pages the kernel writes back,
+			# a warm page cache) falls on both sides alike.
+			for side in $( ((pair % 2)) && echo direct rpbench || echo rpbench direct); do
+				sync
+				"run_$side" "$b" "$vs" "$pair" "${side:0:1}_${b}_${vs}_$pair"
+				if [ "$b" = sqlite ]; then
+					sync
+					"run_$side" "$b" "$vs" "$pair" "${side:0:1}b_${b}_${vs}_$pair" 1000
+				fi
+			done
 		done
 	done
 done
