@@ -36,7 +36,7 @@
 static const struct rpb_optspec pg_options[] = {
 	{"fetch_rows", "1000", "rows fetched per scan round trip, 1..1M; bounds scan memory"},
 	{"pipeline", "on",
-	 "on = a write transaction's later puts and its COMMIT go in one round trip (libpq pipeline mode); off = one round trip per statement"},
+	 "on = a write transaction's BEGIN, puts and COMMIT go in one round trip (libpq pipeline mode); off = one round trip per statement"},
 	{"read_dsn", "",
 	 "connection string of a hot standby of the server: READ transactions run there, causally (each waits until the standby has replayed what it must see); empty = every transaction on --dsn"},
 	{"replica_wait_ms", "60000",
