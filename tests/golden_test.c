@@ -29,7 +29,7 @@
 
 /* Values that differ between two runs of the same seed. */
 static const char *const masked_keys[] = {
-	"start", "end", "run_tag", "command", "dir", "out", "workload", "fs_type", "fs_free_bytes",
+	"start", "end", "run_tag", "command", "clock_source", "dir", "out", "workload", "fs_type", "fs_free_bytes",
 	"fs_total_bytes", "cores", "memory_bytes", "peak_rss_bytes", "store_bytes", "status",
 	"summary", "backend_version", "test_id", "prefix", "workspace", "message",
 	/* the machine, the build and the store's mount */
