@@ -20,6 +20,14 @@ enum rpb_status rpb_sqlite_classify(int code);
  * error class. */
 enum rpb_status rpb_postgres_classify(const char *sqlstate, bool connection_bad);
 
+/* Debug counters, so tests can see that a fast path stays taken: LevelDB
+ * snapshots taken since the store was opened (a transaction of one get or
+ * of plain writes takes none). */
+uint64_t rpb_leveldb_snapshots(struct rpb_store *st);
+/* SQLite statements a session stepped since it opened, BEGIN and COMMIT
+ * included (a transaction of one put steps one; a scan counts once). */
+uint64_t rpb_sqlite_statements(const struct rpb_session *s);
+
 /* NULL-terminated list of the backends built in, null last. */
 extern const struct rpb_backend *const rpb_backends[];
 /* Finds a built-in backend by name; NULL when not built in. */

@@ -5,10 +5,19 @@
  * table ordered by memcmp, shorter key first, as store.h requires.
  *
  * A transaction is a write batch (applied atomically by one leveldb_write at
- * commit) plus an overlay of the staged writes so that the transaction reads
- * its own writes, and a snapshot taken at begin so that every read of the
- * transaction sees one consistent state. Writers are not checked against
- * each other: the last commit wins. */
+ * commit). Both of the other parts are taken only when a transaction needs
+ * them, so a transaction of plain puts or of one get costs what the
+ * library's own loop costs:
+ *  - an overlay of the staged writes, so that the transaction reads its own
+ *    writes: built from the batch at the first read of a write transaction,
+ *    then kept up to date by every write;
+ *  - a snapshot, so that every read sees one consistent state: a first
+ *    point read runs without one (one read is consistent by itself), and
+ *    its key and value are kept; the second read or a scan takes the
+ *    snapshot and reads that key again under it. Had a commit changed it in
+ *    between, the transaction's reads would not fit one state, so it fails
+ *    with RPB_CONFLICT (retryable) and is rolled back.
+ * Writers are not checked against each other: the last commit wins. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -37,6 +46,7 @@ struct rpb_store {
 	atomic_int write_failed;
 	pthread_mutex_t fail_lock; /* guards fail_msg; error path only */
 	char fail_msg[160];        /* LevelDB's message of that first failure */
+	atomic_uint_fast64_t snapshots; /* taken since open (rpb_leveldb_snapshots) */
 };
 
 struct rpb_session {
@@ -45,8 +55,16 @@ struct rpb_session {
 	leveldb_readoptions_t *ropts; /* carries the transaction's snapshot */
 	const leveldb_snapshot_t *snap;
 	struct rpb_overlay ov;
+	bool ov_live;      /* ov holds every staged write (after a read) */
 	bool in_txn;
 	enum rpb_txn_mode mode;
+	uint64_t writes;   /* staged puts and deletes */
+	/* The first point read made without a snapshot: its encoded key and
+	 * LevelDB's copy of its value (NULL: absent). */
+	bool first_read;
+	char *first_val;
+	size_t first_vlen, first_klen;
+	unsigned char first_key[1 + RPB_KEY_MAX];
 	atomic_bool interrupted;
 	/* Encoded keys (table byte + key); two so scan can hold both bounds. */
 	unsigned char key[1 + RPB_KEY_MAX];
@@ -213,6 +231,7 @@ static enum rpb_status ldb_store_open(const struct rpb_store_cfg *cfg, struct rp
 	struct rpb_store *st = calloc(1, sizeof *st);
 	if (st) {
 		atomic_init(&st->write_failed, 0);
+		atomic_init(&st->snapshots, 0);
 		pthread_mutex_init(&st->fail_lock, NULL);
 	}
 	if (!st || !(st->dir = strdup(cfg->dir)) || !(st->opts = leveldb_options_create()) ||
@@ -288,7 +307,15 @@ static enum rpb_status ldb_gauges(struct rpb_store *st, struct rpb_gauge *out, s
 static void txn_discard(struct rpb_session *s)
 {
 	leveldb_writebatch_clear(s->batch);
-	rpb_ovl_reset(&s->ov);
+	if (s->ov_live)
+		rpb_ovl_reset(&s->ov);
+	s->ov_live = false;
+	s->writes = 0;
+	if (s->first_read) {
+		leveldb_free(s->first_val);
+		s->first_val = NULL;
+		s->first_read = false;
+	}
 	if (s->snap) {
 		leveldb_readoptions_set_snapshot(s->ropts, NULL);
 		leveldb_release_snapshot(s->st->db, s->snap);
@@ -386,8 +413,6 @@ static enum rpb_status ldb_begin(struct rpb_session *s, enum rpb_txn_mode mode,
 		return rpb_err_set(err, RPB_INVALID, 0, NULL,
 				   "a transaction is already open; commit or roll it back first");
 	atomic_store_explicit(&s->interrupted, false, memory_order_relaxed);
-	s->snap = leveldb_create_snapshot(s->st->db);
-	leveldb_readoptions_set_snapshot(s->ropts, s->snap);
 	s->mode = mode;
 	s->in_txn = true;
 	return RPB_OK;
@@ -405,10 +430,98 @@ static enum rpb_status ldb_put(struct rpb_session *s, enum rpb_table t, rpb_slic
 					       "value of %zu bytes; values are 0..%u bytes",
 					       val.len, RPB_VALUE_MAX));
 	if ((st = key_encode(s->key, t, key, false, &k, err)) ||
-	    (st = rpb_ovl_put(&s->ov, k, val, false, err)))
+	    (s->ov_live && (st = rpb_ovl_put(&s->ov, k, val, false, err))))
 		return txn_fail(s, st);
 	leveldb_writebatch_put(s->batch, k.data, k.len, val.len ? val.data : "", val.len);
+	s->writes++;
 	return RPB_OK;
+}
+
+/* ---- reading: the overlay and the snapshot, each taken when needed ---- */
+
+struct ovl_fill {
+	struct rpb_overlay *ov;
+	enum rpb_status st;
+	struct rpb_err *err;
+};
+
+static void ovl_fill_put(void *ctx, const char *k, size_t klen, const char *v, size_t vlen)
+{
+	struct ovl_fill *f = ctx;
+	if (!f->st)
+		f->st = rpb_ovl_put(f->ov, rpb_slice_make(k, klen), rpb_slice_make(v, vlen), false,
+				    f->err);
+}
+
+static void ovl_fill_del(void *ctx, const char *k, size_t klen)
+{
+	struct ovl_fill *f = ctx;
+	if (!f->st)
+		f->st = rpb_ovl_put(f->ov, rpb_slice_make(k, klen), rpb_slice_make(NULL, 0), true,
+				    f->err);
+}
+
+/* Before the first read of a transaction: the writes staged so far enter
+ * the overlay, in order, and every later write goes there too. */
+static enum rpb_status ovl_ensure(struct rpb_session *s, struct rpb_err *err)
+{
+	if (s->ov_live)
+		return RPB_OK;
+	struct ovl_fill f = {.ov = &s->ov, .err = err};
+	if (s->writes)
+		leveldb_writebatch_iterate(s->batch, &f, ovl_fill_put, ovl_fill_del);
+	if (f.st)
+		return txn_fail(s, f.st);
+	s->ov_live = true;
+	return RPB_OK;
+}
+
+/* Reads committed key k with the transaction's read options. */
+static enum rpb_status db_read(struct rpb_session *s, rpb_slice k, char **val, size_t *len,
+			       struct rpb_err *err)
+{
+	char *native = NULL;
+	*val = leveldb_get(s->st->db, s->ropts, k.data, k.len, len, &native);
+	if (native)
+		return txn_fail(s, ldb_error(err, native, "get"));
+	return RPB_OK;
+}
+
+/* Before a read of committed data that is not the transaction's first
+ * point read: takes the snapshot, and checks that the first read still
+ * holds under it (see the file's header). */
+static enum rpb_status snap_ensure(struct rpb_session *s, struct rpb_err *err)
+{
+	if (s->snap)
+		return RPB_OK;
+	s->snap = leveldb_create_snapshot(s->st->db);
+	atomic_fetch_add_explicit(&s->st->snapshots, 1, memory_order_relaxed);
+	leveldb_readoptions_set_snapshot(s->ropts, s->snap);
+	if (!s->first_read)
+		return RPB_OK;
+	char *now;
+	size_t nlen;
+	enum rpb_status st = db_read(s, rpb_slice_make(s->first_key, s->first_klen), &now, &nlen, err);
+	if (st)
+		return st;
+	bool same = (now == NULL) == (s->first_val == NULL) &&
+		    (!now || (nlen == s->first_vlen && memcmp(now, s->first_val, nlen) == 0));
+	leveldb_free(now);
+	leveldb_free(s->first_val);
+	s->first_val = NULL;
+	s->first_read = false;
+	if (!same)
+		return txn_fail(s, rpb_err_set(err, RPB_CONFLICT, 0, NULL,
+					       "a concurrent commit changed a key this transaction "
+					       "read; rolled back, retry it"));
+	return RPB_OK;
+}
+
+/* Frees a value txn_lookup returned, unless the session keeps it. */
+static void lookup_release(struct rpb_session *s, char *v)
+{
+	if (v != s->first_val || !s->first_read)
+		leveldb_free(v);
 }
 
 /* Looks a staged or committed key up. Returns RPB_OK with *ov_idx set for a
@@ -419,20 +532,32 @@ static enum rpb_status txn_lookup(struct rpb_session *s, rpb_slice k, size_t *ov
 	*dbval = NULL;
 	*ov_idx = SIZE_MAX;
 	size_t i;
+	enum rpb_status st = ovl_ensure(s, err);
+	if (st)
+		return st;
 	if (rpb_ovl_find(&s->ov, k, &i)) {
 		if (s->ov.ents[i].tomb)
 			return rpb_err_set(err, RPB_NOT_FOUND, 0, NULL, "key not found");
 		*ov_idx = i;
 		return RPB_OK;
 	}
-	char *native = NULL;
-	*dbval = leveldb_get(s->st->db, s->ropts, k.data, k.len, dblen, &native);
-	if (native)
-		return txn_fail(s, ldb_error(err, native, "get"));
+	bool first = !s->snap && !s->first_read;
+	if (!first && (st = snap_ensure(s, err)))
+		return st;
+	if ((st = db_read(s, k, dbval, dblen, err)))
+		return st;
+	if (first) { /* kept until the snapshot checks it, or the end */
+		s->first_read = true;
+		s->first_val = *dbval;
+		s->first_vlen = *dblen;
+		s->first_klen = k.len;
+		memcpy(s->first_key, k.data, k.len);
+	}
 	/* LevelDB calls cannot be cancelled: honour an interrupt that arrived
 	 * during one as soon as it returns. */
 	if (txn_interrupted(s)) {
-		leveldb_free(*dbval);
+		if (!first)
+			leveldb_free(*dbval);
 		*dbval = NULL;
 		return txn_timeout(s, err);
 	}
@@ -456,7 +581,7 @@ static enum rpb_status ldb_get(struct rpb_session *s, enum rpb_table t, rpb_slic
 		return st;
 	if (v) {
 		st = rpb_buf_set(out, v, n, err);
-		leveldb_free(v);
+		lookup_release(s, v);
 	} else {
 		rpb_slice val = rpb_ovl_val(&s->ov, i);
 		st = rpb_buf_set(out, val.data, val.len, err);
@@ -477,10 +602,11 @@ static enum rpb_status ldb_del(struct rpb_session *s, enum rpb_table t, rpb_slic
 		return txn_fail(s, st);
 	if ((st = txn_lookup(s, k, &i, &v, &n, err)))
 		return st;
-	leveldb_free(v);
+	lookup_release(s, v);
 	if ((st = rpb_ovl_put(&s->ov, k, rpb_slice_make(NULL, 0), true, err)))
 		return txn_fail(s, st);
 	leveldb_writebatch_delete(s->batch, k.data, k.len);
+	s->writes++;
 	return RPB_OK;
 }
 
@@ -581,6 +707,8 @@ static enum rpb_status ldb_scan(struct rpb_session *s, enum rpb_table t, const r
 	if ((st = key_encode(s->key, t, after ? *after : rpb_slice_make(NULL, 0), true, &lo, err)) ||
 	    (upto && (st = key_encode(s->key2, t, *upto, true, &hi, err))))
 		return txn_fail(s, st);
+	if ((st = ovl_ensure(s, err)) || (st = snap_ensure(s, err)))
+		return st;
 	struct scan_state sc = {.s = s, .t = t, .hi = upto ? &hi : NULL};
 	sc.it = leveldb_create_iterator(s->st->db, s->ropts);
 	st = scan_run(&sc, lo, after != NULL, limit, fn, ctx, err);
@@ -619,7 +747,7 @@ static enum rpb_status ldb_commit(struct rpb_session *s, struct rpb_err *err)
 	enum rpb_status st = txn_check(s, false, err);
 	if (st)
 		return st;
-	if (s->ov.n == 0) { /* nothing staged: a read-only transaction */
+	if (s->writes == 0) { /* nothing staged: a read-only transaction */
 		txn_discard(s);
 		return RPB_OK;
 	}
@@ -648,6 +776,11 @@ static void ldb_rollback(struct rpb_session *s)
 static void ldb_interrupt(struct rpb_session *s)
 {
 	atomic_store_explicit(&s->interrupted, true, memory_order_relaxed);
+}
+
+uint64_t rpb_leveldb_snapshots(struct rpb_store *st)
+{
+	return atomic_load_explicit(&st->snapshots, memory_order_relaxed);
 }
 
 const struct rpb_backend rpb_backend_leveldb = {

@@ -36,7 +36,7 @@
 static const struct rpb_optspec pg_options[] = {
 	{"fetch_rows", "1000", "rows fetched per scan round trip, 1..1M; bounds scan memory"},
 	{"pipeline", "on",
-	 "on = a write transaction's later puts and its COMMIT go in one round trip (libpq pipeline mode); off = one round trip per statement"},
+	 "on = a write transaction's BEGIN, puts and COMMIT go in one round trip (libpq pipeline mode); off = one round trip per statement"},
 	{"read_dsn", "",
 	 "connection string of a hot standby of the server: READ transactions run there, causally (each waits until the standby has replayed what it must see); empty = every transaction on --dsn"},
 	{"replica_wait_ms", "60000",
@@ -110,7 +110,6 @@ struct rpb_session {
 	uint64_t replayed;       /* the replica has replayed at least this */
 	bool dirty;              /* writes committed since floor was taken */
 	bool write_txn;     /* begun as RPB_TXN_WRITE: puts may be queued */
-	bool wrote;         /* the transaction's first put has been answered */
 	unsigned nqueued;   /* entries of queued; > 0 only in pipeline mode */
 	struct pg_queued queued[PG_PIPE_MAX];
 	unsigned char hi_open[RPB_KEY_MAX + 1]; /* above every valid key */
@@ -1202,7 +1201,6 @@ static enum rpb_status pg_begin(struct rpb_session *s, enum rpb_txn_mode mode,
 	atomic_store(&s->interrupted, false);
 	atomic_store(&s->in_txn, true);
 	s->write_txn = mode == RPB_TXN_WRITE;
-	s->wrote = false;
 	if (replica) {
 		enum rpb_status rc = pg_catch_up(s, err);
 		if (rc) {
@@ -1341,10 +1339,11 @@ static enum rpb_status pg_run(struct rpb_session *s, enum rpb_table t, enum pg_o
 	return RPB_OK;
 }
 
-/* A put in pipeline mode. The transaction's first put is sent with its
- * BEGIN and waited for, so a put that returns holds its row lock (lock
- * injection relies on that); later ones are only queued, and their
- * failures are reported by the next synchronous call or by commit. */
+/* A put in pipeline mode: only queued, behind the transaction's BEGIN, so
+ * a transaction of puts is one round trip (BEGIN, the puts and COMMIT, one
+ * sync point). A put's failure is reported, as that statement's own, by the
+ * next synchronous call or by commit; a caller that must hold the put's
+ * row lock before it goes on (the lock injector) reads the key back. */
 static enum rpb_status pg_put_queued(struct rpb_session *s, enum rpb_table t,
 				     const char *const *vals, const int *lens, struct rpb_err *err)
 {
@@ -1367,10 +1366,7 @@ static enum rpb_status pg_put_queued(struct rpb_session *s, enum rpb_table t,
 	if (!PQsendQueryPrepared(s->conn, stmt, pg_nparams[PG_PUT], vals, lens, pg_formats, 1))
 		return pg_send_failed(s, what, err);
 	pg_pipe_add(s, PGQ_PUT, t);
-	if (s->wrote)
-		return RPB_OK;
-	s->wrote = true;
-	return pg_pipe_flush(s, err);
+	return RPB_OK;
 }
 
 static enum rpb_status pg_put(struct rpb_session *s, enum rpb_table t, rpb_slice key,

@@ -1,6 +1,15 @@
 /* The SQLite backend: one database file in WAL mode, one WITHOUT ROWID table
  * per rpb_table (the key is the clustered B-tree key, so a scan is one range
- * walk), one connection per session with statements prepared once. */
+ * walk), one connection per session with statements prepared once.
+ *
+ * A write transaction's BEGIN IMMEDIATE is sent lazily: a first put is kept
+ * (key and value copied into the session) and not run yet. If commit comes
+ * next, the put runs alone in autocommit mode, which SQLite makes atomic
+ * and durable as one transaction, and its failure is commit's (store.h
+ * allows a deferred put failure; nothing is committed then). Any other
+ * statement first sends BEGIN IMMEDIATE and the kept put. So a transaction
+ * of one put costs one statement instead of three, and every other
+ * transaction keeps its semantics. */
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -36,7 +45,12 @@ static const unsigned char sq_empty[1];
 
 struct sq_tuning {
 	uint64_t page_size, cache_size, mmap_size, busy_timeout, wal_autocheckpoint, max_pages;
+	bool exclusive; /* locking_mode = exclusive */
 };
+
+/* The largest first put kept for autocommit; a larger one begins at once
+ * rather than be copied. */
+#define SQ_KEEP_MAX (64u << 10)
 
 struct rpb_store {
 	char path[PATH_MAX];
@@ -51,6 +65,7 @@ struct rpb_store {
 	unsigned char key_top[RPB_KEY_MAX + 1];
 	/* The checkpoints sq_wal_hook ran, and their time (gauges). */
 	_Atomic uint64_t checkpoints, checkpoint_ns;
+	atomic_int sessions; /* open now (locking_mode = exclusive allows one) */
 };
 
 struct rpb_session {
@@ -60,6 +75,11 @@ struct rpb_session {
 	sqlite3_stmt *begin_r, *begin_w, *commit, *rollback;
 	bool in_txn;
 	bool writable; /* begun with RPB_TXN_WRITE */
+	bool begun;    /* the SQL transaction is open (see the header: lazy BEGIN) */
+	bool kept;     /* a first put waits in keep_* */
+	enum rpb_table keep_table;
+	struct rpb_buf keep_key, keep_val;
+	uint64_t statements; /* stepped since the session opened (rpb_sqlite_statements) */
 	atomic_bool interrupted;
 	struct timespec busy_since;
 };
@@ -83,6 +103,10 @@ static const struct rpb_optspec sq_options[] = {
 	{"max_pages", "0",
 	 "page quota of the database file, [0, 1073741823], 0 = unlimited; exceeding it "
 	 "fails with SQLITE_FULL, a disk-full test where a small file system cannot be mounted"},
+	{"locking_mode", "normal",
+	 "normal or exclusive; exclusive keeps the file locked by the one session a run may then "
+	 "open (threads = 1, clients = 1) and its WAL index in process memory, as "
+	 "db_bench_sqlite3 runs"},
 	{NULL, NULL, NULL},
 };
 
@@ -195,8 +219,9 @@ static int sq_pragmas(const struct rpb_store *st, sqlite3 *db)
 {
 	char sql[512];
 	int n = snprintf(sql, sizeof sql,
-			 "PRAGMA synchronous = %s; PRAGMA cache_size = -%llu; "
+			 "PRAGMA locking_mode = %s; PRAGMA synchronous = %s; PRAGMA cache_size = -%llu; "
 			 "PRAGMA mmap_size = %llu; PRAGMA wal_autocheckpoint = %llu;",
+			 st->tune.exclusive ? "EXCLUSIVE" : "NORMAL",
 			 st->sync == RPB_SYNC_COMMIT ? "FULL" : "OFF",
 			 (unsigned long long)(st->tune.cache_size / 1024),
 			 (unsigned long long)st->tune.mmap_size,
@@ -264,6 +289,7 @@ static enum rpb_status sq_tuning_read(const struct rpb_store_cfg *cfg, struct sq
 				      struct rpb_err *err)
 {
 	enum rpb_status st = rpb_cfg_check(cfg, "sqlite", sq_options, err);
+	t->exclusive = false;
 	if (!st)
 		st = rpb_cfg_u64(cfg, "page_size", 4096, 512, 65536, &t->page_size, err);
 	if (!st && (t->page_size & (t->page_size - 1)))
@@ -281,6 +307,16 @@ static enum rpb_status sq_tuning_read(const struct rpb_store_cfg *cfg, struct sq
 				 &t->wal_autocheckpoint, err);
 	if (!st)
 		st = rpb_cfg_u64(cfg, "max_pages", 0, 0, 1073741823, &t->max_pages, err);
+	for (size_t i = 0; !st && i < cfg->nopts; i++) {
+		if (strcmp(cfg->opts[i].key, "locking_mode") != 0)
+			continue;
+		const char *v = cfg->opts[i].value;
+		t->exclusive = strcmp(v, "exclusive") == 0;
+		if (!t->exclusive && strcmp(v, "normal") != 0)
+			st = rpb_err_set(err, RPB_INVALID, 0, NULL,
+					 "option locking_mode = '%.40s' is invalid: give normal or exclusive",
+					 v);
+	}
 	return st;
 }
 
@@ -375,6 +411,10 @@ static enum rpb_status sq_open(const struct rpb_store_cfg *cfg, struct rpb_store
 		sq_close(st);
 		return rs;
 	}
+	if (tune.exclusive) { /* the one session will hold the file alone */
+		sqlite3_close(st->keeper);
+		st->keeper = NULL;
+	}
 	*out = st;
 	return RPB_OK;
 }
@@ -445,6 +485,9 @@ static void sq_session_free(struct rpb_session *s)
 	sqlite3_finalize(s->commit);
 	sqlite3_finalize(s->rollback);
 	sqlite3_close(s->db);
+	rpb_buf_free(&s->keep_key);
+	rpb_buf_free(&s->keep_val);
+	atomic_fetch_sub(&s->store->sessions, 1);
 	free(s);
 }
 
@@ -462,8 +505,17 @@ static enum rpb_status sq_session_open(struct rpb_store *st, struct rpb_session 
 		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory opening an sqlite session");
 	s->store = st;
 	atomic_init(&s->interrupted, false);
+	if (atomic_fetch_add(&st->sessions, 1) > 0 && st->tune.exclusive) {
+		atomic_fetch_sub(&st->sessions, 1);
+		free(s);
+		return rpb_err_set(err, RPB_INVALID, 0, NULL,
+				   "sqlite.locking_mode = exclusive allows one session at a time and this "
+				   "run opens more; set threads = 1 and clients = 1, or "
+				   "sqlite.locking_mode = normal");
+	}
 	enum rpb_status rs = sq_connect(st, false, &s->db, err);
 	if (rs) {
+		atomic_fetch_sub(&st->sessions, 1);
 		free(s);
 		return rs;
 	}
@@ -492,7 +544,7 @@ static void sq_abort(struct rpb_session *s)
 		sqlite3_step(s->rollback);
 		sqlite3_reset(s->rollback);
 	}
-	s->in_txn = false;
+	s->in_txn = s->begun = s->kept = false;
 }
 
 static void sq_rollback(struct rpb_session *s)
@@ -580,21 +632,67 @@ static int sq_bind(sqlite3_stmt *q, int i, rpb_slice v)
 	return sqlite3_bind_blob64(q, i, v.len ? v.data : sq_empty, v.len, SQLITE_STATIC);
 }
 
+/* Steps q once (counted for rpb_sqlite_statements). */
+static int sq_step(struct rpb_session *s, sqlite3_stmt *q)
+{
+	s->statements++;
+	return sqlite3_step(q);
+}
+
+/* Runs a put on the statement q already checked; the failure rolls back. */
+static enum rpb_status sq_put_run(struct rpb_session *s, sqlite3_stmt *q, enum rpb_table t,
+				  rpb_slice key, rpb_slice val, struct rpb_err *err)
+{
+	int rc = sq_bind(q, 1, key);
+	if (rc == SQLITE_OK)
+		rc = sq_bind(q, 2, val);
+	if (rc == SQLITE_OK)
+		rc = sq_step(s, q);
+	if (rc != SQLITE_DONE)
+		return sq_fail(s, q, rc, "put", rpb_table_name(t), err);
+	sqlite3_reset(q);
+	return RPB_OK;
+}
+
+/* Opens the SQL transaction a write transaction has put off, then runs
+ * the put it kept. */
+static enum rpb_status sq_begun(struct rpb_session *s, struct rpb_err *err)
+{
+	if (s->begun)
+		return RPB_OK;
+	int rc = sq_step(s, s->begin_w);
+	if (rc != SQLITE_DONE)
+		return sq_fail(s, s->begin_w, rc, "begin", NULL, err);
+	sqlite3_reset(s->begin_w);
+	s->begun = true;
+	if (!s->kept)
+		return RPB_OK;
+	s->kept = false;
+	return sq_put_run(s, s->data[s->keep_table][SQ_PUT], s->keep_table,
+			  rpb_slice_make(s->keep_key.data, s->keep_key.len),
+			  rpb_slice_make(s->keep_val.data, s->keep_val.len), err);
+}
+
 static enum rpb_status sq_begin(struct rpb_session *s, enum rpb_txn_mode mode, struct rpb_err *err)
 {
 	if (s->in_txn)
 		return rpb_err_set(err, RPB_INVALID, 0, NULL,
 				   "sqlite begin: a transaction is already open; commit or roll it back first");
 	atomic_store_explicit(&s->interrupted, false, memory_order_release);
-	/* Writers take the write lock up front: a deferred upgrade could fail
-	 * with SQLITE_BUSY_SNAPSHOT after work was done. */
-	sqlite3_stmt *q = mode == RPB_TXN_WRITE ? s->begin_w : s->begin_r;
-	int rc = sqlite3_step(q);
-	if (rc != SQLITE_DONE)
-		return sq_fail(s, q, rc, "begin", NULL, err);
-	sqlite3_reset(q);
 	s->in_txn = true;
 	s->writable = mode == RPB_TXN_WRITE;
+	s->kept = false;
+	/* Writers take the write lock up front (BEGIN IMMEDIATE: a deferred
+	 * upgrade could fail with SQLITE_BUSY_SNAPSHOT after work was done),
+	 * but only with the transaction's second statement (sq_begun). */
+	s->begun = false;
+	if (s->writable)
+		return RPB_OK;
+	int rc = sq_step(s, s->begin_r);
+	if (rc != SQLITE_DONE)
+		return sq_fail(s, s->begin_r, rc, "begin", NULL, err);
+	sqlite3_reset(s->begin_r);
+	s->begun = true;
 	return RPB_OK;
 }
 
@@ -609,15 +707,21 @@ static enum rpb_status sq_put(struct rpb_session *s, enum rpb_table t, rpb_slice
 		return sq_invalid(s, "put", "the transaction was begun read-only; begin it with RPB_TXN_WRITE", err);
 	if (!sq_key_ok(key) || val.len > RPB_VALUE_MAX || (val.len && !val.data))
 		return sq_invalid(s, "put", "keys are 1..1024 bytes, values at most 64 MiB", err);
-	int rc = sq_bind(q, 1, key);
-	if (rc == SQLITE_OK)
-		rc = sq_bind(q, 2, val);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_step(q);
-	if (rc != SQLITE_DONE)
-		return sq_fail(s, q, rc, "put", rpb_table_name(t), err);
-	sqlite3_reset(q);
-	return RPB_OK;
+	if (!s->begun && !s->kept && val.len <= SQ_KEEP_MAX) { /* kept for commit */
+		rs = rpb_buf_set(&s->keep_key, key.data, key.len, err);
+		if (!rs)
+			rs = rpb_buf_set(&s->keep_val, val.len ? val.data : sq_empty, val.len, err);
+		if (rs) {
+			sq_abort(s);
+			return rs;
+		}
+		s->keep_table = t;
+		s->kept = true;
+		return RPB_OK;
+	}
+	if ((rs = sq_begun(s, err)))
+		return rs;
+	return sq_put_run(s, q, t, key, val, err);
 }
 
 static enum rpb_status sq_get(struct rpb_session *s, enum rpb_table t, rpb_slice key,
@@ -629,9 +733,11 @@ static enum rpb_status sq_get(struct rpb_session *s, enum rpb_table t, rpb_slice
 		return rs;
 	if (!sq_key_ok(key))
 		return sq_invalid(s, "get", "keys are 1..1024 bytes", err);
+	if ((rs = sq_begun(s, err)))
+		return rs;
 	int rc = sq_bind(q, 1, key);
 	if (rc == SQLITE_OK)
-		rc = sqlite3_step(q);
+		rc = sq_step(s, q);
 	if (rc == SQLITE_DONE) {
 		sqlite3_reset(q);
 		return rpb_err_set(err, RPB_NOT_FOUND, 0, NULL, "sqlite get %s: key not found",
@@ -661,9 +767,11 @@ static enum rpb_status sq_del(struct rpb_session *s, enum rpb_table t, rpb_slice
 		return sq_invalid(s, "del", "the transaction was begun read-only; begin it with RPB_TXN_WRITE", err);
 	if (!sq_key_ok(key))
 		return sq_invalid(s, "del", "keys are 1..1024 bytes", err);
+	if ((rs = sq_begun(s, err)))
+		return rs;
 	int rc = sq_bind(q, 1, key);
 	if (rc == SQLITE_OK)
-		rc = sqlite3_step(q);
+		rc = sq_step(s, q);
 	if (rc != SQLITE_DONE)
 		return sq_fail(s, q, rc, "del", rpb_table_name(t), err);
 	sqlite3_reset(q);
@@ -688,6 +796,9 @@ static enum rpb_status sq_scan(struct rpb_session *s, enum rpb_table t, const rp
 		return rs;
 	if (!fn || !sq_bound_ok(after) || !sq_bound_ok(upto))
 		return sq_invalid(s, "scan", "bounds are at most 1024 bytes and fn is required", err);
+	if ((rs = sq_begun(s, err)))
+		return rs;
+	s->statements++;
 	/* Every key is >= 1 byte, so an empty blob is below all of them. */
 	int rc = sq_bind(q, 1, after ? *after : rpb_slice_make(sq_empty, 0));
 	if (rc == SQLITE_OK)
@@ -727,11 +838,20 @@ static enum rpb_status sq_commit(struct rpb_session *s, struct rpb_err *err)
 	enum rpb_status rs = sq_enter(s, "commit", err);
 	if (rs)
 		return rs;
-	int rc = sqlite3_step(s->commit);
+	if (!s->begun) { /* at most one put, kept: it runs alone, in autocommit */
+		if (s->kept && (rs = sq_put_run(s, s->data[s->keep_table][SQ_PUT], s->keep_table,
+						rpb_slice_make(s->keep_key.data, s->keep_key.len),
+						rpb_slice_make(s->keep_val.data, s->keep_val.len),
+						err)))
+			return rs;
+		s->in_txn = s->kept = false;
+		return RPB_OK;
+	}
+	int rc = sq_step(s, s->commit);
 	if (rc != SQLITE_DONE)
 		return sq_fail(s, s->commit, rc, "commit", NULL, err);
 	sqlite3_reset(s->commit);
-	s->in_txn = false;
+	s->in_txn = s->begun = false;
 	return RPB_OK;
 }
 
@@ -739,6 +859,11 @@ static void sq_interrupt(struct rpb_session *s)
 {
 	atomic_store_explicit(&s->interrupted, true, memory_order_release);
 	sqlite3_interrupt(s->db); /* thread-safe; aborts a running statement */
+}
+
+uint64_t rpb_sqlite_statements(const struct rpb_session *s)
+{
+	return s->statements;
 }
 
 const struct rpb_backend rpb_backend_sqlite = {

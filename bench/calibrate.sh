@@ -2,8 +2,10 @@
 # Calibration: rpbench's raw pattern against direct-library loops
 # (bench/calibrate/), and rpbench's PostgreSQL ingest against pgbench
 # running the same statements. Each pair runs interleaved (direct, rpbench,
-# direct, rpbench, ...) on fresh stores; the summary prints medians and
-# ratios (rpbench throughput / direct throughput: 1.00 = no overhead).
+# rpbench, direct, ...: the order alternates) on fresh stores; the summary prints medians, the
+# ratio of times (rpbench µs/op / direct µs/op: 1.00 = no overhead; for
+# ingest pgbench / rpbench, the speed-up) next to its target, and the
+# machine: CPU, kernel, clock source, load average before and after.
 #
 #   bench/calibrate.sh --build DIR [--num N] [--pg-num N] [--pairs N]
 #                      [--ingest-ops N] [--backends "leveldb sqlite postgres"]
@@ -47,6 +49,10 @@ mkdir -p "$OUT"
 ROWS="$OUT/rows.tsv" # kind backend value_size benchmark side pair micros_per_op
 : >"$ROWS"
 BENCHES=fillseq,fillrandom,readrandom,readseq
+# SQLite at db_bench_sqlite3's settings (calibrate-sqlite.c uses the same).
+SQLITE_SETS=(--set sqlite.page_size=1024 --set sqlite.cache_size=4M --set sqlite.mmap_size=0
+	--set sqlite.locking_mode=exclusive)
+LOAD_BEFORE=$(cut -d ' ' -f 1-3 /proc/loadavg)
 # null keeps nothing, so its scans read nothing: point benchmarks only.
 NULL_BENCHES=fillseq,fillrandom,overwrite,readrandom,deleterandom
 num_for() { if [ "$1" = postgres ]; then echo "$PG_NUM"; else echo "$NUM"; fi; }
@@ -64,6 +70,8 @@ case " $BACKENDS " in *" postgres "*)
 	PGDIR=/tmp/pgcal$$
 	DSN=$("$SRC/scripts/pg-throwaway" start "$PGDIR")
 	command -v pgbench >/dev/null || die "pgbench not found; install postgresql-client"
+	psql -q "$DSN" -c "SET client_min_messages = warning; CREATE EXTENSION IF NOT EXISTS pgcrypto" >/dev/null ||
+		die "pgcrypto is missing (the pgbench baseline's random content); install postgresql-contrib"
 	;;
 esac
 
@@ -74,9 +82,14 @@ rows() {
 		'$2 == ":" && $4 == "micros/op;" { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", k, b, vs, $1, s, p, $3 }' >>"$ROWS"
 }
 
+# fillrandbatch: fillrandom with 1000 puts per transaction (SQLite only,
+# db_bench_sqlite3's fillrandbatch), on a store of its own.
+rename_batch() { sed 's/^fillrandom  /fillrandbatch/'; }
+
 run_direct() {
-	local b=$1 vs=$2 pair=$3 tag=$4
-	local args=(--num "$(num_for "$b")" --value-size "$vs" --benchmarks "$BENCHES" --sync 0)
+	local b=$1 vs=$2 pair=$3 tag=$4 batch=${5:-1} benches=$BENCHES
+	[ "$batch" = 1 ] || benches=fillrandom
+	local args=(--num "$(num_for "$b")" --value-size "$vs" --benchmarks "$benches" --sync 0 --batch "$batch")
 	if [ "$b" = postgres ]; then
 		"$BIN/calibrate-postgres" --dsn "$DSN" --schema "$tag" "${args[@]}"
 	elif [ "$b" = sqlite ]; then
@@ -85,17 +98,21 @@ run_direct() {
 	else
 		"$BIN/calibrate-leveldb" --db "$OUT/$tag" "${args[@]}"
 		rm -rf "${OUT:?}/$tag"
-	fi | rows raw "$b" "$vs" direct "$pair"
+	fi | if [ "$batch" = 1 ]; then cat; else rename_batch; fi | rows raw "$b" "$vs" direct "$pair"
 }
 
 run_rpbench() {
-	local b=$1 vs=$2 pair=$3 tag=$4 benches=$BENCHES
+	local b=$1 vs=$2 pair=$3 tag=$4 batch=${5:-1} benches=$BENCHES
 	[ "$b" = null ] && benches=$NULL_BENCHES
+	[ "$batch" = 1 ] || benches=fillrandom
 	local args=(run "$SRC/data/workloads/raw-ci.ini" --quiet --out "$OUT/$tag"
-		--set num="$(num_for "$b")" --set value_size="$vs" --set benchmarks="$benches" --set sync=none)
+		--set num="$(num_for "$b")" --set value_size="$vs" --set benchmarks="$benches" --set sync=none
+		--set batch="$batch" --set scan_chunk=0)
 	[ "$b" = postgres ] && args+=(--dsn "$DSN" --schema "$tag")
+	[ "$b" = sqlite ] && args+=("${SQLITE_SETS[@]}")
 	"$BIN/rpbench-$b" "${args[@]}" >/dev/null
-	sed -n '/^-----/,$p' "$OUT/$tag/report.txt" | rows raw "$b" "$vs" rpbench "$pair"
+	sed -n '/^-----/,$p' "$OUT/$tag/report.txt" | if [ "$batch" = 1 ]; then cat; else rename_batch; fi |
+		rows raw "$b" "$vs" rpbench "$pair"
 	rm -rf "${OUT:?}/$tag/store"
 	[ "$b" = postgres ] && quiet_sql "DROP SCHEMA $tag CASCADE"
 	return 0
@@ -105,8 +122,17 @@ for b in $BACKENDS; do
 	for vs in 100 2048; do
 		for pair in $(seq 1 "$PAIRS"); do
 			echo "raw $b value_size $vs pair $pair/$PAIRS" >&2
-			run_direct "$b" "$vs" "$pair" "d_${b}_${vs}_$pair"
-			run_rpbench "$b" "$vs" "$pair" "r_${b}_${vs}_$pair"
+			# Odd pairs run the direct loop first, even ones rpbench: what
+			# one run leaves behind (dirty pages the kernel writes back,
+			# a warm page cache) falls on both sides alike.
+			for side in $( ((pair % 2)) && echo direct rpbench || echo rpbench direct); do
+				sync
+				"run_$side" "$b" "$vs" "$pair" "${side:0:1}_${b}_${vs}_$pair"
+				if [ "$b" = sqlite ]; then
+					sync
+					"run_$side" "$b" "$vs" "$pair" "${side:0:1}b_${b}_${vs}_$pair" 1000
+				fi
+			done
 		done
 	done
 done
@@ -139,7 +165,7 @@ if [ -n "$DSN" ]; then
 			quiet_sql "CREATE SCHEMA $s; CREATE TABLE $s.objects (k bytea PRIMARY KEY, v bytea NOT NULL);
 				CREATE TABLE $s.descriptions (k bytea PRIMARY KEY, v bytea NOT NULL);
 				CREATE TABLE $s.members (k bytea PRIMARY KEY, v bytea NOT NULL);"
-			tps=$(PGOPTIONS="-c search_path=$s -c synchronous_commit=$pgsync" pgbench -n -M prepared \
+			tps=$(PGOPTIONS="-c search_path=$s,public -c synchronous_commit=$pgsync" pgbench -n -M prepared \
 				-c 1 -t "$INGEST_OPS" -f "$SRC/bench/calibrate/ingest.pgbench" "$DSN" 2>&1 |
 				sed -n 's/^tps = \([0-9.]*\) (without initial connection time)/\1/p')
 			[ -n "$tps" ] || die "pgbench printed no tps; run it by hand to see why"
@@ -157,28 +183,44 @@ if [ -n "$DSN" ]; then
 	done
 fi
 
-# Medians per (kind, backend, value size/sync, benchmark, side), then ratios.
+# Medians per (kind, backend, value size/sync, benchmark, side), then ratios
+# next to their targets: raw rpbench / direct time <= 1.03 (LevelDB) and
+# <= 1.05 (SQLite), ingest pgbench / rpbench time >= 1.5, null <= 0.100 us
+# per transaction (the harness alone).
+LOAD_AFTER=$(cut -d ' ' -f 1-3 /proc/loadavg)
 echo
 echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+echo "kernel: $(uname -sr); clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
+echo "load average (1/5/15 min): before $LOAD_BEFORE, after $LOAD_AFTER"
 echo "num = $NUM (postgres $PG_NUM), pairs = $PAIRS, ingest ops = $INGEST_OPS; micros/op are medians"
 sort -t $'\t' -k1,1 -k2,2 -k3,3n -k4,4 -k5,5 -k7,7g "$ROWS" | awk -F '\t' '
 	function flush() {
 		if (n) { med[key] = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2; keys[++nk] = key }
 		n = 0
 	}
+	function verdict(x, op, t) { return (op == "<=" ? x <= t : x >= t) ? "met" : "MISSED" }
 	{ k = $1 FS $2 FS $3 FS $4 FS $5; if (k != key) { flush(); key = k } v[++n] = $7 }
 	END {
 		flush()
-		printf "%-7s %-9s %-6s %-12s %12s %12s %8s\n", "kind", "backend", "size", "benchmark", "direct_us", "rpbench_us", "ratio"
+		printf "%-7s %-9s %-6s %-13s %12s %12s %8s  %-8s %s\n", "kind", "backend", "size", "benchmark", "direct_us", "rpbench_us", "ratio", "target", "verdict"
 		for (i = 1; i <= nk; i++) {
 			split(keys[i], f, FS)
 			if (f[5] != "rpbench") continue
 			d = f[1] FS f[2] FS f[3] FS f[4] FS "direct"
 			r = med[keys[i]]
-			if (d in med)
-				printf "%-7s %-9s %-6s %-12s %12.3f %12.3f %8.2f\n", f[1], f[2], f[3], f[4], med[d], r, med[d] / r
+			if (f[1] == "ingest") {
+				x = med[d] / r; op = ">="; t = 1.5
+			} else if (d in med) {
+				x = r / med[d]; op = "<="
+				t = f[2] == "leveldb" ? 1.03 : f[2] == "sqlite" ? 1.05 : 0
+			} else {
+				printf "%-7s %-9s %-6s %-13s %12s %12.3f %8s  %-8s %s\n", f[1], f[2], f[3], f[4], "-", r, "-", "<=0.100", verdict(r, "<=", 0.100)
+				continue
+			}
+			if (t)
+				printf "%-7s %-9s %-6s %-13s %12.3f %12.3f %8.3f  %-8s %s\n", f[1], f[2], f[3], f[4], med[d], r, x, op t, verdict(x, op, t)
 			else
-				printf "%-7s %-9s %-6s %-12s %12s %12.3f %8s   (%.1f M ops/s)\n", f[1], f[2], f[3], f[4], "-", r, "-", 1 / r
+				printf "%-7s %-9s %-6s %-13s %12.3f %12.3f %8.3f  %-8s %s\n", f[1], f[2], f[3], f[4], med[d], r, x, "-", "-"
 		}
 	}' | tee "$OUT/summary.txt"
 echo "rows: $ROWS; summary: $OUT/summary.txt"

@@ -80,7 +80,7 @@ static int parse_cli(struct cli *c, const char *prog, int argc, char **argv)
 	char why[512], shown[RPB_SHOWN_SIZE];
 	for (;;) {
 		const char *elem = optind < argc ? argv[optind] : NULL;
-		if ((ch = getopt_long(argc, argv, "+:s:j:o:qhV", longopts, NULL)) == -1 && optind >= argc)
+		if ((ch = getopt_long(argc, argv, "+:s:j:o:qhVP:p:", longopts, NULL)) == -1 && optind >= argc)
 			break;
 		if (ch == -1) { /* a positional argument: the command and its target */
 			if (!c->command)
@@ -94,6 +94,13 @@ static int parse_cli(struct cli *c, const char *prog, int argc, char **argv)
 			continue;
 		}
 		switch (ch) {
+		case 'P': /* YCSB's -P FILE: the workload file */
+			if (c->target)
+				return usage_error(prog, "-P gives the workload file a second time ('%s')",
+						   rpb_text_shown(shown, sizeof shown, optarg));
+			c->target = optarg;
+			break;
+		case 'p': /* YCSB's -p key=value: --set */
 		case 's':
 		case 'j':
 			if (c->nsets == MAX_SETS)
@@ -169,7 +176,9 @@ static int refuse_held(const char *out, const char *const *names, char *msg, siz
 	return 0;
 }
 
-/* The results directory: --out, or results/<pattern>-<backend>-<UTC time>. */
+/* The results directory: --out, or results/<pattern>-<backend>-<UTC time>,
+ * with -2, -3, ... when a run of the same second already took that name
+ * (a YCSB load and its run, a script's quick runs). */
 static void out_name(char *out, size_t n, const struct cli *c, const struct rpb_job *job,
 		     const struct rpb_backend *b)
 {
@@ -183,6 +192,55 @@ static void out_name(char *out, size_t n, const struct cli *c, const struct rpb_
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
 	snprintf(out, n, "results/%s-%s-%s", rpb_job_pattern_name(job), b->name, stamp);
+	size_t base = strlen(out);
+	struct stat st;
+	for (int k = 2; k < 1000 && lstat(out, &st) == 0; k++)
+		snprintf(out + base, n - base, "-%d", k);
+}
+
+/* The directories make_out created, each the prefix of path up to end[i]. */
+struct made_dirs {
+	char path[PATH_MAX];
+	size_t end[64];
+	int n;
+};
+
+/* Makes the results directory and any missing parent, and notes which it
+ * made, so a start that fails removes only those. Errors are left to
+ * prepare_out. */
+static void make_out(const char *out, struct made_dirs *m)
+{
+	m->n = 0;
+	if (snprintf(m->path, sizeof m->path, "%s", out) >= (int)sizeof m->path)
+		return;
+	for (char *p = m->path + 1;; p++) {
+		if (*p && *p != '/')
+			continue;
+		char c = *p;
+		*p = '\0';
+		if (mkdir(m->path, 0755) == 0 && m->n < (int)(sizeof m->end / sizeof *m->end))
+			m->end[m->n++] = (size_t)(p - m->path);
+		*p = c;
+		if (!c)
+			return;
+	}
+}
+
+/* A start that failed leaves no results directory behind that rpbench made
+ * for it: its own store directory there, while it holds nothing but the
+ * mark (call with the store's lock held), then every directory make_out
+ * made, innermost first, each only while empty (rmdir), so nothing another
+ * program put there goes. */
+static void unmake_out(struct made_dirs *m, const char *dir, bool own_store)
+{
+	if (m->n && own_store)
+		rpb_storedir_unclaim(dir);
+	for (int i = m->n - 1; i >= 0; i--) {
+		char c = m->path[m->end[i]];
+		m->path[m->end[i]] = '\0';
+		rmdir(m->path);
+		m->path[m->end[i]] = c;
+	}
 }
 
 /* Creates the results directory; refuses one that holds a result file. */
@@ -339,6 +397,9 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 	char rank_schema[128];
 	uint32_t tag = (uint32_t)((rpb_now_ns() ^ rpb_wall_ms() * 2654435761u) ^ ((uint64_t)getpid() << 16));
 	char top_out[PATH_MAX];
+	char own_dir[PATH_MAX];
+	struct made_dirs made = {.n = 0};
+	bool started = false, own_store = false;
 	out_name(out, sizeof out, c, &job, b);
 	if (rpb_dist_on()) {
 		/* One load node per rank: rank 0's results directory, each rank's
@@ -372,12 +433,15 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 		goto fail;
 	}
 	rc = RPB_EXIT_ENV;
+	make_out(out, &made);
 	if ((rpb_dist_on() && rpb_dist_rank() == 0 && prepare_out(top_out, msg, sizeof msg) != 0) ||
 	    prepare_out(out, msg, sizeof msg) != 0)
 		goto fail;
 	if (embedded && !(b->flags & RPB_BF_STORES_NOTHING) &&
 	    rpb_storedir_claim(dir, c->fresh, &lock_fd, msg, sizeof msg) != 0)
 		goto fail;
+	own_store = lock_fd >= 0 && rpb_path_join(own_dir, sizeof own_dir, out, "store") == 0 &&
+		    !strcmp(own_dir, dir);
 	/* Now that they exist: what the result records. */
 	absolute_or_given(out, abs_out, sizeof abs_out);
 	absolute_or_given(dir, abs_dir, sizeof abs_dir);
@@ -458,6 +522,7 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 	if (rpb_live_ledger_open(&live, out, rpb_job_workers(&job), msg, sizeof msg) != 0 ||
 	    rpb_results_begin(&rn, &where, msg, sizeof msg) != 0)
 		goto fail;
+	started = true;
 	rn.live = &live;
 	agreed = true;
 	if (!rpb_dist_agree(true)) {
@@ -491,6 +556,8 @@ done:
 	rpb_runner_free(&rn);
 	rpb_live_ledger_close(&live);
 	b->close(rn.store);
+	if (!started)
+		unmake_out(&made, dir, own_store);
 	if (lock_fd >= 0)
 		close(lock_fd); /* after the store: nobody may empty it while it is open */
 	free(command);
@@ -731,7 +798,14 @@ static int driver_main(const struct rpb_backend *b, int argc, char **argv)
 	}
 	if (strcmp(c.command, "verify") == 0)
 		return c.target ? verify_ranks(b, &c, prog) : cmd_verify(b, &c, prog);
-	static const char *const commands[] = {"run", "verify", NULL};
+	if (strcmp(c.command, "load") == 0 && c.nsets < MAX_SETS) {
+		static char workload[PATH_MAX];
+		if (c.target)
+			c.target = rpb_path_workload(workload, sizeof workload, c.target);
+		c.sets[c.nsets++] = "ycsb.phase=load"; /* YCSB's load phase of the same file */
+		return cmd_run(b, &c, prog, argv[0]);
+	}
+	static const char *const commands[] = {"run", "load", "verify", NULL};
 	char msg[RPB_SHOWN_SIZE + 128];
 	rpb_cli_unknown_command(msg, sizeof msg, c.command, commands);
 	return usage_error(prog, "%s", msg);

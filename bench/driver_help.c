@@ -13,14 +13,16 @@ void rpb_driver_usage(struct rpb_help *h, const struct rpb_backend *b, const cha
 	const char *where = (b->flags & RPB_BF_SERVER) ? " [--dsn DSN] [--schema NAME]"
 			    : (b->flags & RPB_BF_STORES_NOTHING) ? ""
 								  : " [--dir PATH]";
-	char run[512], more[256], verify[512], info[256];
+	char run[512], more[256], load[512], verify[512], info[256];
 	snprintf(run, sizeof run, "%s run WORKLOAD [-s KEY=VALUE]... [-j N]%s", prog, where);
 	snprintf(more, sizeof more, "%*s [-o DIR] [--fresh] [-q]", (int)strlen(prog) + 4, "");
+	snprintf(load, sizeof load, "%s load YCSB_WORKLOAD [...]   (-P FILE, -p KEY=VALUE as YCSB)",
+		 prog);
 	snprintf(verify, sizeof verify, "%s verify RESULT_DIR%s", prog, where);
 	snprintf(info, sizeof info, "%s -h | --help | -V | --version", prog);
-	const char *lines[] = {run, more, verify, info, NULL};
+	const char *lines[] = {run, more, load, verify, info, NULL};
 	if (b->flags & RPB_BF_STORES_NOTHING) /* nothing to verify */
-		lines[2] = info, lines[3] = NULL;
+		lines[3] = info, lines[4] = NULL;
 	rpb_help_usage(h, lines);
 }
 
@@ -80,6 +82,8 @@ void rpb_driver_help(struct rpb_help *h, const struct rpb_backend *b, const char
 	h->term = 19;
 	rpb_help_section(h, "Commands");
 	rpb_help_item(h, "run WORKLOAD", "run the workload file's pattern against the store");
+	rpb_help_item(h, "load WORKLOAD", "YCSB's load phase of a YCSB workload (the same as run "
+		      "with --set ycsb.phase=load); run then runs its transactions on the loaded store");
 	if (!(b->flags & RPB_BF_STORES_NOTHING))
 		rpb_help_item(h, "verify RESULT_DIR", "reopen the store of a run (finished, stopped or "
 			      "killed) and check every acknowledged operation (prints: verified N "
@@ -88,6 +92,7 @@ void rpb_driver_help(struct rpb_help *h, const struct rpb_backend *b, const char
 	rpb_help_item(h, "-s, --set KEY=VALUE", "override a workload option: section.key=value, or "
 		      "key=value when the key is unique among [run] and the pattern (repeatable)");
 	rpb_help_item(h, "-j, --threads N", "worker threads: the same as --set run.threads=N");
+	rpb_help_item(h, "-P FILE, -p KEY=VALUE", "YCSB's spellings of the workload file and of --set");
 	location_options(h, b);
 	char out[256];
 	snprintf(out, sizeof out, "results directory, new or empty (default: "

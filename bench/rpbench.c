@@ -538,6 +538,7 @@ static int check_plan(const struct cli *cl, struct rpb_cmp_plan *p, struct rpb_j
 	p->repeat = cl->repeat;
 	p->quiet = cl->quiet;
 	p->dsn = cl->dsn;
+	p->load_first = job->pattern->loads_first;
 	return 0;
 bad:
 	fprintf(stderr, "rpbench: %s\n", msg);

@@ -10,9 +10,11 @@
 #     calibration programs beside the raw pattern at a tiny size;
 #  4. the Debian package (scripts/deb-test.sh): built, unpacked into a
 #     scratch root, its programs run from the installed files only;
-#  5. 60 s of libFuzzer on every reader of untrusted input (tests/fuzz/,
+#  5. the docs as written: every sh block of README.md and docs/*.md runs
+#     in a scratch directory (scripts/docs-test.sh, about 2 minutes);
+#  6. 60 s of libFuzzer on every reader of untrusted input (tests/fuzz/,
 #     a clang build of its own);
-#  6. the Criterion suite in a normal build and in an ASan+UBSan build, all
+#  7. the Criterion suite in a normal build and in an ASan+UBSan build, all
 #     built with -Werror, each against a throwaway PostgreSQL server that is
 #     always removed afterwards. The ASan+UBSan summary comes last.
 # No stage judges speed: wall-time limits only turn a hang into a failure,
@@ -66,6 +68,9 @@ bash bench/harvest-memory.sh --build build --small 10000 --large 30000 --ops 100
 
 echo "== Debian package: cpack -G DEB, unpacked with dpkg -x, run from its own files"
 bash scripts/deb-test.sh build || status=1
+
+echo "== docs: every sh block of README.md and docs/*.md, as written"
+bash scripts/docs-test.sh build || status=1
 
 echo "== fuzzing: 60 s per reader"
 bash scripts/fuzz.sh build-fuzz 60 || status=1

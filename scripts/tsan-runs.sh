@@ -6,7 +6,8 @@
 # the harvesters' hand-over to their fillers. A reaper run (txn_timeout with a
 # stall that only the reaper ends) covers the reaper thread, a harvest from a hot standby of the
 # PostgreSQL server (postgres.read_dsn) the split sessions and the gauge
-# sampler. Expects RPB_TEST_PG_DSN and PGHOST (pg-throwaway run) for
+# sampler. A YCSB load and a workload D run in four threads cover the shared
+# acknowledged insert counter that latest reads. Expects RPB_TEST_PG_DSN and PGHOST (pg-throwaway run) for
 # PostgreSQL.
 set -euo pipefail
 dir=$1
@@ -52,6 +53,21 @@ for b in null leveldb sqlite postgres; do
 		[ "$b" = null ] || "$dir/bin/rpbench-$b" verify "$out/$b-$name" >/dev/null
 		echo "tsan $b $name: clean ($(sed -n 3p "$out/$b-$name/summary.txt" | cut -c1-110))"
 	done
+done
+
+# YCSB: a load, then workload D (inserts and latest reads over the shared
+# acknowledged insert counter) in four threads, verified.
+for b in null leveldb sqlite postgres; do
+	[ -x "$dir/bin/rpbench-$b" ] || continue
+	loc=(--dir "$out/$b-ycsb-store")
+	[ "$b" = postgres ] && loc=(--dsn "$RPB_TEST_PG_DSN" --schema "tsan_ycsb_$$")
+	for phase in load run; do
+		"$dir/bin/rpbench-$b" "$phase" "$top/data/workloads/ycsb/workloadd" --quiet \
+			--out "$out/$b-ycsb-$phase" "${loc[@]}" -p threadcount=4 -p recordcount=2000 \
+			-p operationcount=4000 || { echo "tsan $b ycsb $phase: exited $?"; exit 1; }
+		[ "$b" = null ] || "$dir/bin/rpbench-$b" verify "$out/$b-ycsb-$phase" >/dev/null
+	done
+	echo "tsan $b ycsb: clean"
 done
 
 if [ -x "$dir/bin/rpbench-postgres" ]; then

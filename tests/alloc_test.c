@@ -3,29 +3,32 @@
  * operations and nothing else different (no probes, no progress ticks, no
  * JTL). Any allocation per operation would show 20,000 times in the
  * difference. The null backend isolates the harness: runner, ingest
- * pattern, timing and histograms. Built only without sanitizers (they own malloc). */
+ * pattern, timing and histograms.
+ *
+ * The LevelDB and SQLite backends add none to their library's own: the
+ * raw pattern's fillseq and readrandom are run at two sizes, and so is the
+ * direct loop of bench/calibrate/ with the same settings; rpbench's
+ * allocations per operation must not exceed the direct loop's (LevelDB
+ * allocates for each get's result, SQLite for statement execution:
+ * docs/performance.md). Built only without sanitizers (they own malloc). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "e2e_util.h"
 
 #ifdef RPB_HEAPACCT_LIB
 
-static unsigned long long allocations(struct e2e_env *e, const char *ops)
+/* Runs a, preloaded with the heap accountant; returns its allocations. */
+static unsigned long long counted(struct e2e_env *e, struct e2e_args *a)
 {
-	char out[E2E_PATH], report[E2E_PATH], set_ops[64];
-	e2e_path(e, out, ops);
+	char report[E2E_PATH];
 	e2e_path(e, report, "heap");
-	snprintf(set_ops, sizeof set_ops, "ops=%s", ops);
 	cr_assert_eq(setenv("RPB_HEAP_REPORT", report, 1), 0);
 	cr_assert_eq(setenv("LD_PRELOAD", RPB_HEAPACCT_LIB, 1), 0);
-	struct e2e_args a;
-	e2e_run_args(&a, e, E2E_CI_INGEST, out);
-	e2e_args_add(&a, "--set", "threads=1", "--set", "clients=1", "--set", "probe_every=0",
-		     "--set", "interval=1h", "--set", set_ops, NULL);
 	struct e2e_proc p;
-	e2e_exec(&p, e->cap, &a);
+	e2e_exec(&p, e->cap, a);
 	unsetenv("LD_PRELOAD");
 	e2e_assert_code(&p, 0);
 	e2e_proc_free(&p);
@@ -36,6 +39,18 @@ static unsigned long long allocations(struct e2e_env *e, const char *ops)
 	free(text);
 	cr_assert_gt(n, 0, "the counter saw no allocation at all: not preloaded?");
 	return n;
+}
+
+static unsigned long long allocations(struct e2e_env *e, const char *ops)
+{
+	char out[E2E_PATH], set_ops[64];
+	e2e_path(e, out, ops);
+	snprintf(set_ops, sizeof set_ops, "ops=%s", ops);
+	struct e2e_args a;
+	e2e_run_args(&a, e, E2E_CI_INGEST, out);
+	e2e_args_add(&a, "--set", "threads=1", "--set", "clients=1", "--set", "probe_every=0",
+		     "--set", "interval=1h", "--set", set_ops, NULL);
+	return counted(e, &a);
 }
 
 Test(alloc, null_backend_timed_loop_allocates_nothing, .fini = e2e_cleanup)
@@ -53,4 +68,60 @@ Test(alloc, null_backend_timed_loop_allocates_nothing, .fini = e2e_cleanup)
 	e2e_env_fini(&e);
 }
 
+#endif
+
+#ifdef RPB_HEAPACCT_LIB
+/* SQLite at the direct loop's settings (calibrate-sqlite.c). */
+static const char *const sqlite_sets[] = {
+	"--set", "sqlite.page_size=1024", "--set", "sqlite.cache_size=4M",
+	"--set", "sqlite.mmap_size=0", "--set", "sqlite.locking_mode=exclusive", NULL,
+};
+
+/* Allocations of fillseq,readrandom on num keys: rpbench or the direct loop. */
+static unsigned long long raw_allocations(struct e2e_env *e, bool direct, unsigned num)
+{
+	char out[E2E_PATH], tag[32], n[32], set_num[48], direct_bin[E2E_PATH];
+	snprintf(tag, sizeof tag, "%s%u", direct ? "d" : "r", num);
+	e2e_path(e, out, tag);
+	snprintf(n, sizeof n, "%u", num);
+	snprintf(set_num, sizeof set_num, "num=%u", num);
+	struct e2e_args a = {0};
+	if (direct) {
+		snprintf(direct_bin, sizeof direct_bin, "%s/bin/calibrate-%s", RPB_BINARY_DIR,
+			 e->backend);
+		e2e_args_add(&a, direct_bin, "--db", out, "--num", n, "--benchmarks",
+			     "fillseq,readrandom", NULL);
+		return counted(e, &a);
+	}
+	e2e_run_args(&a, e, E2E_WORKLOAD("raw-ci.ini"), out);
+	e2e_args_add(&a, "--set", set_num, "--set", "benchmarks=fillseq,readrandom", NULL);
+	if (strcmp(e->backend, "sqlite") == 0)
+		for (const char *const *s = sqlite_sets; *s; s++)
+			e2e_args_add(&a, *s, NULL);
+	return counted(e, &a);
+}
+
+static void t_adds_no_allocation(const char *backend)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, backend);
+	double per_op[2];
+	for (int direct = 0; direct < 2; direct++) {
+		unsigned long long few = raw_allocations(&e, direct, 2000);
+		unsigned long long many = raw_allocations(&e, direct, 12000);
+		per_op[direct] = ((double)many - (double)few) / 20000.0; /* 2 x 10,000 more ops */
+	}
+	cr_assert_leq(per_op[0], per_op[1] + 0.05,
+		      "%s: rpbench allocates %.3f times per operation, its library's direct loop "
+		      "%.3f",
+		      backend, per_op[0], per_op[1]);
+	e2e_env_fini(&e);
+}
+
+#ifdef RPB_HAVE_LEVELDB
+Test(alloc, leveldb_adds_no_allocation, .fini = e2e_cleanup) { t_adds_no_allocation("leveldb"); }
+#endif
+#ifdef RPB_HAVE_SQLITE
+Test(alloc, sqlite_adds_no_allocation, .fini = e2e_cleanup) { t_adds_no_allocation("sqlite"); }
+#endif
 #endif

@@ -210,6 +210,8 @@ struct expect {
 	bool any_lines;                /* stderr may have more than one line */
 	char secret[8][256];           /* text that must appear nowhere */
 	int nsecrets;
+	char absent[4][256];           /* paths in the case's directory that must not exist */
+	int nabsent;
 };
 
 static void read_expect(const char *name, struct expect *x)
@@ -235,6 +237,8 @@ static void read_expect(const char *name, struct expect *x)
 			x->any_lines = true;
 		else if (!strcmp(line, "secret") && x->nsecrets < 8)
 			snprintf(x->secret[x->nsecrets++], sizeof x->secret[0], "%s", arg);
+		else if (!strcmp(line, "absent") && x->nabsent < 4)
+			snprintf(x->absent[x->nabsent++], sizeof x->absent[0], "%s", arg);
 		else
 			cr_assert_fail("case %s: unknown expect line '%s'", name, line);
 	}
@@ -339,6 +343,11 @@ static void run_case(const char *name)
 		char what[CASE_NAME_MAX + 8];
 		snprintf(what, sizeof what, "case %s", name);
 		e2e_assert_no_secret(what, work, before, x.secret[i]);
+	}
+	for (int i = 0; i < x.nabsent; i++) {
+		char path[E2E_PATH];
+		snprintf(path, sizeof path, "%s/%s", work, x.absent[i]);
+		cr_assert_neq(access(path, F_OK), 0, "case %s: %s was left behind", name, x.absent[i]);
 	}
 	char *after = e2e_tree(work);
 	e2e_assert_tree_kept(before, after, name);

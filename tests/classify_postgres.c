@@ -291,9 +291,11 @@ static void lock_wait_interrupted(const char *pipeline)
 	cr_assert_eq(B->put(a, RPB_T_RAW, S("key"), S("v1"), &err), RPB_OK, "%s", err.msg);
 	cr_assert_eq(B->commit(a, &err), RPB_OK, "%s", err.msg);
 
-	/* The first put of a transaction holds its row lock when it returns. */
+	/* A put read back holds its row lock (in pipeline mode a put is only
+	 * queued; the get sends it and waits). */
 	cr_assert_eq(B->begin(a, RPB_TXN_WRITE, &err), RPB_OK, "%s", err.msg);
 	cr_assert_eq(B->put(a, RPB_T_RAW, S("key"), S("v2"), &err), RPB_OK, "%s", err.msg);
+	cr_assert_eq(B->get(a, RPB_T_RAW, S("key"), &buf, &err), RPB_OK, "%s", err.msg);
 
 	cr_assert_eq(B->begin(b, RPB_TXN_WRITE, &err), RPB_OK, "%s", err.msg);
 	cr_assert_eq(B->put(b, RPB_T_RAW, S("other"), S("b"), &err), RPB_OK, "%s", err.msg);
@@ -339,6 +341,7 @@ static void lock_wait_interrupted(const char *pipeline)
 	 * it instead of waiting for the lock. */
 	cr_assert_eq(B->begin(a, RPB_TXN_WRITE, &err), RPB_OK, "%s", err.msg);
 	cr_assert_eq(B->put(a, RPB_T_RAW, S("key"), S("v4"), &err), RPB_OK, "%s", err.msg);
+	cr_assert_eq(B->get(a, RPB_T_RAW, S("key"), &buf, &err), RPB_OK, "%s", err.msg);
 	cr_assert_eq(B->begin(b, RPB_TXN_WRITE, &err), RPB_OK, "%s", err.msg);
 	cr_assert_eq(B->put(b, RPB_T_RAW, S("other"), S("b"), &err), RPB_OK, "%s", err.msg);
 	if (piped) {
@@ -381,6 +384,7 @@ Test(postgres_native, pipelined_put_failure_reported_at_commit)
 
 	cr_assert_eq(B->begin(a, RPB_TXN_WRITE, &err), RPB_OK, "%s", err.msg);
 	cr_assert_eq(B->put(a, RPB_T_RAW, S("key"), S("a"), &err), RPB_OK, "%s", err.msg);
+	cr_assert_eq(B->get(a, RPB_T_RAW, S("key"), &buf, &err), RPB_OK, "%s", err.msg);
 
 	cr_assert_eq(B->begin(b, RPB_TXN_WRITE, &err), RPB_OK, "%s", err.msg);
 	cr_assert_eq(B->put(b, RPB_T_RAW, S("first"), S("b"), &err), RPB_OK, "%s", err.msg);

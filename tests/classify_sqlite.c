@@ -124,8 +124,15 @@ Test(sqlite_native, second_writer_gets_conflict)
 	rpbt_begin(&s, a, RPB_TXN_WRITE);
 	rpbt_put(&s, a, RPB_T_RAW, "k", "v");
 	struct rpb_err err = {0};
+	struct rpb_buf out = {0};
+	/* Reading the put back applies it (lazy BEGIN): a holds the write lock. */
+	cr_assert_eq(s.b->get(a, RPB_T_RAW, rpb_slice_make("k", 1), &out, &err), RPB_OK);
+	rpb_buf_free(&out);
+	/* b's one put runs at its commit, and waits there. */
+	rpbt_begin(&s, b, RPB_TXN_WRITE);
+	rpbt_put(&s, b, RPB_T_RAW, "k2", "v");
 	double t0 = now_ms();
-	enum rpb_status st = s.b->begin(b, RPB_TXN_WRITE, &err);
+	enum rpb_status st = s.b->commit(b, &err);
 	double waited = now_ms() - t0;
 	cr_assert_eq(st, RPB_CONFLICT, "got %s: %s", rpb_status_name(st), err.msg);
 	cr_assert_eq(err.native & 0xff, SQLITE_BUSY, "native %d", err.native);
@@ -154,7 +161,11 @@ static void *blocked_begin(void *arg)
 	struct blocked *bl = arg;
 	struct rpb_err err = {0};
 	double t0 = now_ms();
+	/* The second put sends BEGIN IMMEDIATE (lazy BEGIN), which waits. */
 	bl->st = bl->s->b->begin(bl->ss, RPB_TXN_WRITE, &err);
+	for (int i = 0; i < 2 && bl->st == RPB_OK; i++)
+		bl->st = bl->s->b->put(bl->ss, RPB_T_RAW, rpb_slice_make(i ? "b2" : "b1", 2),
+				       rpb_slice_make("v", 1), &err);
 	bl->waited = now_ms() - t0;
 	atomic_store(&bl->done, true);
 	return NULL;
@@ -170,6 +181,8 @@ Test(sqlite_native, interrupt_frees_a_session_waiting_for_the_lock)
 	struct blocked bl = {.s = &s, .ss = rpbt_session(&s)};
 	atomic_init(&bl.done, false);
 	rpbt_begin(&s, a, RPB_TXN_WRITE);
+	rpbt_put(&s, a, RPB_T_RAW, "a1", "v");
+	rpbt_put(&s, a, RPB_T_RAW, "a2", "v"); /* sends BEGIN IMMEDIATE: a holds the lock */
 	pthread_t th;
 	cr_assert_eq(pthread_create(&th, NULL, blocked_begin, &bl), 0);
 	/* Interrupted until begin returns: begin clears an interrupt that came

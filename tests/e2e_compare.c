@@ -15,7 +15,6 @@
 /* compare runs the LevelDB and SQLite binaries. */
 #if defined(RPB_HAVE_LEVELDB) && defined(RPB_HAVE_SQLITE)
 
-#define RPBENCH RPB_BINARY_DIR "/bin/rpbench"
 #define MIB 1048576.0
 #define PATHBUF 1024
 

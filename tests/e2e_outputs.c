@@ -21,6 +21,7 @@ static unsigned lines_with(const char *text, const char *prefix)
 	return n;
 }
 
+#ifdef RPB_HAVE_SQLITE
 Test(e2e_outputs, header_progress_and_latency_table, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
@@ -97,6 +98,8 @@ Test(e2e_outputs, manifest_machine_build_and_mount, .fini = e2e_cleanup)
 	json_decref(r);
 	e2e_env_fini(&e);
 }
+
+#endif
 
 #ifdef RPB_HAVE_POSTGRES
 Test(e2e_outputs, manifest_postgres_server, .fini = e2e_cleanup)

@@ -14,7 +14,6 @@
 
 #ifdef RPB_HAVE_SQLITE
 
-#define RPBENCH RPB_BINARY_DIR "/bin/rpbench"
 
 /* A sqlite ingest run into out with 100 ms intervals (extra --set up to
  * NULL), asserting exit code want. */

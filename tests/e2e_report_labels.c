@@ -11,7 +11,6 @@
 
 #ifdef RPB_HAVE_SQLITE
 
-#define RPBENCH RPB_BINARY_DIR "/bin/rpbench"
 
 Test(report_labels, harvest_filler_beside_requests, .fini = e2e_cleanup)
 {

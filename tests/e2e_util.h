@@ -20,6 +20,8 @@
 #define E2E_WORKLOAD(name) RPB_SOURCE_DIR "/data/workloads/" name
 #define E2E_FIXTURE(name) RPB_SOURCE_DIR "/tests/data/" name
 #define E2E_CI_INGEST E2E_WORKLOAD("ci-ingest.ini")
+/* The compare and report program. */
+#define RPBENCH RPB_BINARY_DIR "/bin/rpbench"
 /* ci-harvest's writers over a smaller corpus (each harvester completes two
  * 80-page harvests), paced to leave the cores to the tests beside. The
  * harvesters begin once the writers have finished 20 operations, so every

@@ -29,7 +29,7 @@
 
 /* Values that differ between two runs of the same seed. */
 static const char *const masked_keys[] = {
-	"start", "end", "run_tag", "command", "dir", "out", "workload", "fs_type", "fs_free_bytes",
+	"start", "end", "run_tag", "command", "clock_source", "dir", "out", "workload", "fs_type", "fs_free_bytes",
 	"fs_total_bytes", "cores", "memory_bytes", "peak_rss_bytes", "store_bytes", "status",
 	"summary", "backend_version", "test_id", "prefix", "workspace", "message",
 	/* the machine, the build and the store's mount */
@@ -256,5 +256,13 @@ Test(golden, harvest, .fini = e2e_cleanup)
 Test(golden, raw, .fini = e2e_cleanup)
 {
 	golden_run("raw", E2E_WORKLOAD("raw-ci.ini"), "num=200", NULL);
+}
+#endif
+
+#ifdef RPB_HAVE_SQLITE
+/* The load phase: a run needs a loaded store, which a golden run has not. */
+Test(golden, ycsb, .fini = e2e_cleanup)
+{
+	golden_run("ycsb", E2E_WORKLOAD("ycsb/workloada"), "phase=load", "recordcount=100", NULL);
 }
 #endif

@@ -207,7 +207,7 @@ Test(workload, bad_enum)
 Test(workload, unknown_section)
 {
 	const char *want = "4: unknown section [ingset] (did you mean [ingest]?); valid sections: "
-			   "run, ingest, metadata, harvest, raw, leveldb, sqlite, postgres, null";
+			   "run, ingest, metadata, harvest, raw, ycsb, leveldb, sqlite, postgres, null";
 	load_fails("unknown_section.ini", want);
 	load_fails("unknown_empty_section.ini", want);
 }
@@ -236,7 +236,7 @@ Test(workload, no_pattern)
 	load_ok(&job, DATA "no_pattern.ini");
 	cr_assert_neq(rpb_job_finish(&job, msg, sizeof msg), 0);
 	cr_assert_str_eq(msg, DATA "no_pattern.ini: no pattern: add an [ingest] section "
-				   "(known patterns: ingest, metadata, harvest, raw)");
+				   "(known patterns: ingest, metadata, harvest, raw, ycsb)");
 	/* A --set of a pattern key chooses the pattern. */
 	set_ok(&job, "ingest.size_max=10");
 	cr_assert_eq(job.pattern, rpb_pattern_find("ingest"));
@@ -246,7 +246,7 @@ Test(workload, no_pattern)
 	rpb_job_defaults(&job);
 	cr_assert_neq(rpb_job_finish(&job, msg, sizeof msg), 0);
 	cr_assert_str_eq(msg, "no pattern: add an [ingest] section (known patterns: ingest, "
-			      "metadata, harvest, raw)");
+			      "metadata, harvest, raw, ycsb)");
 	set_ok(&job, "size_min=1");
 	cr_assert_eq(job.pattern, rpb_pattern_find("ingest"), "a bare pattern key chooses it too");
 }
@@ -299,7 +299,7 @@ Test(workload, set_forms)
 					"valid keys: threads, clients, ops, duration, bytes, warmup, rate, interval, seed, sync, "
 					"txn_timeout, inject, slow_ms, max_slow, on_error, on_error.<class>, jtl, jtl_columns");
 	set_fails(&job, "ingset.size_max=1", "unknown section [ingset] (did you mean [ingest]?); "
-					     "valid sections: run, ingest, metadata, harvest, raw, leveldb, sqlite, postgres, null");
+					     "valid sections: run, ingest, metadata, harvest, raw, ycsb, leveldb, sqlite, postgres, null");
 	set_fails(&job, "on_error.oops=stop", "unknown error class 'oops' in [run] on_error.oops; give one "
 					      "of: exists, disk-full, txn-timeout, conflict, conn-lost, "
 					      "io, corrupt, invalid, nomem");

@@ -94,7 +94,12 @@ static void read_seq(struct calib *c)
 	calib_report("readseq", calib_now() - t0, n, bytes, -1);
 }
 
-static const struct calib_loops loops = {"calibrate-postgres", write_bench, read_random,
+static void clear(void)
+{
+	exec("DELETE FROM raw");
+}
+
+static const struct calib_loops loops = {"calibrate-postgres", clear, write_bench, read_random,
 					  read_seq};
 
 int main(int argc, char **argv)

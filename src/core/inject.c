@@ -24,6 +24,7 @@ struct rpb_injector {
 	size_t klen;
 	enum rpb_status st; /* of the last request's lock */
 	uint64_t *locked;   /* per worker: 1 + the op whose lock was last taken */
+	struct rpb_buf readback; /* the held key's value, read back */
 };
 
 /* Waits until the state leaves `from`, or until the absolute time `until`
@@ -66,6 +67,11 @@ static void *injector_main(void *arg)
 			if (!st)
 				st = b->put(in->s, in->table, rpb_slice_make(in->key, in->klen),
 					    rpb_slice_make("", 0), &err);
+			/* Reading the key back makes a backend that defers its first
+			 * write (SQLite's lazy BEGIN) apply it, so the lock is held. */
+			if (!st)
+				st = b->get(in->s, in->table, rpb_slice_make(in->key, in->klen),
+					    &in->readback, &err);
 			if (st)
 				b->rollback(in->s);
 		} while (st == RPB_CONFLICT && !stopping(in->rn));
@@ -152,6 +158,7 @@ void rpb_injector_stop(struct rpb_runner *rn)
 	rn->backend->session_close(in->s);
 	pthread_cond_destroy(&in->cv);
 	pthread_mutex_destroy(&in->mu);
+	rpb_buf_free(&in->readback);
 	free(in->locked);
 	free(in);
 	rn->injector = NULL;

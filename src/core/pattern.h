@@ -27,6 +27,9 @@ struct rpb_runner;
 struct rpb_verify_result;
 struct rpb_worker;
 
+/* rpb_job_set's shape (workload.h), for load_foreign. */
+typedef int (*rpb_job_setter)(struct rpb_job *job, const char *assignment, char *msg, size_t n);
+
 struct rpb_pattern {
 	/* Required: the name, which is also the workload file's section. */
 	const char *name;
@@ -86,6 +89,10 @@ struct rpb_pattern {
 	/* Optional: the label of main operation i when a pattern's operations
 	 * differ (metadata's cycle); NULL means label 0. Names a failed one. */
 	unsigned (*op_label)(uint64_t i);
+	/* Optional: prints the progress lines of each interval instead of the
+	 * summariser's (YCSB's status lines); seconds since the start; final on
+	 * the last call. Main thread, reads the workers' counters only. */
+	void (*progress)(struct rpb_runner *rn, double seconds, bool final);
 	/* Optional: adds pattern figures to result.json's "pattern" object. */
 	void (*report_json)(struct rpb_runner *rn, json_t *obj);
 	/* Optional: writes the body of report.txt (created by the results
@@ -97,6 +104,24 @@ struct rpb_pattern {
 	 * others go on and the run then ends as stopped by that error
 	 * (tachyon-perf: a failed operation ends its thread). */
 	bool error_ends_thread;
+	/* Optional: how many operations thread w of the job's threads does (YCSB
+	 * splits its operation count unevenly); UINT64_MAX for no limit. [run]
+	 * ops, when set, limits them further. */
+	uint64_t (*thread_ops)(const struct rpb_job *job, unsigned w);
+	/* Optional: reads a workload file that is not INI (no [section] line)
+	 * in the pattern's own format (YCSB's properties) into job, which has
+	 * chosen the pattern already; the first pattern with the hook takes such
+	 * files. Options are set through set (rpb_job_set, handed in so the
+	 * pattern does not call back into the workload parser); shown names the
+	 * file in messages; 0, or -1 with "FILE:LINE: problem; fix". */
+	int (*load_foreign)(struct rpb_job *job, FILE *f, const char *shown, rpb_job_setter set,
+			    char *msg, size_t n);
+	/* The store must be filled by the verb load before a run (YCSB's two
+	 * phases); rpbench compare loads each store first. */
+	bool loads_first;
+	/* Optional: the option ("run.threads") a bare key of the pattern's own
+	 * vocabulary stands for ("threadcount"), or NULL; --set consults it. */
+	const char *(*alias)(const char *key);
 	/* Optional (verify refuses a pattern without it): checks the store
 	 * against the ledger of a run; fills res. Returns an error only when the
 	 * check itself could not run. The job comes from result.json and has

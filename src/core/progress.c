@@ -205,9 +205,14 @@ void rpb_progress_tick(struct rpb_progress *pg, struct rpb_runner *rn, bool fina
 	for (unsigned t = 0; t < rn->nworkers; t++)
 		acked += atomic_load_explicit(&rn->workers[t].acked, memory_order_relaxed);
 
-	if (!rn->quiet && rpb_dist_on()) {
+	/* A pattern with lines of its own (YCSB's status lines) prints those;
+	 * rank 0 of several ranks prints every rank's samples merged. */
+	bool own = rn->pattern->progress && !rn->quiet;
+	if (own)
+		rn->pattern->progress(rn, total_t, final);
+	if (!own && !rn->quiet && rpb_dist_on()) {
 		merged_lines(pg, delta, final);
-	} else if (!rn->quiet && (!final || delta->count)) {
+	} else if (!own && !rn->quiet && (!final || delta->count)) {
 		char line[256];
 		rpb_summary_line(line, sizeof line, '+', delta, errors - pg->prev_errors, dt, (int)active,
 				 (int)rn->nworkers, (int)(rn->nworkers - active));

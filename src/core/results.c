@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "buildinfo.h"
+#include "clock.h"
 #include "hostinfo.h"
 #include "jsontext.h"
 #include "paths.h"
@@ -353,7 +354,8 @@ static json_t *manifest_json(struct rpb_runner *rn, const struct rpb_store_where
 	if (man && ((where->out && rpb_json_set_exact(man, "out", where->out)) ||
 		    (where->workload && rpb_json_set_exact(man, "workload", where->workload)) ||
 		    set_command(man, where) || set_quota(man, where->quota) || set_host(man) ||
-		    set_build(man) || set_server(man, rn))) {
+		    set_build(man) || set_server(man, rn) ||
+		    json_object_set_new(man, "clock_source", json_string(rpb_clock_source())))) {
 		json_decref(man);
 		return NULL;
 	}

@@ -71,6 +71,8 @@ void rpb_sample(struct rpb_worker *w, unsigned l, uint64_t start, uint64_t end,
 	if (l == 0 && w->intended)
 		start = w->intended; /* open model: no coordinated omission */
 	uint64_t lat = end > start ? end - start : 0;
+	w->clock_ns = end;
+	w->clock_fresh = true;
 	struct rpb_label_stats *ls = &w->labels[l];
 	rpb_hist_record(&ls->hist, lat);
 	bump(&ls->samples, 1);
@@ -214,17 +216,25 @@ static void *worker_main(void *arg)
 	double gap = run->rate > 0 && !extra ? 1e9 * (double)rn->nthreads / run->rate : 0;
 	uint64_t phase = extra ? 0 : (uint64_t)(gap * w->id / rn->nthreads);
 
+	uint64_t limit = run->ops ? run->ops : UINT64_MAX;
+	if (!extra && rn->pattern->thread_ops) {
+		uint64_t own = rn->pattern->thread_ops(rn->job, w->id);
+		limit = own < limit ? own : limit;
+	}
 	w->t_start = rpb_now_ns();
 	if (run->warmup.ops == 0 && run->warmup.seconds <= 0)
 		end_warmup(w);
 	for (uint64_t i = 0;; i++) {
 		if (atomic_load_explicit(&rn->stop, memory_order_relaxed))
 			break;
-		if (!extra && run->ops && i >= run->ops)
+		if (!extra && i >= limit)
 			break;
 		if (extra && atomic_load_explicit(&rn->threads_active, memory_order_acquire) == 0)
 			break;
-		uint64_t now = rpb_now_ns();
+		/* The end of the last operation's sample is the time now, near
+		 * enough for the stop rules: two clock reads per operation. */
+		uint64_t now = w->clock_fresh && gap == 0 ? w->clock_ns : rpb_now_ns();
+		w->clock_fresh = false;
 		if (now >= deadline) {
 			rpb_request_stop(rn, RPB_STOP_DURATION);
 			break;
@@ -450,6 +460,7 @@ static void stop_on_thread_errors(struct rpb_runner *rn)
 
 enum rpb_status rpb_run(struct rpb_runner *rn, struct rpb_err *err)
 {
+	rpb_clock_init(); /* before any thread that reads the clock */
 	const struct rpb_pattern *pat = rn->pattern;
 	rpb_gauges_init(&rn->gauges);
 	enum rpb_status st = init_workers(rn, err);

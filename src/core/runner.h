@@ -119,6 +119,8 @@ struct rpb_worker {
 	uint64_t t_start, t_end;       /* the worker's own active time (ns) */
 	uint64_t t_warm;               /* when its warm-up ended (ns) */
 	uint64_t intended;             /* open model: this op's intended start */
+	uint64_t clock_ns;             /* the end of the last sample ... */
+	bool clock_fresh;              /* ... taken since the loop last read the clock */
 
 	struct rpb_failure_list failures; /* failed main operations (error path only) */
 	struct rpb_failure_list steps;    /* failed side steps (rpb_step_failed) */

@@ -143,6 +143,19 @@ int rpb_storedir_claim(const char *dir, bool fresh, int *lock_fd, char *msg, siz
 	return 0;
 }
 
+int rpb_storedir_unclaim(const char *dir)
+{
+	bool empty, marked;
+	if (inspect(dir, &empty, &marked) != 0 || !empty)
+		return -1;
+	char path[PATH_MAX];
+	static const char *const own[] = {RPB_DIR_MARK, RPB_OWNER_FILE, RPB_OWNER_FILE ".tmp"};
+	for (size_t i = 0; i < sizeof own / sizeof *own; i++)
+		if (rpb_path_join(path, sizeof path, dir, own[i]) == 0)
+			unlink(path);
+	return rmdir(dir);
+}
+
 static int has_any(void *ctx, rpb_slice key, rpb_slice val)
 {
 	(void)key, (void)val;

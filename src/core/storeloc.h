@@ -19,6 +19,11 @@
  * the store is closed. */
 int rpb_storedir_claim(const char *dir, bool fresh, int *lock_fd, char *msg, size_t n);
 
+/* A start that failed, under the lock rpb_storedir_claim took: a store
+ * directory that holds nothing but the mark and the lock's files is removed
+ * with them; one that holds anything else is left as it is (-1). */
+int rpb_storedir_unclaim(const char *dir);
+
 /* Every backend, after open: checks the mark inside the store (a record in
  * the meta table). An unmarked empty store is marked; an unmarked store with
  * data is refused; with fresh, a marked store is emptied through the

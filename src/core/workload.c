@@ -572,6 +572,30 @@ static FILE *open_workload(const char *path, char *msg, size_t n)
 	return f;
 }
 
+/* The pattern that reads f, when f is not INI: no line of it is a [section]
+ * header. Rewinds f. */
+static const struct rpb_pattern *foreign_reader(FILE *f)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	bool ini = true;
+	bool any = false;
+	while (getline(&line, &cap, f) >= 0 && !(any && ini)) {
+		const char *p = line + strspn(line, " \t\r\n");
+		if (!*p || *p == ';' || *p == '#' || *p == '!')
+			continue;
+		any = true;
+		ini = *p == '[';
+	}
+	ini = ini || !any;
+	free(line);
+	rewind(f);
+	for (size_t i = 0; !ini && i < rpb_pattern_count(); i++)
+		if (rpb_pattern_at(i)->load_foreign)
+			return rpb_pattern_at(i);
+	return NULL;
+}
+
 int rpb_job_load(struct rpb_job *job, const char *path, char *msg, size_t n)
 {
 	if (snprintf(job->source, sizeof job->source, "%s", path) >= (int)sizeof job->source) {
@@ -584,6 +608,14 @@ int rpb_job_load(struct rpb_job *job, const char *path, char *msg, size_t n)
 	rpb_shown(shown, sizeof shown, path);
 	if (!(c.f = open_workload(path, msg, n)))
 		return -1;
+	const struct rpb_pattern *foreign = foreign_reader(c.f);
+	if (foreign) {
+		int rc = rpb_job_choose(job, foreign, msg, n);
+		if (!rc)
+			rc = foreign->load_foreign(job, c.f, shown, rpb_job_set, msg, n);
+		fclose(c.f);
+		return rc;
+	}
 #ifdef RPB_INIH_RUNTIME_OPTIONS
 	/* A heap buffer that grows to the longest line rpbench reads. */
 	ini_use_stack = false;
@@ -691,6 +723,10 @@ int rpb_job_set(struct rpb_job *job, const char *assignment, char *msg, size_t n
 	*eq = '\0';
 	char *name = trim(copy), *value = trim(eq + 1);
 	const char *section = NULL, *key = name;
+	const char *alias = job->pattern && job->pattern->alias ? job->pattern->alias(name) : NULL;
+	char aliased[64];
+	if (alias && snprintf(aliased, sizeof aliased, "%s", alias) < (int)sizeof aliased)
+		name = aliased; /* a pattern's own word for a [run] option (YCSB's threadcount) */
 	char *dot = strchr(name, '.');
 	if (dot) {
 		*dot = '\0';
@@ -912,20 +948,28 @@ static void print_section(struct rpb_help *h, const struct help_widths *w, const
 		print_row(h, w, d);
 }
 
-void rpb_job_print_help(struct rpb_help *h)
+/* Column widths of one section's table (at least the column titles'). */
+static struct help_widths section_widths(const struct rpb_optdef *table)
 {
 	struct help_widths w = {0, 0, 0};
-	measure(&w, run_options);
-	for (size_t i = 0; i < rpb_pattern_count(); i++)
-		measure(&w, rpb_pattern_at(i)->options);
-	w.dflt = w.dflt < 7 ? 7 : w.dflt; /* the column titles */
+	measure(&w, table);
+	w.dflt = w.dflt < 7 ? 7 : w.dflt;
 	w.range = w.range < 5 ? 5 : w.range;
+	return w;
+}
+
+void rpb_job_print_help(struct rpb_help *h)
+{
+	/* Column widths per section: YCSB's long property names would leave no
+	 * room for the meaning in one set of widths for all. */
 	rpb_help_para(h, 2, "Set them in the workload file under their [section], "
 		      "or with --set section.key=value (or key=value when the key is in one section "
 		      "only). Sizes take k/M/G/T suffixes (powers of 1024); times take ms, s, m or h.");
+	struct help_widths w = section_widths(run_options);
 	print_section(h, &w, "run", run_options, false);
 	for (size_t i = 0; i < rpb_pattern_count(); i++) {
 		const struct rpb_pattern *p = rpb_pattern_at(i);
+		w = section_widths(p->options);
 		if (p->options)
 			print_section(h, &w, p->name, p->options, true);
 	}

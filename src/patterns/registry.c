@@ -6,7 +6,7 @@
 #include "pattern.h"
 
 extern const struct rpb_pattern rpb_pattern_ingest, rpb_pattern_metadata, rpb_pattern_harvest,
-	rpb_pattern_raw;
+	rpb_pattern_raw, rpb_pattern_ycsb;
 #ifdef RPB_PATTERN_EXAMPLE
 extern const struct rpb_pattern rpb_pattern_example;
 #endif
@@ -16,6 +16,7 @@ static const struct rpb_pattern *const patterns[] = {
 	&rpb_pattern_metadata,
 	&rpb_pattern_harvest,
 	&rpb_pattern_raw,
+	&rpb_pattern_ycsb,
 #ifdef RPB_PATTERN_EXAMPLE /* the tests' plug-in example (tests/example_pattern/) */
 	&rpb_pattern_example,
 #endif

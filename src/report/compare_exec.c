@@ -235,26 +235,17 @@ static int make_dir(const char *parent, const char *name, char *msg, size_t n)
 	return 0;
 }
 
-static int run_one(const struct rpb_cmp_plan *p, struct rpb_cmp *c, size_t b, unsigned k,
-		   size_t index, char *msg, size_t n)
+/* Runs one child (verb run or load) of a compare run and waits; its exit
+ * code, or -2 when it could not start (msg says why). */
+static int child_run(const struct rpb_cmp_plan *p, const char *name, const char *backend,
+		     const char *bin, const char *verb, const char *out, const char *store,
+		     const char *schema, const char *logpath, bool append_log, unsigned k, char *msg,
+		     size_t n)
 {
-	const char *backend = p->backends[b];
-	char name[64], bin[RPB_CMP_PATH + 64], out[RPB_CMP_PATH + 96], store[RPB_CMP_PATH + 96],
-		logpath[RPB_CMP_PATH + 96], schema[64];
-	if (p->repeat > 1)
-		snprintf(name, sizeof name, "%s-%u", backend, k + 1);
-	else
-		snprintf(name, sizeof name, "%s", backend);
-	snprintf(bin, sizeof bin, "%s/rpbench-%s", p->bindir, backend);
-	snprintf(out, sizeof out, "%s/runs/%s", p->out, name);
-	snprintf(store, sizeof store, "%s/stores/%s", p->out, name);
-	snprintf(logpath, sizeof logpath, "%s/logs/%s.log", p->out, name);
-	snprintf(schema, sizeof schema, "cmp_%d_%zu", (int)getpid(), index + 1);
-
 	const char *argv[MAX_CHILD_ARGS];
 	size_t a = 0;
 	argv[a++] = bin;
-	argv[a++] = "run";
+	argv[a++] = verb;
 	argv[a++] = p->workload;
 	for (size_t i = 0; i < p->nsets && a + 12 < MAX_CHILD_ARGS; i++) {
 		argv[a++] = "--set";
@@ -278,19 +269,19 @@ static int run_one(const struct rpb_cmp_plan *p, struct rpb_cmp *c, size_t b, un
 	argv[a] = NULL;
 
 	struct child ch = {.prefix = name, .forward = true};
-	ch.log = fopen(logpath, "w");
+	ch.log = fopen(logpath, append_log ? "a" : "w");
 	if (!p->quiet) {
 		ch.out.echo = stdout;
 		ch.err.echo = stderr;
-		printf("== %s: run %u of %u: %s run %s (results: %s)\n", name, k + 1, p->repeat,
-		       strrchr(bin, '/') + 1, p->workload, out);
+		printf("== %s: run %u of %u: %s %s %s (results: %s)\n", name, k + 1, p->repeat,
+		       strrchr(bin, '/') + 1, verb, p->workload, out);
 		fflush(stdout);
 	}
 	double t0 = now_s();
 	if (spawn(&ch, (char *const *)argv, msg, n) != 0) {
 		if (ch.log)
 			fclose(ch.log);
-		return -1;
+		return -2;
 	}
 	int code = finish(&ch);
 	if (ch.log)
@@ -299,11 +290,45 @@ static int run_one(const struct rpb_cmp_plan *p, struct rpb_cmp *c, size_t b, un
 		printf("== %s: exit %d (%s) after %.1f s\n", name, code, rpb_exec_exit_meaning(code), now_s() - t0);
 		fflush(stdout);
 	}
-	char path[RPB_CMP_PATH + 128];
-	snprintf(path, sizeof path, "%s/result.json", out);
-	if (access(path, F_OK) != 0)
-		return rpb_cmp_add_missing(c, out, name, backend, code, msg, n);
-	return rpb_cmp_add(c, out, name, code, msg, n);
+	return code;
+}
+
+static int run_one(const struct rpb_cmp_plan *p, struct rpb_cmp *c, size_t b, unsigned k,
+		   size_t index, char *msg, size_t n)
+{
+	const char *backend = p->backends[b];
+	char name[64], bin[RPB_CMP_PATH + 64], out[RPB_CMP_PATH + 96], store[RPB_CMP_PATH + 96],
+		logpath[RPB_CMP_PATH + 96], schema[64];
+	if (p->repeat > 1)
+		snprintf(name, sizeof name, "%s-%u", backend, k + 1);
+	else
+		snprintf(name, sizeof name, "%s", backend);
+	snprintf(bin, sizeof bin, "%s/rpbench-%s", p->bindir, backend);
+	snprintf(out, sizeof out, "%s/runs/%s", p->out, name);
+	snprintf(store, sizeof store, "%s/stores/%s", p->out, name);
+	snprintf(logpath, sizeof logpath, "%s/logs/%s.log", p->out, name);
+	snprintf(schema, sizeof schema, "cmp_%d_%zu", (int)getpid(), index + 1);
+
+	/* A two-phase workload (YCSB) loads the store first, into a results
+	 * directory of its own beside the run's. */
+	char loadout[RPB_CMP_PATH + 112];
+	snprintf(loadout, sizeof loadout, "%s-load", out);
+	for (int phase = p->load_first ? 0 : 1; phase < 2; phase++) {
+		int code = child_run(p, name, backend, bin, phase ? "run" : "load", phase ? out : loadout,
+				     store, schema, logpath, phase == 1 && p->load_first, k, msg, n);
+		if (code < -1)
+			return -1;
+		if (phase == 0 && code != 0)
+			return rpb_cmp_add_missing(c, out, name, backend, code, msg, n);
+		if (phase == 1) {
+			char path[RPB_CMP_PATH + 128];
+			snprintf(path, sizeof path, "%s/result.json", out);
+			if (access(path, F_OK) != 0)
+				return rpb_cmp_add_missing(c, out, name, backend, code, msg, n);
+			return rpb_cmp_add(c, out, name, code, msg, n);
+		}
+	}
+	return 0;
 }
 
 int rpb_exec_runs(const struct rpb_cmp_plan *p, struct rpb_cmp *c, char *msg, size_t n)

@@ -21,6 +21,7 @@ struct rpb_cmp_plan {
 	const char *out;         /* the compare directory: runs/, stores/, logs/ go below */
 	const char *dsn;         /* the PostgreSQL server, for the postgres backend */
 	bool quiet;              /* children quiet, nothing printed */
+	bool load_first;         /* each run is preceded by a load of its store (YCSB) */
 	char bindir[RPB_CMP_PATH];
 };
 

@@ -53,6 +53,10 @@ struct raw_worker {
 	size_t revoff[RAW_SCAN_CHUNK + 1];
 	unsigned revn;
 	bool rev_overflow;
+	/* Emptying the table before a fill: the keys of one chunk. */
+	unsigned char clear_keys[RAW_CLEAR_CHUNK][RPB_KEY_MAX];
+	size_t clear_len[RAW_CLEAR_CHUNK];
+	unsigned clear_n;
 };
 
 static enum raw_bench bench_at(const struct rpb_runner *rn, unsigned pos)
@@ -254,16 +258,70 @@ static enum rpb_status rev_txn(struct rpb_worker *w, struct raw_worker *rw, uint
 	return RPB_OK;
 }
 
+static int clear_entry(void *ctx, rpb_slice key, rpb_slice val)
+{
+	(void)val;
+	struct raw_worker *rw = ctx;
+	memcpy(rw->clear_keys[rw->clear_n], key.data, key.len);
+	rw->clear_len[rw->clear_n++] = key.len;
+	return 0;
+}
+
+/* Empties the raw table before a fill, as db_bench's fresh_db destroys the
+ * database: untimed, in write transactions of RAW_CLEAR_CHUNK deletes, each
+ * scan going on after the last key deleted (so no scan walks over the
+ * deletes before it). */
+static enum rpb_status clear_table(struct rpb_worker *w, struct raw_worker *rw,
+				   struct rpb_err *err)
+{
+	const struct rpb_backend *be = w->rn->backend;
+	struct rpb_session *s = rpb_next_session(w);
+	unsigned char after[RPB_KEY_MAX];
+	size_t afterlen = 0;
+	for (;;) {
+		rpb_slice from = rpb_slice_make(after, afterlen);
+		rw->clear_n = 0;
+		enum rpb_status st = rpb_txn_begin(w, s, RPB_TXN_WRITE, err);
+		if (!st)
+			st = be->scan(s, RPB_T_RAW, afterlen ? &from : NULL, NULL, RAW_CLEAR_CHUNK,
+				      clear_entry, rw, err);
+		for (unsigned i = 0; !st && i < rw->clear_n; i++) {
+			st = be->del(s, RPB_T_RAW, rpb_slice_make(rw->clear_keys[i], rw->clear_len[i]),
+				     err);
+			if (st == RPB_NOT_FOUND)
+				st = RPB_OK;
+		}
+		if (!st)
+			st = rpb_txn_commit(w, s, err);
+		if (st) {
+			rpb_txn_rollback(w, s);
+			return st;
+		}
+		if (rw->clear_n < RAW_CLEAR_CHUNK)
+			return RPB_OK;
+		afterlen = rw->clear_len[rw->clear_n - 1];
+		memcpy(after, rw->clear_keys[rw->clear_n - 1], afterlen);
+	}
+}
+
 /* ---- the operation: one transaction of the current benchmark ---- */
 
-static void start_bench(struct rpb_runner *rn, struct raw_worker *rw)
+static enum rpb_status start_bench(struct rpb_worker *w, struct raw_worker *rw,
+				   struct rpb_err *err)
 {
+	struct rpb_runner *rn = w->rn;
+	if (raw_bench_fresh(bench_at(rn, rw->pos))) {
+		enum rpb_status st = clear_table(w, rw, err);
+		if (st)
+			return st;
+	}
 	rw->started = true;
 	rw->done = rw->found = rw->bytes = rw->txns = 0;
 	rw->afterlen = 0;
 	rw->scan_end = false;
 	raw_stream(&rw->rng, rn->job->run.seed, rw->pos);
 	rw->t0 = rpb_now_ns();
+	return RPB_OK;
 }
 
 static void end_bench(struct rpb_runner *rn, struct raw_worker *rw, uint64_t end)
@@ -288,8 +346,11 @@ static enum rpb_status raw_op(struct rpb_worker *w, uint64_t i, struct rpb_err *
 		rpb_request_stop(rn, RPB_STOP_COMPLETED);
 		return RPB_OK;
 	}
-	if (!rw->started)
-		start_bench(rn, rw);
+	if (!rw->started) {
+		enum rpb_status st = start_bench(w, rw, err);
+		if (st)
+			return st;
+	}
 	enum raw_bench b = bench_at(rn, rw->pos);
 	struct rpb_rng keys = rw->rng; /* a retry draws the same keys */
 	uint64_t bytes = 0, n = 0, start = rpb_now_ns();

@@ -59,6 +59,8 @@ extern const char *const raw_bench_names[RAW_NBENCH];
 
 /* Entries per scan call of readseq and readreverse (one runner operation). */
 #define RAW_SCAN_CHUNK 1000 /* readreverse windows; verify's reads */
+/* Keys deleted per transaction when a fill empties the raw table. */
+#define RAW_CLEAR_CHUNK 256
 
 /* readseq's entries per read transaction (the scan_chunk option; 0 means
  * the whole table in one scan, as db_bench's readseq iterates once). */
@@ -83,6 +85,12 @@ static inline bool raw_bench_random(enum raw_bench b)
 {
 	return b == RAW_FILLRANDOM || b == RAW_OVERWRITE || b == RAW_READRANDOM ||
 	       b == RAW_DELETERANDOM || b == RAW_FILLSYNC;
+}
+/* Fills start on an empty raw table, as db_bench's fresh_db does for them;
+ * overwrite writes over what is there. */
+static inline bool raw_bench_fresh(enum raw_bench b)
+{
+	return b == RAW_FILLSEQ || b == RAW_FILLRANDOM || b == RAW_FILLSYNC;
 }
 static inline bool raw_bench_writes(enum raw_bench b)
 {

@@ -50,6 +50,10 @@ static uint64_t replay(const struct rpb_raw_opts *o, uint64_t seed, uint64_t *sl
 		ops += raw_div_up(total, raw_bench_batch(o, b));
 		if (b == RAW_READRANDOM)
 			continue;
+		if (raw_bench_fresh(b)) { /* the fill emptied the table first */
+			memset(slot, 0, (size_t)o->num * sizeof *slot);
+			entries = 0;
+		}
 		struct rpb_rng r;
 		raw_stream(&r, seed, p);
 		for (uint64_t j = 0; j < total; j++) {

@@ -1,0 +1,197 @@
+/* The ycsb pattern: YCSB's CoreWorkload (workloads A-F) through the store
+ * interface, with YCSB's property names and defaults, its key names, its
+ * generators and its text output (docs/workloads.md, "ycsb").
+ *
+ * A record is one value in the raw table holding its fields in order:
+ * for each field one byte of name length, the name, four bytes of value
+ * length (little-endian) and the value. Keys are YCSB's: "user" and the
+ * key number (FNV-64 hashed with insertorder = hashed), zero-padded to
+ * zeropadding digits. */
+#ifndef RPB_YCSB_H
+#define RPB_YCSB_H
+
+#include <jansson.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "options.h"
+#include "rng.h"
+#include "store.h"
+#include "workload.h"
+
+#define YCSB_TABLE RPB_T_RAW
+#define YCSB_FIELDS_MAX 255
+#define YCSB_NAME_MAX 64
+
+enum ycsb_phase { YCSB_RUN = 0, YCSB_LOAD };
+enum ycsb_dist {
+	YCSB_UNIFORM = 0, YCSB_ZIPFIAN, YCSB_LATEST, YCSB_HOTSPOT, YCSB_SEQUENTIAL,
+	YCSB_EXPONENTIAL,
+};
+enum ycsb_lendist { YCSB_LEN_CONSTANT = 0, YCSB_LEN_UNIFORM, YCSB_LEN_ZIPFIAN };
+enum ycsb_order { YCSB_HASHED = 0, YCSB_ORDERED };
+
+/* Operations, in the order of YCSB's operation chooser; also the labels. */
+enum ycsb_op { YCSB_READ = 0, YCSB_UPDATE, YCSB_INSERT, YCSB_SCAN, YCSB_RMW, YCSB_NOPS };
+extern const char *const ycsb_op_names[YCSB_NOPS];
+
+/* The [ycsb] section: YCSB's CoreWorkload properties. */
+struct rpb_ycsb_opts {
+	int phase;             /* enum ycsb_phase: load or run */
+	uint64_t recordcount, operationcount;
+	uint64_t fieldcount, fieldlength, minfieldlength;
+	int fieldlengthdistribution; /* constant, uniform, zipfian */
+	char fieldnameprefix[YCSB_NAME_MAX - 4];
+	bool readallfields, writeallfields;
+	double proportion[YCSB_NOPS]; /* read, update, insert, scan, readmodifywrite */
+	char requestdist[16];
+	double zipfianconstant;
+	uint64_t minscanlength, maxscanlength;
+	int scanlengthdistribution; /* uniform, zipfian */
+	int insertorder;
+	uint64_t zeropadding;
+	uint64_t insertstart, insertcount; /* insertcount 0: recordcount - insertstart */
+	double hotspotdatafraction, hotspotopnfraction;
+	double exp_percentile, exp_frac;
+	bool dataintegrity;
+	char table[64];
+	/* Resolved by ycsb_finish. */
+	int requestdistribution; /* enum ycsb_dist */
+	uint64_t inserts;      /* insertcount as resolved */
+	uint64_t threads;      /* [run] threads */
+};
+extern const struct rpb_optdef ycsb_options[];
+
+static inline const struct rpb_ycsb_opts *ycsb_opts(const struct rpb_job *job)
+{
+	return job->config;
+}
+
+int ycsb_finish(void *config, const struct rpb_job *job, const char *where, char *msg, size_t n);
+/* YCSB's split of the phase's operations over the threads. */
+uint64_t ycsb_thread_ops(const struct rpb_job *job, unsigned w);
+/* The first key number of load thread w's share. */
+uint64_t ycsb_thread_first(const struct rpb_ycsb_opts *o, unsigned w);
+/* The rpbench option a YCSB property stands for ("threadcount" ->
+ * "run.threads"), or NULL. */
+const char *ycsb_alias(const char *property);
+/* Reads a YCSB property file (key=value lines, # or ! comments). */
+int ycsb_load_properties(struct rpb_job *job, FILE *f, const char *shown, rpb_job_setter set,
+			 char *msg, size_t n);
+
+/* ---- keys and records (ycsb_record.c) ---- */
+
+/* YCSB's FNV-64 of a key number, made non-negative as Java's Math.abs. */
+int64_t ycsb_fnv64(int64_t v);
+/* Writes YCSB's key name of key number k; returns its length. */
+size_t ycsb_key(char *buf, size_t n, const struct rpb_ycsb_opts *o, uint64_t k);
+/* Field i's name ("field3"); returns its length. */
+size_t ycsb_field_name(char *buf, size_t n, const struct rpb_ycsb_opts *o, unsigned i);
+/* YCSB's deterministic value of a field (dataintegrity): the key, ':',
+ * the field name, then ':' and the Java hashCode of the text so far, until
+ * size bytes. */
+void ycsb_integrity_value(unsigned char *out, size_t size, const char *key, size_t keylen,
+			  const char *field, size_t fieldlen);
+
+/* A record's fields as views into its encoded bytes. */
+struct ycsb_fields {
+	unsigned n;
+	const unsigned char *name[YCSB_FIELDS_MAX];
+	size_t namelen[YCSB_FIELDS_MAX];
+	const unsigned char *val[YCSB_FIELDS_MAX];
+	size_t len[YCSB_FIELDS_MAX];
+};
+/* The fields of an encoded record, walked without keeping them (a read
+ * that checks nothing else); -1 when the bytes are not a record. */
+int ycsb_count_fields(const unsigned char *p, size_t len);
+/* Splits an encoded record; false when the bytes are not one. */
+bool ycsb_decode(const unsigned char *p, size_t len, struct ycsb_fields *f);
+/* Appends one field to out at *at (room checked by the caller). */
+size_t ycsb_encode_field(unsigned char *out, const char *name, size_t namelen,
+			 const unsigned char *val, size_t len);
+/* Bytes a record of fieldcount fields of at most fieldlength takes. */
+size_t ycsb_record_max(const struct rpb_ycsb_opts *o);
+/* Checks a stored record of key: field count, names, lengths and, with
+ * dataintegrity, every value. 0, or -1 with a description in why. */
+int ycsb_record_check(const struct rpb_ycsb_opts *o, const char *key, size_t keylen,
+		      const unsigned char *p, size_t len, unsigned char *scratch, char *why,
+		      size_t n);
+
+/* ---- generators (ycsb_gen.c) ---- */
+
+/* YCSB's ZipfianGenerator over [base, base + items). zetan grows
+ * incrementally when more items are asked for (SkewedLatestGenerator). */
+struct ycsb_zipf {
+	uint64_t base, items, countforzeta;
+	double theta, alpha, zetan, zeta2, eta;
+	double half_pow; /* 0.5^theta, the second item's threshold */
+};
+/* The zeta(n, theta) sum, continued from zeta(from) = start. */
+double ycsb_zeta(uint64_t from, uint64_t n, double theta, double start);
+void ycsb_zipf_init(struct ycsb_zipf *z, uint64_t min, uint64_t max, double theta);
+/* As YCSB's ScrambledZipfianGenerator builds its inner one: 0..10^10 items
+ * with the precomputed zeta for theta = 0.99. */
+void ycsb_zipf_init_scrambled(struct ycsb_zipf *z, double theta);
+uint64_t ycsb_zipf_next(struct ycsb_zipf *z, struct rpb_rng *r, uint64_t items);
+
+/* The acknowledged insert counter (YCSB's AcknowledgedCounterGenerator):
+ * inserts take numbers from next; limit is the highest number below which
+ * every insert was acknowledged, so readers of "latest" never ask for a key
+ * whose insert is not done. */
+#define YCSB_ACK_WINDOW (1u << 20)
+struct ycsb_ack {
+	_Atomic uint64_t next;
+	_Atomic int64_t limit;
+	atomic_flag advancing;
+	_Atomic uint64_t seq;        /* the sequential key chooser, shared as in YCSB */
+	_Atomic unsigned char *done; /* YCSB_ACK_WINDOW slots */
+};
+int ycsb_ack_init(struct ycsb_ack *a, uint64_t start);
+void ycsb_ack_free(struct ycsb_ack *a);
+/* false when v is more than the window ahead of the limit (YCSB fails so too). */
+bool ycsb_ack_done(struct ycsb_ack *a, uint64_t v);
+static inline int64_t ycsb_ack_last(struct ycsb_ack *a)
+{
+	return atomic_load_explicit(&a->limit, memory_order_acquire);
+}
+
+/* One worker's key chooser and the other generators of the run phase. */
+struct ycsb_gen {
+	const struct rpb_ycsb_opts *o;
+	struct ycsb_ack *ack;
+	struct rpb_rng rng;
+	struct ycsb_zipf keyzipf, scanzipf, lenzipf;
+	uint64_t seq_next;      /* sequential */
+	uint64_t key_lo, key_items; /* the chooser's range */
+	double exp_gamma;
+	double cum[YCSB_NOPS];  /* operation chooser: normalised weights */
+};
+void ycsb_gen_init(struct ycsb_gen *g, const struct rpb_ycsb_opts *o, struct ycsb_ack *ack,
+		   uint64_t seed, unsigned worker);
+enum ycsb_op ycsb_next_op(struct ycsb_gen *g);
+/* CoreWorkload's nextKeynum: a key number no later than the acknowledged limit. */
+uint64_t ycsb_next_keynum(struct ycsb_gen *g);
+uint64_t ycsb_next_scanlen(struct ycsb_gen *g);
+uint64_t ycsb_next_fieldlen(struct ycsb_gen *g);
+unsigned ycsb_next_field(struct ycsb_gen *g);
+/* The expected number of new keys CoreWorkload adds to the zipfian range. */
+uint64_t ycsb_expected_new_keys(const struct rpb_ycsb_opts *o);
+
+/* ---- results and verify ---- */
+
+void ycsb_write_report(struct rpb_runner *rn, const json_t *result, FILE *f);
+/* YCSB's text output ([OVERALL], RunTime(ms), ...) from a result.json. */
+void ycsb_format(FILE *f, const json_t *result);
+
+struct rpb_backend;
+struct rpb_store;
+struct rpb_ledger;
+struct rpb_verify_result;
+enum rpb_status ycsb_verify(const struct rpb_backend *b, struct rpb_store *st,
+			    const struct rpb_job *job, const struct rpb_ledger *ledger,
+			    struct rpb_verify_result *res, struct rpb_err *err);
+
+#endif

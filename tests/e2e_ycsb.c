@@ -1,0 +1,224 @@
+/* End-to-end runs of the ycsb pattern with the real binaries: YCSB's
+ * workloads A-F (data/workloads/ycsb/, YCSB's own property files) loaded
+ * and run at a tiny size on every backend, ycsb.txt checked line by line
+ * against YCSB's text format and against result.json, verify clean after
+ * the load and after the run; a run on an unloaded store is refused; -P and
+ * -p are YCSB's spellings of the workload file and --set. */
+#include <criterion/criterion.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "e2e_util.h"
+
+#define YCSB_WL(x) E2E_WORKLOAD("ycsb/workload" x)
+#define RECORDS 200
+#define OPS 300
+
+static const char *const op_names[] = {"READ", "UPDATE", "INSERT", "SCAN", "READ-MODIFY-WRITE"};
+
+/* Runs verb (load or run) of workload into out with threadcount 2 at the
+ * tiny size, plus extra args up to NULL; asserts exit 0 and a quiet stderr. */
+static void ycsb_exec(const struct e2e_env *e, const char *verb, const char *wl, const char *out,
+		      ...) __attribute__((sentinel));
+static void ycsb_exec(const struct e2e_env *e, const char *verb, const char *wl, const char *out,
+		      ...)
+{
+	struct e2e_args a;
+	e2e_run_args(&a, e, wl, out);
+	a.v[1] = verb;
+	e2e_args_add(&a, "-p", "recordcount=200", "-p", "operationcount=300", "-p", "threadcount=2",
+		     "--set", "sync=none", NULL);
+	va_list ap;
+	va_start(ap, out);
+	for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
+		e2e_args_add(&a, s, NULL);
+	va_end(ap);
+	struct e2e_proc p;
+	e2e_exec(&p, e->cap, &a);
+	e2e_assert_code(&p, 0);
+	e2e_assert_quiet(&p);
+	e2e_proc_free(&p);
+}
+
+static long long label_measured(json_t *r, const char *name)
+{
+	json_t *l = json_object_get(json_object_get(r, "labels"), name);
+	return l ? (long long)json_integer_value(json_object_get(l, "measured")) : 0;
+}
+
+/* ycsb.txt: the two [OVERALL] lines, then for each operation that occurred
+ * (in YCSB's order) its seven lines, the counts those of result.json. */
+static void assert_ycsb_txt(const char *out, json_t *r)
+{
+	char *text = e2e_slurp_in(out, "ycsb.txt");
+	regex_t num;
+	cr_assert_eq(regcomp(&num, "^-?[0-9]+(\\.[0-9]+)?(E-?[0-9]+)?$", REG_EXTENDED | REG_NOSUB), 0);
+	char *line = text, want[128];
+	int n = 0;
+	static const char *const overall[] = {"RunTime(ms)", "Throughput(ops/sec)"};
+	static const char *const metrics[] = {"Operations", "AverageLatency(us)", "MinLatency(us)",
+		"MaxLatency(us)", "95thPercentileLatency(us)", "99thPercentileLatency(us)", "Return=OK"};
+	for (size_t op = 0; op < 5 + 1; op++) {
+		long long count = op ? label_measured(r, op_names[op - 1]) : 1;
+		if (!count)
+			continue;
+		size_t nm = op ? 7 : 2;
+		for (size_t m = 0; m < nm; m++) {
+			char *nl = strchr(line, '\n');
+			cr_assert_not_null(nl, "ycsb.txt ends early:\n%s", text);
+			*nl = '\0';
+			snprintf(want, sizeof want, "[%s], %s, ", op ? op_names[op - 1] : "OVERALL",
+				 op ? metrics[m] : overall[m]);
+			cr_assert_eq(strncmp(line, want, strlen(want)), 0, "line %d '%s', expected '%s...'",
+				     n, line, want);
+			const char *val = line + strlen(want);
+			cr_assert_eq(regexec(&num, val, 0, NULL, 0), 0, "not a number: '%s'", line);
+			if (op && (m == 0 || m == 6))
+				cr_assert_eq(atoll(val), count, "'%s' but result.json counts %lld", line, count);
+			line = nl + 1;
+			n++;
+		}
+	}
+	cr_assert_str_eq(line, "", "more lines than operations in ycsb.txt");
+	regfree(&num);
+	free(text);
+}
+
+/* Checks verify's line: checked objects and nothing wrong. */
+static void assert_verify(const struct e2e_env *e, const char *out, long long objects)
+{
+	char want[128];
+	snprintf(want, sizeof want, "verified %lld objects: 0 missing, 0 corrupt, 0 unexpected\n",
+		 objects);
+	char *got = e2e_verify(e, out, 0);
+	cr_assert_str_eq(got, want, "%s", got);
+	free(got);
+}
+
+static void t_ycsb_workloads(const char *backend)
+{
+	static const char *const wls[] = {"a", "b", "c", "d", "e", "f"};
+	for (size_t i = 0; i < 6; i++) {
+		struct e2e_env e;
+		e2e_env_init(&e, backend);
+		char load[E2E_PATH], run[E2E_PATH], store[E2E_PATH], wl[E2E_PATH];
+		e2e_path(&e, load, "load");
+		e2e_path(&e, run, "run");
+		e2e_path(&e, store, "store");
+		snprintf(wl, sizeof wl, "%s%s", YCSB_WL(""), wls[i]);
+		bool embedded = !e.server && strcmp(backend, "null") != 0;
+		if (embedded) {
+			ycsb_exec(&e, "load", wl, load, "--dir", store, NULL);
+			ycsb_exec(&e, "run", wl, run, "--dir", store, NULL);
+		} else {
+			ycsb_exec(&e, "load", wl, load, NULL);
+			ycsb_exec(&e, "run", wl, run, NULL);
+		}
+		json_t *l = e2e_result(load), *r = e2e_result(run);
+		cr_assert_str_eq(e2e_jstr(l, "pattern.phase"), "load");
+		cr_assert_str_eq(e2e_jstr(r, "pattern.phase"), "run");
+		cr_assert_eq(label_measured(l, "INSERT"), RECORDS);
+		cr_assert_eq(e2e_jint(r, "totals.acked"), OPS, "workload%s", wls[i]);
+		assert_ycsb_txt(load, l);
+		assert_ycsb_txt(run, r);
+		if (strcmp(backend, "null") != 0) {
+			assert_verify(&e, load, RECORDS);
+			assert_verify(&e, run, RECORDS + label_measured(r, "INSERT"));
+		}
+		json_decref(l);
+		json_decref(r);
+		e2e_env_fini(&e);
+	}
+}
+
+#define T(backend, name) \
+	Test(e2e_##backend, name, .fini = e2e_cleanup) { t_##name(#backend); }
+
+T(null, ycsb_workloads)
+#ifdef RPB_HAVE_LEVELDB
+T(leveldb, ycsb_workloads)
+#endif
+#ifdef RPB_HAVE_SQLITE
+T(sqlite, ycsb_workloads)
+#endif
+#ifdef RPB_HAVE_POSTGRES
+T(postgres, ycsb_workloads)
+#endif
+
+#ifdef RPB_HAVE_SQLITE
+Test(e2e_sqlite, ycsb_run_unloaded_refused, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "sqlite");
+	struct e2e_args a;
+	e2e_run_args(&a, &e, YCSB_WL("c"), e.out);
+	struct e2e_proc p;
+	e2e_exec(&p, e.cap, &a);
+	e2e_assert_refusal(&p, 2, "the store holds no YCSB records", "run `load`", NULL);
+	e2e_proc_free(&p);
+	e2e_env_fini(&e);
+}
+
+/* YCSB's spellings: -P FILE and -p key=value; its output on stdout; the
+ * load phase verified; a record damaged behind rpbench's back is corrupt. */
+Test(e2e_sqlite, ycsb_dash_p_and_stdout, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "sqlite");
+	struct e2e_args a = {0};
+	e2e_args_add(&a, e.bin, "load", "-P", YCSB_WL("a"), "-p", "recordcount=50", "-p",
+		     "dataintegrity=true", "--out", e.out, "--set", "interval=60", NULL);
+	struct e2e_proc p;
+	e2e_exec(&p, e.cap, &a);
+	e2e_assert_code(&p, 0);
+	e2e_assert_quiet(&p);
+	cr_assert(strstr(p.out, "\n[OVERALL], RunTime(ms), "), "%s", p.out);
+	cr_assert(strstr(p.out, "\n[INSERT], Operations, 50\n"), "%s", p.out);
+	cr_assert(strstr(p.out, " sec: 50 operations;"), "no YCSB status line:\n%s", p.out);
+	e2e_proc_free(&p);
+	json_t *r = e2e_result(e.out);
+	json_t *opts = json_object_get(json_object_get(r, "manifest"), "options");
+	cr_assert_str_eq(json_string_value(json_object_get(opts, "ycsb.recordcount")), "50");
+	json_decref(r);
+	assert_verify(&e, e.out, 50);
+	e2e_env_fini(&e);
+}
+#endif
+
+#if defined(RPB_HAVE_LEVELDB) && defined(RPB_HAVE_SQLITE)
+/* rpbench compare loads each store before its run: the runs compare, and
+ * each load's own results lie beside them. */
+Test(e2e_compare, ycsb_loads_then_runs, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "sqlite");
+	struct e2e_args a = {0};
+	e2e_args_add(&a, RPB_BINARY_DIR "/bin/rpbench", "compare", YCSB_WL("a"), "--backends",
+		     "leveldb,sqlite", "--out", e.out, "--quiet", "--set", "recordcount=100", "--set",
+		     "operationcount=200", "--set", "sync=none", NULL);
+	struct e2e_proc p;
+	e2e_exec(&p, e.cap, &a);
+	e2e_assert_code(&p, 0);
+	e2e_proc_free(&p);
+	static const char *const backends[] = {"leveldb", "sqlite"};
+	for (int i = 0; i < 2; i++) {
+		char dir[E2E_PATH];
+		snprintf(dir, sizeof dir, "%s/runs/%s-load", e.out, backends[i]);
+		json_t *l = e2e_result(dir);
+		cr_assert_str_eq(e2e_jstr(l, "pattern.phase"), "load");
+		cr_assert_eq(label_measured(l, "INSERT"), 100);
+		json_decref(l);
+		snprintf(dir, sizeof dir, "%s/runs/%s", e.out, backends[i]);
+		json_t *r = e2e_result(dir);
+		cr_assert_str_eq(e2e_jstr(r, "pattern.phase"), "run");
+		cr_assert_eq(e2e_jint(r, "totals.acked"), 200);
+		json_decref(r);
+	}
+	char *md = e2e_slurp_in(e.out, "compare.md");
+	cr_assert(strstr(md, "| READ throughput, ops/s"), "%s", md);
+	free(md);
+	e2e_env_fini(&e);
+}
+#endif

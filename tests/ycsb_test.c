@@ -1,0 +1,365 @@
+/* Unit tests of the ycsb pattern: YCSB's key names and integrity values,
+ * the generators against their mass functions (chi-square at a small item
+ * count, fixed seeds), the scrambled zipfian's spread, latest never ahead
+ * of the acknowledged inserts under concurrent inserters, the operation mix
+ * of workloads A-F, the property-file reader and the record checks. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "workload.h"
+#include "ycsb.h"
+
+#define DRAWS 100000
+
+/* A job of the ycsb pattern at its defaults, then resolved. */
+static struct rpb_ycsb_opts *make_job(struct rpb_job *job)
+{
+	char msg[512];
+	rpb_job_defaults(job);
+	cr_assert_eq(rpb_job_choose(job, rpb_pattern_find("ycsb"), msg, sizeof msg), 0, "%s", msg);
+	return job->config;
+}
+
+static void finish(struct rpb_job *job)
+{
+	char msg[512];
+	cr_assert_eq(ycsb_finish(job->config, job, "", msg, sizeof msg), 0, "%s", msg);
+}
+
+/* Pearson's statistic of counts against probabilities. */
+static double chi2(const uint64_t *obs, const double *p, size_t k, uint64_t n)
+{
+	double x = 0;
+	for (size_t i = 0; i < k; i++) {
+		double e = p[i] * (double)n;
+		x += ((double)obs[i] - e) * ((double)obs[i] - e) / e;
+	}
+	return x;
+}
+
+/* Chi-square critical values at p = 0.001 (9 and 19 degrees of freedom). */
+#define CHI2_DF9 27.88
+#define CHI2_DF19 43.82
+
+Test(ycsb, key_names_as_ycsb)
+{
+	struct rpb_job job;
+	struct rpb_ycsb_opts *o = make_job(&job);
+	finish(&job);
+	char key[64];
+	/* YCSB's first key of every hashed load. */
+	ycsb_key(key, sizeof key, o, 0);
+	cr_assert_str_eq(key, "user6284781860667377211");
+	o->insertorder = YCSB_ORDERED;
+	o->zeropadding = 5;
+	ycsb_key(key, sizeof key, o, 42);
+	cr_assert_str_eq(key, "user00042");
+	o->zeropadding = 1;
+	ycsb_key(key, sizeof key, o, 123);
+	cr_assert_str_eq(key, "user123");
+	cr_assert_geq(ycsb_fnv64(INT64_C(-1)), 0);
+	rpb_job_free(&job);
+}
+
+Test(ycsb, integrity_value_as_ycsb)
+{
+	/* Java: key:field, then ':' + String.hashCode() of the text so far. */
+	const char *want = "user6284781860667377211:field0:-56807877:2032869390:-165488160:"
+			   "1762371712:-169193395:-1039977118:-10";
+	unsigned char got[100];
+	ycsb_integrity_value(got, sizeof got, "user6284781860667377211", 23, "field0", 6);
+	cr_assert_eq(memcmp(got, want, sizeof got), 0, "%.100s", (char *)got);
+}
+
+Test(ycsb, uniform_chi_square)
+{
+	struct rpb_job job;
+	struct rpb_ycsb_opts *o = make_job(&job);
+	o->recordcount = 20;
+	finish(&job);
+	struct ycsb_gen g;
+	ycsb_gen_init(&g, o, NULL, 7, 0);
+	uint64_t obs[20] = {0};
+	double p[20];
+	for (int i = 0; i < 20; i++)
+		p[i] = 1.0 / 20;
+	for (int i = 0; i < DRAWS; i++) {
+		uint64_t k = ycsb_next_keynum(&g);
+		cr_assert_lt(k, 20);
+		obs[k]++;
+	}
+	cr_assert_lt(chi2(obs, p, 20, DRAWS), CHI2_DF19);
+	rpb_job_free(&job);
+}
+
+/* YCSB's ZipfianGenerator is Gray et al.'s method: ranks 0 and 1 exactly
+ * as Zipf's law, the others from a closed form that approximates it. Its
+ * own mass function follows from u: rank v >= 2 takes the u in [u2, 1)
+ * whose n (eta u - eta + 1)^alpha lies in [v, v + 1). */
+static void gray_pmf(const struct ycsb_zipf *z, uint64_t n, double *p)
+{
+	double u1 = 1 / z->zetan, u2 = (1 + pow(0.5, z->theta)) / z->zetan;
+	for (uint64_t v = 0; v < n; v++) {
+		double lo = (pow((double)v / (double)n, 1 / z->alpha) - 1 + z->eta) / z->eta;
+		double hi = (pow((double)(v + 1) / (double)n, 1 / z->alpha) - 1 + z->eta) / z->eta;
+		lo = lo > u2 ? lo : u2;
+		hi = hi < 1 ? hi : 1;
+		p[v] = hi > lo ? hi - lo : 0;
+	}
+	p[0] += u1;
+	p[1] += u2 - u1;
+}
+
+Test(ycsb, zipfian_chi_square)
+{
+	struct ycsb_zipf z;
+	struct rpb_rng r;
+	rpb_rng_seed(&r, 11, 1, 0);
+	ycsb_zipf_init(&z, 0, 9, 0.99);
+	uint64_t obs[10] = {0};
+	double p[10], zeta = ycsb_zeta(0, 10, 0.99, 0), sum = 0;
+	gray_pmf(&z, 10, p);
+	for (int i = 0; i < 10; i++)
+		sum += p[i];
+	cr_assert_float_eq(sum, 1.0, 1e-9);
+	/* The first two ranks are Zipf's law itself. */
+	cr_assert_float_eq(p[0], 1 / zeta, 1e-12);
+	cr_assert_float_eq(p[1], pow(0.5, 0.99) / zeta, 1e-12);
+	for (int i = 0; i < DRAWS; i++) {
+		uint64_t v = ycsb_zipf_next(&z, &r, 10);
+		cr_assert_lt(v, 10);
+		obs[v]++;
+	}
+	double x = chi2(obs, p, 10, DRAWS);
+	cr_assert_lt(x, CHI2_DF9, "chi-square %g: %llu %llu %llu ...", x, (unsigned long long)obs[0],
+		     (unsigned long long)obs[1], (unsigned long long)obs[2]);
+}
+
+Test(ycsb, hotspot_chi_square)
+{
+	struct rpb_job job;
+	struct rpb_ycsb_opts *o = make_job(&job);
+	o->recordcount = 20;
+	strcpy(o->requestdist, "hotspot");
+	finish(&job);
+	struct ycsb_gen g;
+	ycsb_gen_init(&g, o, NULL, 3, 0);
+	uint64_t obs[20] = {0};
+	double p[20];
+	/* 20% of the records (4) take 80% of the operations. */
+	for (int i = 0; i < 20; i++)
+		p[i] = i < 4 ? 0.8 / 4 : 0.2 / 16;
+	for (int i = 0; i < DRAWS; i++)
+		obs[ycsb_next_keynum(&g)]++;
+	cr_assert_lt(chi2(obs, p, 20, DRAWS), CHI2_DF19);
+	rpb_job_free(&job);
+}
+
+/* The scrambled zipfian's most popular item is where the hash puts item 0,
+ * not the first key, and the popular ones are spread over the range. */
+Test(ycsb, scrambled_zipfian_spread)
+{
+	struct rpb_job job;
+	struct rpb_ycsb_opts *o = make_job(&job);
+	o->recordcount = 1000;
+	strcpy(o->requestdist, "zipfian");
+	finish(&job);
+	struct ycsb_gen g;
+	ycsb_gen_init(&g, o, NULL, 5, 0);
+	static uint64_t obs[1000];
+	for (int i = 0; i < DRAWS; i++)
+		obs[ycsb_next_keynum(&g)]++;
+	uint64_t top = 0;
+	for (int i = 1; i < 1000; i++)
+		top = obs[i] > obs[top] ? (uint64_t)i : top;
+	cr_assert_eq(top, (uint64_t)ycsb_fnv64(0) % 1001, "most popular %llu",
+		     (unsigned long long)top);
+	uint64_t low = 0;
+	for (int i = 0; i < 100; i++)
+		low += obs[i];
+	/* A plain zipfian would put about 30% of the draws on the first 10%. */
+	cr_assert_lt(low, DRAWS / 5, "first tenth drew %llu", (unsigned long long)low);
+	rpb_job_free(&job);
+}
+
+/* ---- latest under concurrent inserts ---- */
+
+#define LATEST_START 100
+#define LATEST_INSERTS 50000
+struct latest_ctx {
+	struct ycsb_ack ack;
+	_Atomic unsigned char *done; /* set before the insert is acknowledged */
+	_Atomic bool stop;
+};
+
+static void *inserter(void *arg)
+{
+	struct latest_ctx *c = arg;
+	for (;;) {
+		uint64_t k = atomic_fetch_add(&c->ack.next, 1);
+		if (k >= LATEST_START + LATEST_INSERTS)
+			break;
+		if (k % 7 == 0)
+			sched_yield(); /* acknowledgements out of order */
+		atomic_store(&c->done[k], 1);
+		cr_assert(ycsb_ack_done(&c->ack, k));
+	}
+	return NULL;
+}
+
+Test(ycsb, latest_never_unacknowledged)
+{
+	struct rpb_job job;
+	struct rpb_ycsb_opts *o = make_job(&job);
+	o->recordcount = LATEST_START;
+	strcpy(o->requestdist, "latest");
+	finish(&job);
+	struct latest_ctx c;
+	cr_assert_eq(ycsb_ack_init(&c.ack, LATEST_START), 0);
+	c.done = calloc(LATEST_START + LATEST_INSERTS, 1);
+	for (int i = 0; i < LATEST_START; i++)
+		c.done[i] = 1;
+	struct ycsb_gen g;
+	ycsb_gen_init(&g, o, &c.ack, 9, 0);
+	pthread_t t[3];
+	for (int i = 0; i < 3; i++)
+		pthread_create(&t[i], NULL, inserter, &c);
+	uint64_t draws = 0, highest = 0;
+	while (ycsb_ack_last(&c.ack) < LATEST_START + LATEST_INSERTS - 1) {
+		uint64_t k = ycsb_next_keynum(&g);
+		cr_assert(atomic_load(&c.done[k]), "latest drew %llu before its insert was acknowledged",
+			  (unsigned long long)k);
+		highest = k > highest ? k : highest;
+		draws++;
+	}
+	for (int i = 0; i < 3; i++)
+		pthread_join(t[i], NULL);
+	cr_assert_eq(ycsb_ack_last(&c.ack), LATEST_START + LATEST_INSERTS - 1);
+	cr_assert_gt(highest, LATEST_START, "latest followed the inserts");
+	free((void *)c.done);
+	ycsb_ack_free(&c.ack);
+	rpb_job_free(&job);
+}
+
+/* ---- workload files and the operation mix ---- */
+
+static void load_workload(struct rpb_job *job, const char *name)
+{
+	char path[512], msg[1024];
+	snprintf(path, sizeof path, "%s/data/workloads/ycsb/%s", RPB_SOURCE_DIR, name);
+	rpb_job_defaults(job);
+	cr_assert_eq(rpb_job_load(job, path, msg, sizeof msg), 0, "%s", msg);
+	cr_assert_eq(rpb_job_finish(job, msg, sizeof msg), 0, "%s", msg);
+	cr_assert_str_eq(rpb_job_pattern_name(job), "ycsb");
+}
+
+Test(ycsb, operation_mix_within_one_percent)
+{
+	static const char *const files[] = {"workloada", "workloadb", "workloadc",
+					    "workloadd", "workloade", "workloadf"};
+	static const double want[6][YCSB_NOPS] = {
+		{0.5, 0.5, 0, 0, 0},    {0.95, 0.05, 0, 0, 0}, {1, 0, 0, 0, 0},
+		{0.95, 0, 0.05, 0, 0}, {0, 0, 0.05, 0.95, 0}, {0.5, 0, 0, 0, 0.5},
+	};
+	for (int f = 0; f < 6; f++) {
+		struct rpb_job job;
+		load_workload(&job, files[f]);
+		const struct rpb_ycsb_opts *o = ycsb_opts(&job);
+		cr_assert_eq(o->recordcount, 1000);
+		struct ycsb_gen g;
+		ycsb_gen_init(&g, o, NULL, 42, 0);
+		uint64_t n[YCSB_NOPS] = {0};
+		for (int i = 0; i < DRAWS; i++)
+			n[ycsb_next_op(&g)]++;
+		for (int op = 0; op < YCSB_NOPS; op++)
+			cr_assert(fabs((double)n[op] / DRAWS - want[f][op]) < 0.01, "%s: %s %.4f, want %g",
+				  files[f], ycsb_op_names[op], (double)n[op] / DRAWS, want[f][op]);
+		rpb_job_free(&job);
+	}
+}
+
+Test(ycsb, properties_and_ini_forms)
+{
+	char dir[] = "/tmp/rpbt-ycsb-XXXXXX", path[128], msg[1024];
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/props", dir);
+	FILE *f = fopen(path, "w");
+	fputs("# comment\n! comment\nrecordcount = 77\nthreadcount: 3\ntarget=500\n"
+	      "requestdistribution=latest\ndb=site.ycsb.BasicDB\n", f);
+	fclose(f);
+	struct rpb_job job;
+	rpb_job_defaults(&job);
+	cr_assert_eq(rpb_job_load(&job, path, msg, sizeof msg), 0, "%s", msg);
+	cr_assert_eq(ycsb_opts(&job)->recordcount, 77);
+	cr_assert_str_eq(ycsb_opts(&job)->requestdist, "latest");
+	cr_assert_eq(job.run.threads, 3);
+	cr_assert_eq(job.run.rate, 500);
+	/* -p threadcount=N is --set's synonym for [run] threads. */
+	cr_assert_eq(rpb_job_set(&job, "threadcount=4", msg, sizeof msg), 0, "%s", msg);
+	cr_assert_eq(job.run.threads, 4);
+	rpb_job_free(&job);
+	f = fopen(path, "w");
+	fputs("recordcount=oops\n", f);
+	fclose(f);
+	rpb_job_defaults(&job);
+	cr_assert_neq(rpb_job_load(&job, path, msg, sizeof msg), 0);
+	cr_assert(strstr(msg, "props:1: [ycsb] recordcount = oops is invalid"), "%s", msg);
+	rpb_job_free(&job);
+	f = fopen(path, "w");
+	fputs("; rpbench's own form\n[run]\nthreads = 2\n[ycsb]\nrecordcount = 9\n", f);
+	fclose(f);
+	rpb_job_defaults(&job);
+	cr_assert_eq(rpb_job_load(&job, path, msg, sizeof msg), 0, "%s", msg);
+	cr_assert_eq(ycsb_opts(&job)->recordcount, 9);
+	rpb_job_free(&job);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* YCSB splits the operations: the first opcount % threads threads do one more. */
+Test(ycsb, thread_split)
+{
+	struct rpb_job job;
+	struct rpb_ycsb_opts *o = make_job(&job);
+	job.run.threads = 3;
+	o->operationcount = 10;
+	o->recordcount = 8;
+	finish(&job);
+	cr_assert_eq(ycsb_thread_ops(&job, 0), 4);
+	cr_assert_eq(ycsb_thread_ops(&job, 1), 3);
+	cr_assert_eq(ycsb_thread_ops(&job, 2), 3);
+	o->phase = YCSB_LOAD;
+	cr_assert_eq(ycsb_thread_ops(&job, 0) + ycsb_thread_ops(&job, 1) + ycsb_thread_ops(&job, 2), 8);
+	cr_assert_eq(ycsb_thread_first(o, 2), 6);
+	rpb_job_free(&job);
+}
+
+Test(ycsb, record_check_finds_damage)
+{
+	struct rpb_job job;
+	struct rpb_ycsb_opts *o = make_job(&job);
+	o->fieldcount = 2;
+	o->fieldlength = 10;
+	o->dataintegrity = true;
+	finish(&job);
+	unsigned char rec[256], val[10], scratch[10];
+	char why[256];
+	size_t at = 0;
+	ycsb_integrity_value(val, 10, "user1", 5, "field0", 6);
+	at += ycsb_encode_field(rec + at, "field0", 6, val, 10);
+	ycsb_integrity_value(val, 10, "user1", 5, "field1", 6);
+	at += ycsb_encode_field(rec + at, "field1", 6, val, 10);
+	cr_assert_eq(ycsb_record_check(o, "user1", 5, rec, at, scratch, why, sizeof why), 0, "%s", why);
+	rec[at - 1] ^= 1;
+	cr_assert_eq(ycsb_record_check(o, "user1", 5, rec, at, scratch, why, sizeof why), -1);
+	cr_assert(strstr(why, "field1 differs"), "%s", why);
+	cr_assert_eq(ycsb_record_check(o, "user1", 5, rec, at - 17, scratch, why, sizeof why), -1);
+	rpb_job_free(&job);
+}
