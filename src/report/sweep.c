@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "gnuplot_text.h"
 #include "paths.h"
 #include "sweep.h"
@@ -255,28 +256,20 @@ static int plot(const struct rpb_sweep_plan *p, char *msg, size_t n)
 		   "     '' skip 1 using 1:5 with lines dt 2 title 'ideal (linear from the first point)', \\\n"
 		   "     '' skip 1 using 1:7 axes x1y2 with linespoints pt 5 title 'p99'\n");
 	fclose(f);
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
+	/* gnuplot runs in OUT, where the script names its files. */
 	char log[PATH_MAX];
 	snprintf(log, sizeof log, "%s/gnuplot.log", p->out);
-	posix_spawn_file_actions_addopen(&fa, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addchdir_np(&fa, p->out);
+	posix_spawn_file_actions_addopen(&fa, 2, "gnuplot.log", O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	char *argv[] = {"gnuplot", "sweep.gp", NULL};
-	char cwd[PATH_MAX];
-	if (!getcwd(cwd, sizeof cwd) || chdir(p->out) != 0) {
-		posix_spawn_file_actions_destroy(&fa);
-		snprintf(msg, n, "cannot enter %s: %s", p->out, strerror(errno));
-		return -1;
-	}
 	pid_t pid;
 	int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ), status = 0;
 	posix_spawn_file_actions_destroy(&fa);
-	if (chdir(cwd) != 0) {
-		snprintf(msg, n, "cannot go back to %s: %s", cwd, strerror(errno));
-		return -1;
-	}
 	if (rc) {
-		snprintf(msg, n, "cannot run gnuplot: %s; install gnuplot-nox (scripts/deps.sh)",
-			 strerror(rc));
+		snprintf(msg, n, "cannot run gnuplot in %s: %s; install gnuplot-nox (scripts/deps.sh)",
+			 p->out, strerror(rc));
 		return -1;
 	}
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
@@ -290,8 +283,20 @@ static int plot(const struct rpb_sweep_plan *p, char *msg, size_t n)
 
 int rpb_sweep_run(const struct rpb_sweep_plan *p, char *msg, size_t n)
 {
-	static const char *const subdirs[] = {"", "/runs", "/stores", "/logs"};
-	for (size_t i = 0; i < 4; i++) {
+	static const char *const subdirs[] = {"/runs", "/stores", "/logs"};
+	struct rpb_err err;
+	if (rpb_dir_prepare(p->out, true, &err) != RPB_OK) {
+		snprintf(msg, n, "cannot use %s as the sweep's directory (%s); choose a writable --out",
+			 p->out, err.native ? strerror(err.native) : "not a directory");
+		return -1;
+	}
+	char held[PATH_MAX];
+	snprintf(held, sizeof held, "%s/sweep.csv", p->out);
+	if (access(held, F_OK) == 0) {
+		snprintf(msg, n, "%s already holds a sweep (sweep.csv); choose a new --out", p->out);
+		return -1;
+	}
+	for (size_t i = 0; i < 3; i++) {
 		char d[PATH_MAX];
 		snprintf(d, sizeof d, "%s%s", p->out, subdirs[i]);
 		if (mkdir(d, 0755) != 0 && errno != EEXIST) {
