@@ -672,6 +672,11 @@ static int cmd_sweep(const struct cli *cl)
 	}
 	if (!p.nthreads)
 		return usage_error("sweep needs the thread counts: --set threads=1,2,4,8%s", "");
+#ifndef RPB_WITH_MPI
+	if (cl->ranks)
+		return usage_error("--ranks needs a build with Open MPI (RPB_WITH_MPI); this one has "
+				   "none, so sweep threads only%s", "");
+#endif
 	if (cl->ranks && rpb_sweep_list(cl->ranks, p.ranks, &p.nranks, 4096, "--ranks", msg,
 					sizeof msg) != 0)
 		return usage_error("%s", msg);
