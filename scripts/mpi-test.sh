@@ -13,8 +13,9 @@ build=${1:-build}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 limit=$(awk -v f="${RPB_TEST_TIME_FACTOR:-1}" 'BEGIN { printf "%d", 300 * f }')
-mpi=(mpirun --oversubscribe -np 3)
-[ "$(id -u)" -ne 0 ] || mpi+=(--allow-run-as-root)
+mpmd=(mpirun --oversubscribe) # then -np N PROGRAM ARGS : -np N ...
+[ "$(id -u)" -ne 0 ] || mpmd+=(--allow-run-as-root)
+mpi=("${mpmd[@]}" -np 3)
 work=$(mktemp -d /tmp/rpbmpi.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 fails=0
@@ -198,6 +199,26 @@ wait_ops() {
 	done
 	return 1
 }
+
+echo "-- an error injected on rank 1 alone stops every rank; every rank's results are complete"
+# mpirun's MPMD form: rank 1 alone stalls a transaction past txn_timeout.
+inj=(run "$wl" --out "$work/inj" --set ops=0 --set duration="$limit" --set threads=1
+	--set size_max=64 --set txn_timeout=200 --quiet)
+rc=0
+timeout "$limit" "${mpmd[@]}" \
+	-np 1 "$build/bin/rpbench-sqlite" "${inj[@]}" : \
+	-np 1 "$build/bin/rpbench-sqlite" "${inj[@]}" --set inject=stall:1000@100 : \
+	-np 1 "$build/bin/rpbench-sqlite" "${inj[@]}" >"$work/inj.log" 2>&1 || rc=$?
+[ "$rc" = 3 ] || { cat "$work/inj.log"; fail "error: mpirun ended $rc, not 3 (stopped by an error)"; }
+jq -e '.stop.reason == "error" and .stop.class == "txn-timeout" and .stop.rank == 1' \
+	"$work/inj/result.json" >/dev/null || fail "error: the merged stop is not rank 1's txn-timeout"
+for r in 0 1 2; do
+	jq -e '.stop.reason == "error" and (.totals.acked > 0)' "$work/inj/rank-$r/result.json" >/dev/null ||
+		fail "error: rank $r did not stop on rank 1's error with complete results"
+done
+"$build/bin/rpbench-sqlite" verify "$work/inj" >"$work/inj.verify" 2>&1 || { cat "$work/inj.verify"; fail "error: verify"; }
+[ "$(grep -c '^verified .* 0 missing, 0 corrupt, 0 unexpected' "$work/inj.verify")" = 3 ] ||
+	{ cat "$work/inj.verify"; fail "error: verify did not pass on 3 ranks"; }
 
 # Runs 3 sqlite ranks into $work/NAME until the limit, sends SIG to rank R
 # once it has written operations; mpirun's exit status in signal_rc.
