@@ -216,6 +216,14 @@ for r in 0 1 2; do
 	jq -e '.stop.reason == "error" and (.totals.acked > 0)' "$work/inj/rank-$r/result.json" >/dev/null ||
 		fail "error: rank $r did not stop on rank 1's error with complete results"
 done
+for r in 0 2; do
+	jq -e '(.status | startswith("Test stopped with the other ranks")) and (.stop | has("class") | not)' \
+		"$work/inj/rank-$r/result.json" >/dev/null || fail "error: rank $r does not say rank 1 stopped it"
+done
+if [ -x "$build/bin/rpbench" ]; then
+	"$build/bin/rpbench" report "$work/inj/rank-0" "$work/inj" -o "$work/injrep" -q ||
+		fail "error: report of a rank that another rank stopped"
+fi
 "$build/bin/rpbench-sqlite" verify "$work/inj" >"$work/inj.verify" 2>&1 || { cat "$work/inj.verify"; fail "error: verify"; }
 [ "$(grep -c '^verified .* 0 missing, 0 corrupt, 0 unexpected' "$work/inj.verify")" = 3 ] ||
 	{ cat "$work/inj.verify"; fail "error: verify did not pass on 3 ranks"; }

@@ -145,6 +145,11 @@ void rpb_status_line(struct rpb_runner *rn, char *buf, size_t n)
 	}
 	rpb_hms(hms, sizeof hms, (double)(rn->t_end - rn->t_start) / 1e9);
 	const struct rpb_err *e = &rn->stop_err;
+	if (rn->stop_by_peer) { /* another rank's error, slow limit or signal (dist.h) */
+		snprintf(buf, n, "Test stopped with the other ranks after %s %s%s: %s", acked, noun,
+			 stored, e->msg);
+		return;
+	}
 	switch ((enum rpb_stop)atomic_load(&rn->stop)) {
 	case RPB_STOP_DURATION:
 		snprintf(buf, n, "Test ended at its duration limit (%g s) after %s %s%s",
@@ -615,9 +620,15 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 	const struct rpb_err *se = &rn->stop_err;
 	enum rpb_stop why = (enum rpb_stop)atomic_load(&rn->stop);
 	json_t *stop = json_pack("{s:s}", "reason", rpb_stop_name(why));
+	/* A rank that another rank's stop ended (dist.h) has no error of its
+	 * own: only the message, which names that rank. */
+	bool own_err = !rn->stop_by_peer;
 	if (why == RPB_STOP_ERROR || why == RPB_STOP_SLOW) {
-		json_object_set_new(stop, "class", json_string(rpb_status_name(se->status)));
+		if (own_err)
+			json_object_set_new(stop, "class", json_string(rpb_status_name(se->status)));
 		json_object_set_new(stop, "message", rpb_json_text(se->msg));
+	}
+	if ((why == RPB_STOP_ERROR || why == RPB_STOP_SLOW) && own_err) {
 		json_object_set_new(stop, "native", json_integer(se->native));
 		json_object_set_new(stop, "sqlstate", json_string(se->sqlstate));
 		json_object_set_new(stop, "thread", json_integer(rn->stop_worker));

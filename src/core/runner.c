@@ -402,10 +402,12 @@ static void supervise(struct rpb_runner *rn, struct rpb_progress *pg)
 		if (rpb_dist_sync_idle())
 			dist_state(rn, &dw, &mine);
 		if (rpb_dist_sync(own_stop(rn), done, &mine, &peer_stop, &stopper, &all_done)) {
-			if (peer_stop && rpb_request_stop(rn, (enum rpb_stop)peer_stop))
+			if (peer_stop && rpb_request_stop(rn, (enum rpb_stop)peer_stop)) {
+				rn->stop_by_peer = true;
 				rpb_err_set(&rn->stop_err, RPB_OK, 0, NULL,
 					    "rank %d stopped the run (%s); this rank stopped with it",
 					    stopper, rpb_stop_name((enum rpb_stop)peer_stop));
+			}
 			if (all_done)
 				break;
 		}

@@ -166,6 +166,7 @@ struct rpb_runner {
 	struct rpb_live_ledger *live;  /* acknowledgements on disk while running, or NULL */
 	struct rpb_injector *injector; /* inject = lock: the session that holds locks */
 	bool stop_reaped;              /* the stopping error came from the reaper */
+	bool stop_by_peer;             /* another rank's stop ended this one (dist.h) */
 	struct rpb_gauge_stats gauges; /* the backend's gauges (main thread only) */
 };
 
