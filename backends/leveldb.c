@@ -28,6 +28,7 @@
 
 #include "backends.h"
 #include "fsutil.h"
+#include "leveldb_order.h"
 #include "leveldb_overlay.h"
 #include "store.h"
 
@@ -44,6 +45,9 @@ struct rpb_store {
 	 * failed write (its class here, 0 = none) makes every later commit
 	 * fail the same way until the store is reopened. */
 	atomic_int write_failed;
+	/* ... and a commit that succeeded behind a failed one is not
+	 * acknowledged either (leveldb_order.h). */
+	struct ldb_order order;
 	pthread_mutex_t fail_lock; /* guards fail_msg; error path only */
 	char fail_msg[160];        /* LevelDB's message of that first failure */
 	atomic_uint_fast64_t snapshots; /* taken since open (rpb_leveldb_snapshots) */
@@ -66,6 +70,7 @@ struct rpb_session {
 	size_t first_vlen, first_klen;
 	unsigned char first_key[1 + RPB_KEY_MAX];
 	atomic_bool interrupted;
+	struct ldb_order_slot order; /* this session's write in flight */
 	/* Encoded keys (table byte + key); two so scan can hold both bounds. */
 	unsigned char key[1 + RPB_KEY_MAX];
 	unsigned char key2[1 + RPB_KEY_MAX];
@@ -214,6 +219,7 @@ static void ldb_store_close(struct rpb_store *st)
 	if (st->wopts)
 		leveldb_writeoptions_destroy(st->wopts);
 	pthread_mutex_destroy(&st->fail_lock);
+	ldb_order_destroy(&st->order);
 	free(st->dir);
 	free(st);
 }
@@ -233,6 +239,7 @@ static enum rpb_status ldb_store_open(const struct rpb_store_cfg *cfg, struct rp
 		atomic_init(&st->write_failed, 0);
 		atomic_init(&st->snapshots, 0);
 		pthread_mutex_init(&st->fail_lock, NULL);
+		ldb_order_init(&st->order);
 	}
 	if (!st || !(st->dir = strdup(cfg->dir)) || !(st->opts = leveldb_options_create()) ||
 	    !(st->wopts = leveldb_writeoptions_create())) {
@@ -759,12 +766,26 @@ static enum rpb_status ldb_commit(struct rpb_session *s, struct rpb_err *err)
 	 * begin clears it. A sticky background error from an earlier failed
 	 * write is returned again here and classified the same way. */
 	char *native = NULL;
+	ldb_order_enter(&s->st->order, &s->order);
 	leveldb_write(s->st->db, s->st->wopts, s->batch, &native);
 	txn_discard(s);
-	if (!native)
+	if (native) {
+		ldb_latch_failure(s->st, native);
+		ldb_order_leave(&s->st->order, &s->order, false);
+		return ldb_error(err, native, "commit");
+	}
+	ldb_order_leave(&s->st->order, &s->order, true);
+	if (!atomic_load_explicit(&s->st->write_failed, memory_order_acquire))
 		return RPB_OK;
-	ldb_latch_failure(s->st, native);
-	return ldb_error(err, native, "commit");
+	/* Written, but perhaps behind the half-written record of a write that
+	 * failed before it: in doubt, as a failure inside commit is. */
+	pthread_mutex_lock(&s->st->fail_lock);
+	enum rpb_status cls = (enum rpb_status)atomic_load(&s->st->write_failed);
+	rpb_err_set(err, cls, 0, NULL,
+		    "leveldb commit written behind an earlier failed write (%s), so it may be lost "
+		    "at recovery: in doubt; reopen the store once the cause is fixed", s->st->fail_msg);
+	pthread_mutex_unlock(&s->st->fail_lock);
+	return cls;
 }
 
 static void ldb_rollback(struct rpb_session *s)
