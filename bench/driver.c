@@ -421,6 +421,7 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 	absolute_or_given(out, abs_out, sizeof abs_out);
 	absolute_or_given(dir, abs_dir, sizeof abs_dir);
 	store_cfg(&cfg, b, &job, embedded ? dir : NULL, c->dsn, c->schema);
+	cfg.sessions = (unsigned long)job.run.threads * job.run.clients;
 	cfg.create = true;
 	cfg.lock = RPB_LOCK_RUN;
 	if (b->open(&cfg, &rn.store, &err) != RPB_OK) {
