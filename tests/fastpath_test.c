@@ -22,6 +22,15 @@ static rpb_slice S(const char *s)
 	return rpb_slice_make(s, strlen(s));
 }
 
+/* A fresh store of the backend, opened with one tuning option. */
+static void open_with(struct rpbt_store *s, const char *backend, struct rpb_kv *opt)
+{
+	rpbt_open(s, backend);
+	s->cfg.opts = opt;
+	s->cfg.nopts = 1;
+	rpbt_reopen(s);
+}
+
 static enum rpb_status get(struct rpbt_store *s, struct rpb_session *ss, const char *key,
 			   struct rpb_buf *out)
 {
@@ -159,11 +168,8 @@ Test(fastpath, leveldb_reads_fit_one_state)
 static void sqlite_lazy_begin(const char *locking_mode)
 {
 	struct rpbt_store s;
-	rpbt_open(&s, "sqlite");
 	struct rpb_kv opt = {"locking_mode", locking_mode};
-	s.cfg.opts = &opt;
-	s.cfg.nopts = 1;
-	rpbt_reopen(&s);
+	open_with(&s, "sqlite", &opt);
 	struct rpb_session *a = rpbt_session(&s);
 	struct rpb_buf out = {0};
 	struct rpb_err err = {0};
@@ -287,11 +293,8 @@ static uint64_t pg_write_trips(struct rpbt_store *s, struct rpb_session *a, cons
 static void pg_round_trips(const char *pipeline, uint64_t first, uint64_t later)
 {
 	struct rpbt_store s;
-	rpbt_open(&s, "postgres");
 	struct rpb_kv opt = {"pipeline", pipeline};
-	s.cfg.opts = &opt;
-	s.cfg.nopts = 1;
-	rpbt_reopen(&s);
+	open_with(&s, "postgres", &opt);
 	struct rpb_session *a = rpbt_session(&s);
 	cr_assert_eq(pg_write_trips(&s, a, "a"), first, "pipeline = %s, first transaction", pipeline);
 	cr_assert_eq(pg_write_trips(&s, a, "b"), later, "pipeline = %s, next transaction", pipeline);
