@@ -27,6 +27,9 @@ uint64_t rpb_leveldb_snapshots(struct rpb_store *st);
 /* SQLite statements a session stepped since it opened, BEGIN and COMMIT
  * included (a transaction of one put steps one; a scan counts once). */
 uint64_t rpb_sqlite_statements(const struct rpb_session *s);
+/* Waits of a PostgreSQL session for the server since it opened: a
+ * synchronous statement, a statement's first PREPARE, a pipeline's sync. */
+uint64_t rpb_postgres_round_trips(const struct rpb_session *s);
 
 /* NULL-terminated list of the backends built in, null last. */
 extern const struct rpb_backend *const rpb_backends[];

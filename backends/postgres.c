@@ -110,6 +110,7 @@ struct rpb_session {
 	uint64_t replayed;       /* the replica has replayed at least this */
 	bool dirty;              /* writes committed since floor was taken */
 	bool write_txn;     /* begun as RPB_TXN_WRITE: puts may be queued */
+	uint64_t round_trips; /* waits for the server (rpb_postgres_round_trips) */
 	unsigned nqueued;   /* entries of queued; > 0 only in pipeline mode */
 	struct pg_queued queued[PG_PIPE_MAX];
 	unsigned char hi_open[RPB_KEY_MAX + 1]; /* above every valid key */
@@ -1011,6 +1012,7 @@ static enum rpb_status pg_pipe_drain(struct rpb_session *s, bool cancel, struct 
 	bool synced = false, seen = false;
 	unsigned i = 0, results = 0;
 	if (PQpipelineSync(c) == 1) {
+		s->round_trips++;
 		/* Each statement yields one result, then NULL; the sync its own.
 		 * A lost connection ends the stream early: two NULLs in a row. */
 		for (;;) {
@@ -1214,6 +1216,7 @@ static enum rpb_status pg_begin(struct rpb_session *s, enum rpb_txn_mode mode,
 		pg_pipe_add(s, PGQ_BEGIN, RPB_T_OBJECTS);
 		return RPB_OK;
 	}
+	s->round_trips++;
 	enum rpb_status rc = pg_exec(pg_disk_of(s), s->conn,
 				     mode == RPB_TXN_READ ? "BEGIN READ ONLY" : "BEGIN", "begin", err);
 	if (rc)
@@ -1287,6 +1290,7 @@ static enum rpb_status pg_prepare(struct rpb_session *s, enum rpb_table t, enum 
 {
 	char text[160];
 	pg_stmt_sql(t, op, text, sizeof text);
+	s->round_trips++;
 	PGresult *res = PQprepare(s->conn, stmt, text, pg_nparams[op], pg_param_types);
 	if (!res || PQresultStatus(res) != PGRES_COMMAND_OK)
 		return pg_op_failed(s, res, op, t, err);
@@ -1302,6 +1306,7 @@ static enum rpb_status pg_prepare(struct rpb_session *s, enum rpb_table t, enum 
  * then blocked on a lock would wait unbounded. */
 static PGresult *pg_await(struct rpb_session *s)
 {
+	s->round_trips++;
 	pg_wait_result(s, false);
 	PGresult *res = PQgetResult(s->conn), *more;
 	while (res) {
@@ -1514,6 +1519,7 @@ static enum rpb_status pg_commit(struct rpb_session *s, struct rpb_err *err)
 		s->dirty = true;
 		return RPB_OK;
 	}
+	s->round_trips++;
 	PGresult *res = PQexec(s->conn, "COMMIT");
 	if (!res || PQresultStatus(res) != PGRES_COMMAND_OK) {
 		rc = pg_result_error(pg_disk_of(s), s->conn, res, "commit", err);
@@ -1565,3 +1571,8 @@ const struct rpb_backend rpb_backend_postgres = {
 	.gauges = pg_gauges,
 	.describe = pg_describe,
 };
+
+uint64_t rpb_postgres_round_trips(const struct rpb_session *s)
+{
+	return s->round_trips;
+}

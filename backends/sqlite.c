@@ -84,6 +84,11 @@ struct rpb_session {
 	struct timespec busy_since;
 };
 
+/* The refusal of locking_mode = exclusive for a run of several sessions. */
+#define SQ_EXCLUSIVE_ONE_SESSION \
+	"sqlite.locking_mode = exclusive allows one session at a time and this run opens more; " \
+	"set threads = 1 and clients = 1, or sqlite.locking_mode = normal"
+
 static const struct rpb_optspec sq_options[] = {
 	{"page_size", "4096",
 	 "page size in bytes, a power of two in [512, 65536], fixed when the store is created; "
@@ -373,6 +378,8 @@ static enum rpb_status sq_open(const struct rpb_store_cfg *cfg, struct rpb_store
 	*out = NULL;
 	struct sq_tuning tune;
 	enum rpb_status rs = sq_tuning_read(cfg, &tune, err);
+	if (!rs && tune.exclusive && cfg->sessions > 1) /* before anything is created */
+		rs = rpb_err_set(err, RPB_INVALID, 0, NULL, SQ_EXCLUSIVE_ONE_SESSION);
 	if (!rs)
 		rs = rpb_dir_prepare(cfg->dir, cfg->create, err);
 	if (rs)
@@ -509,9 +516,7 @@ static enum rpb_status sq_session_open(struct rpb_store *st, struct rpb_session 
 		atomic_fetch_sub(&st->sessions, 1);
 		free(s);
 		return rpb_err_set(err, RPB_INVALID, 0, NULL,
-				   "sqlite.locking_mode = exclusive allows one session at a time and this "
-				   "run opens more; set threads = 1 and clients = 1, or "
-				   "sqlite.locking_mode = normal");
+				   SQ_EXCLUSIVE_ONE_SESSION);
 	}
 	enum rpb_status rs = sq_connect(st, false, &s->db, err);
 	if (rs) {

@@ -451,6 +451,7 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 		snprintf(rank_schema, sizeof rank_schema, "%s_rank%d", cfg.name, rpb_dist_rank());
 		cfg.name = rank_schema;
 	}
+	cfg.sessions = (unsigned long)job.run.threads * job.run.clients;
 	cfg.create = true;
 	cfg.lock = RPB_LOCK_RUN;
 	if (b->open(&cfg, &rn.store, &err) != RPB_OK) {

@@ -7,8 +7,11 @@
  *    conflict instead of mixing two states.
  *  - SQLite runs a write transaction of one put as that one statement in
  *    autocommit (no BEGIN, no COMMIT), and every other transaction as
- *    before; locking_mode = exclusive allows one session at a time. */
+ *    before; locking_mode = exclusive allows one session at a time.
+ *  - PostgreSQL sends a write transaction (BEGIN, its puts, their first
+ *    PREPAREs and COMMIT) in one round trip with pipeline = on. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "clock.h"
@@ -17,6 +20,15 @@
 static rpb_slice S(const char *s)
 {
 	return rpb_slice_make(s, strlen(s));
+}
+
+/* A fresh store of the backend, opened with one tuning option. */
+static void open_with(struct rpbt_store *s, const char *backend, struct rpb_kv *opt)
+{
+	rpbt_open(s, backend);
+	s->cfg.opts = opt;
+	s->cfg.nopts = 1;
+	rpbt_reopen(s);
 }
 
 static enum rpb_status get(struct rpbt_store *s, struct rpb_session *ss, const char *key,
@@ -156,11 +168,8 @@ Test(fastpath, leveldb_reads_fit_one_state)
 static void sqlite_lazy_begin(const char *locking_mode)
 {
 	struct rpbt_store s;
-	rpbt_open(&s, "sqlite");
 	struct rpb_kv opt = {"locking_mode", locking_mode};
-	s.cfg.opts = &opt;
-	s.cfg.nopts = 1;
-	rpbt_reopen(&s);
+	open_with(&s, "sqlite", &opt);
 	struct rpb_session *a = rpbt_session(&s);
 	struct rpb_buf out = {0};
 	struct rpb_err err = {0};
@@ -265,3 +274,47 @@ Test(fastpath, clock_follows_monotonic)
 		last = t;
 	}
 }
+
+#ifdef RPB_HAVE_POSTGRES
+/* Round trips of a write transaction of three puts. */
+static uint64_t pg_write_trips(struct rpbt_store *s, struct rpb_session *a, const char *tag)
+{
+	uint64_t before = rpb_postgres_round_trips(a);
+	rpbt_begin(s, a, RPB_TXN_WRITE);
+	char key[32];
+	for (int i = 0; i < 3; i++) {
+		snprintf(key, sizeof key, "%s-%d", tag, i);
+		rpbt_put(s, a, RPB_T_RAW, key, "value");
+	}
+	rpbt_commit(s, a);
+	return rpb_postgres_round_trips(a) - before;
+}
+
+static void pg_round_trips(const char *pipeline, uint64_t first, uint64_t later)
+{
+	struct rpbt_store s;
+	struct rpb_kv opt = {"pipeline", pipeline};
+	open_with(&s, "postgres", &opt);
+	struct rpb_session *a = rpbt_session(&s);
+	cr_assert_eq(pg_write_trips(&s, a, "a"), first, "pipeline = %s, first transaction", pipeline);
+	cr_assert_eq(pg_write_trips(&s, a, "b"), later, "pipeline = %s, next transaction", pipeline);
+	/* What was written in one round trip is there for another session. */
+	struct rpb_session *b = rpbt_session(&s);
+	struct rpb_buf out = {0};
+	rpbt_begin(&s, b, RPB_TXN_READ);
+	static const char *const keys[] = {"a-0", "a-2", "b-1"};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		cr_assert_eq(get(&s, b, keys[i], &out), RPB_OK, "%s", keys[i]);
+	rpbt_commit(&s, b);
+	rpb_buf_free(&out);
+	s.b->session_close(b);
+	s.b->session_close(a);
+	rpbt_close(&s);
+}
+
+/* One round trip whether the statements are prepared yet or not; without
+ * the pipeline, BEGIN, each put and COMMIT wait on their own (and the
+ * first transaction prepares the put once). */
+Test(fastpath, postgres_write_transaction_is_one_round_trip) { pg_round_trips("on", 1, 1); }
+Test(fastpath, postgres_without_pipeline_waits_per_statement) { pg_round_trips("off", 6, 5); }
+#endif

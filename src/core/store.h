@@ -154,6 +154,9 @@ struct rpb_store_cfg {
 				   * naming the holder, when refused) */
 	const struct rpb_kv *opts; /* backend tuning options */
 	size_t nopts;
+	unsigned long sessions; /* a run's threads x clients, the sessions it opens
+				 * at once (0: unknown, e.g. verify), so an option
+				 * that allows fewer is refused before the run */
 };
 
 /* Reads a tuning option as an unsigned integer with an optional k/M/G suffix
