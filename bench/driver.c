@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dist.h"
 #include "backends.h"
 #include "clock.h"
 #include "cmdline.h"
@@ -373,6 +374,13 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 	    job.run.inject.kind == RPB_INJECT_LOCK && !(b->flags & RPB_BF_LOCKS))
 		rc = usage_error(prog, "inject = lock needs a backend whose writers wait for another "
 				 "session's lock (sqlite, postgres); on %s use inject = stall:MS@N", b->name);
+	/* Under mpirun a rank whose workload or command line fails says so,
+	 * and every rank ends: none waits for it in the next collective. */
+	if (!rpb_dist_agree(!rc) && !rc) {
+		fprintf(stderr, "%s: another rank refused its workload or command line (its own "
+			"message says why)\n", prog);
+		rc = RPB_EXIT_USAGE;
+	}
 	if (rc) {
 		rpb_job_free(&job);
 		return rc;
@@ -385,32 +393,49 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 	struct rpb_store_cfg cfg;
 	struct rpb_err err = {0};
 	int lock_fd = -1;
+	bool agreed = false; /* under mpirun: every rank is ready to run */
+	char rank_schema[128];
+	uint32_t tag = (uint32_t)((rpb_now_ns() ^ rpb_wall_ms() * 2654435761u) ^ ((uint64_t)getpid() << 16));
+	char top_out[PATH_MAX];
 	char own_dir[PATH_MAX];
 	struct made_dirs made = {.n = 0};
 	bool started = false, own_store = false;
 	out_name(out, sizeof out, c, &job, b);
+	if (rpb_dist_on()) {
+		/* One load node per rank: rank 0's results directory, each rank's
+		 * files in OUT/rank-N, its store in DIR/rank-N, its own seed and
+		 * run tag, so no two ranks write the same key. */
+		rpb_dist_bcast(out, sizeof out);
+		rpb_dist_bcast(&tag, sizeof tag);
+		snprintf(top_out, sizeof top_out, "%s", out);
+		char rank_dir[32];
+		snprintf(rank_dir, sizeof rank_dir, "rank-%d", rpb_dist_rank());
+		rpb_path_join(out, sizeof out, top_out, rank_dir);
+		if (c->dir)
+			rpb_path_join(dir, sizeof dir, c->dir, rank_dir);
+		job.run.seed += (uint64_t)rpb_dist_rank();
+	}
 	if (!c->out && rpb_path_check(out, "the default results directory", RPB_PATH_ROOM * 2, msg,
 				      sizeof msg) != 0) {
-		fprintf(stderr, "%s: %s\n", prog, msg);
-		rpb_job_free(&job);
-		return RPB_EXIT_ENV;
+		rc = RPB_EXIT_ENV;
+		goto fail;
 	}
-	if (c->dir)
+	if (c->dir && !rpb_dist_on())
 		snprintf(dir, sizeof dir, "%s", c->dir);
-	else
+	else if (!c->dir)
 		rpb_path_join(dir, sizeof dir, out, "store"); /* fits: check_paths left room */
 	absolute_or_given(out, abs_out, sizeof abs_out);
 	absolute_or_given(dir, abs_dir, sizeof abs_dir);
 	absolute_or_given(c->target, abs_workload, sizeof abs_workload);
 	if (c->fresh && embedded && !(b->flags & RPB_BF_STORES_NOTHING) &&
 	    check_fresh_nesting(abs_out, abs_dir, msg, sizeof msg) != 0) {
-		fprintf(stderr, "%s: %s\n", prog, msg);
-		rpb_job_free(&job);
-		return RPB_EXIT_USAGE;
+		rc = RPB_EXIT_USAGE;
+		goto fail;
 	}
 	rc = RPB_EXIT_ENV;
 	make_out(out, &made);
-	if (prepare_out(out, msg, sizeof msg) != 0)
+	if ((rpb_dist_on() && rpb_dist_rank() == 0 && prepare_out(top_out, msg, sizeof msg) != 0) ||
+	    prepare_out(out, msg, sizeof msg) != 0)
 		goto fail;
 	if (embedded && !(b->flags & RPB_BF_STORES_NOTHING) &&
 	    rpb_storedir_claim(dir, c->fresh, &lock_fd, msg, sizeof msg) != 0)
@@ -421,6 +446,11 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 	absolute_or_given(out, abs_out, sizeof abs_out);
 	absolute_or_given(dir, abs_dir, sizeof abs_dir);
 	store_cfg(&cfg, b, &job, embedded ? dir : NULL, c->dsn, c->schema);
+	if (rpb_dist_on() && cfg.name) {
+		/* One server for all ranks, a schema of its own for each. */
+		snprintf(rank_schema, sizeof rank_schema, "%s_rank%d", cfg.name, rpb_dist_rank());
+		cfg.name = rank_schema;
+	}
 	cfg.sessions = (unsigned long)job.run.threads * job.run.clients;
 	cfg.create = true;
 	cfg.lock = RPB_LOCK_RUN;
@@ -438,9 +468,17 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 	rn.out_dir = out;
 	rn.store_dir = embedded ? abs_dir : NULL;
 	rn.quiet = c->quiet;
-	snprintf(rn.run_tag, sizeof rn.run_tag, "%08" PRIx32,
-		 (uint32_t)((rpb_now_ns() ^ rpb_wall_ms() * 2654435761u) ^ ((uint64_t)getpid() << 16)));
-	if (job.run.jtl && !(rn.jtl = open_output(out, "samples.jtl", rpb_jtl_header(job.run.jtl_columns)))) {
+	snprintf(rn.run_tag, sizeof rn.run_tag, "%08" PRIx32, tag + (uint32_t)rpb_dist_rank());
+	if (rpb_dist_rank() > 0)
+		rn.quiet = true; /* rank 0 speaks for the run */
+	/* Several ranks: each writes its own samples.jtl, with the Hostname. */
+	char host[256] = "";
+	rn.rank = (unsigned)rpb_dist_rank();
+	if (rpb_dist_on() && gethostname(host, sizeof host - 1) == 0)
+		rn.jtl_host = host;
+	if (job.run.jtl && !(rn.jtl = open_output(out, "samples.jtl",
+						  rn.jtl_host ? rpb_jtl_header_host(job.run.jtl_columns)
+							      : rpb_jtl_header(job.run.jtl_columns)))) {
 		snprintf(msg, sizeof msg, "cannot write %s/samples.jtl: %s", out, strerror(errno));
 		goto fail;
 	}
@@ -448,7 +486,7 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 		snprintf(msg, sizeof msg, "out of memory recording the command line");
 		goto fail;
 	}
-	if (!c->quiet) {
+	if (!rn.quiet) {
 		printf("rpbench %s: %s on %s (%s), sync = %s, %" PRIu64 " thread(s) x %" PRIu64
 		       " client(s), seed %" PRIu64 "\n",
 		       RPB_VERSION, rn.pattern->name, b->name, b->version(),
@@ -461,6 +499,10 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 		char until[256];
 		rpb_run_until(until, sizeof until, &job.run);
 		printf("%s; results: %s\n", until, abs_out);
+		if (rpb_dist_on())
+			printf("load nodes: %d ranks, each with its own threads, store and results in "
+			       "rank-N; merged lines below, merged results in %s\n",
+			       rpb_dist_size(), top_out);
 		rn.quiet = rpb_stdout_lost();
 	}
 	struct rpb_quota quota;
@@ -483,16 +525,32 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 		goto fail;
 	started = true;
 	rn.live = &live;
+	agreed = true;
+	if (!rpb_dist_agree(true)) {
+		snprintf(msg, sizeof msg, "another rank could not start (its own message says why), "
+			 "so no rank ran");
+		goto fail;
+	}
 	if (rpb_run(&rn, &err) != RPB_OK) {
 		snprintf(msg, sizeof msg, "%s", err.msg);
 		goto fail;
 	}
-	if (rpb_results_write(&rn, &where, msg, sizeof msg) != 0)
+	/* Several ranks: rank 0 prints the merged result, not its own. */
+	bool quiet = rn.quiet;
+	rn.quiet |= rpb_dist_on();
+	bool written = rpb_results_write(&rn, &where, msg, sizeof msg) == 0;
+	rn.quiet = quiet;
+	char merge_msg[1024];
+	if (rpb_dist_merge(&rn, written, top_out, merge_msg, sizeof merge_msg) != 0)
+		fprintf(stderr, "%s: %s\n", prog, merge_msg);
+	if (!written)
 		goto fail;
 	rc = (int)rpb_exit_code(&rn);
 	goto done;
 fail:
 	fprintf(stderr, "%s: %s\n", prog, msg);
+	if (!agreed)
+		rpb_dist_agree(false);
 done:
 	if (rn.jtl)
 		fclose(rn.jtl);
@@ -668,7 +726,35 @@ out:
 	return rc;
 }
 
-int rpb_main(const struct rpb_backend *b, int argc, char **argv)
+/* A run of several ranks (docs/distributed.md) keeps each rank's ledger in
+ * OUT/rank-N: verify checks every rank's store against its own ledger, in
+ * rank order, and answers with the worst outcome. No MPI needed. */
+static int verify_ranks(const struct rpb_backend *b, const struct cli *c, const char *prog)
+{
+	char path[PATH_MAX];
+	struct stat sb;
+	if (rpb_path_join(path, sizeof path, c->target, "rank-0") != 0 || stat(path, &sb) != 0 ||
+	    !S_ISDIR(sb.st_mode) || c->dir)
+		return cmd_verify(b, c, prog);
+	int worst = RPB_EXIT_OK;
+	for (int r = 0;; r++) {
+		char name[32];
+		snprintf(name, sizeof name, "rank-%d", r);
+		if (rpb_path_join(path, sizeof path, c->target, name) != 0 || stat(path, &sb) != 0)
+			break;
+		struct cli one = *c;
+		one.target = path;
+		printf("rank %d: %s\n", r, path);
+		fflush(stdout);
+		int rc = cmd_verify(b, &one, prog);
+		/* The worst: a discrepancy, then bad input, then the environment. */
+		if (rc == RPB_EXIT_VERIFY || (worst != RPB_EXIT_VERIFY && rc > worst))
+			worst = rc;
+	}
+	return worst;
+}
+
+static int driver_main(const struct rpb_backend *b, int argc, char **argv)
 {
 	const char *prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 	/* A closed stdout (| head) must not kill a run before it writes its
@@ -712,7 +798,7 @@ int rpb_main(const struct rpb_backend *b, int argc, char **argv)
 		return cmd_run(b, &c, prog, argv[0]);
 	}
 	if (strcmp(c.command, "verify") == 0)
-		return cmd_verify(b, &c, prog);
+		return c.target ? verify_ranks(b, &c, prog) : cmd_verify(b, &c, prog);
 	if (strcmp(c.command, "load") == 0 && c.nsets < MAX_SETS) {
 		static char workload[PATH_MAX];
 		if (c.target)
@@ -724,4 +810,16 @@ int rpb_main(const struct rpb_backend *b, int argc, char **argv)
 	char msg[RPB_SHOWN_SIZE + 128];
 	rpb_cli_unknown_command(msg, sizeof msg, c.command, commands);
 	return usage_error(prog, "%s", msg);
+}
+
+int rpb_main(const struct rpb_backend *b, int argc, char **argv)
+{
+	char msg[256];
+	if (rpb_dist_init(&argc, &argv, msg, sizeof msg) != 0) {
+		fprintf(stderr, "%s: %s\n", argv[0], msg);
+		return RPB_EXIT_ENV;
+	}
+	int rc = driver_main(b, argc, argv);
+	rpb_dist_finalize();
+	return rc;
 }

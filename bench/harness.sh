@@ -11,7 +11,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 usage() {
 	cat <<EOF
 usage: $prog [--build DIR] [--rebuild] [--threads LIST] [--repeat N]
-                         [--duration SECONDS] [--set KEY=VALUE]... [--keep]
+                         [--duration SECONDS] [--set KEY=VALUE]... [--ranks N] [--keep]
 
 Runs DIR/bin/rpbench-null on data/workloads/bench-null.ini (ingest creates of
 0-byte objects, no probes, sync = none, no samples.jtl) once per thread count
@@ -28,6 +28,10 @@ Options:
   --duration SECONDS  length of each run (default: 2.5)
   --set KEY=VALUE     passed on to rpbench-null run (repeatable), e.g.
                       --set size_max=4096 to add payload generation
+  --ranks N           run every point under mpirun -np N (Open MPI; N load
+                      nodes of the thread count each, docs/distributed.md):
+                      the figures are of all ranks' threads, merged, so
+                      --ranks 1 against no --ranks is MPI's cost per op
   --keep              keep the run directories (printed at the end)
   --help              this text
 
@@ -46,12 +50,13 @@ threads=1,2
 repeat=3
 duration=2.5
 keep=false
+ranks=
 rebuild=false
 sets=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--help | -h) usage; exit 0 ;;
-	--build | --threads | --repeat | --duration | --set)
+	--build | --threads | --repeat | --duration | --set | --ranks)
 		[ $# -ge 2 ] || die 1 "$1 needs a value; see $prog --help"
 		case $1 in
 		--build) build=$2 ;;
@@ -59,6 +64,7 @@ while [ $# -gt 0 ]; do
 		--repeat) repeat=$2 ;;
 		--duration) duration=$2 ;;
 		--set) sets+=(--set "$2") ;;
+		--ranks) ranks=$2 ;;
 		esac
 		shift 2 ;;
 	--rebuild) rebuild=true; shift ;;
@@ -72,7 +78,14 @@ done
 [[ $repeat =~ ^[1-9][0-9]*$ ]] || die 1 "--repeat takes a count >= 1, not '$repeat'"
 [[ $duration =~ ^[0-9]*\.?[0-9]+$ && ! $duration =~ ^[0.]+$ ]] ||
 	die 1 "--duration takes seconds > 0 like 2.5, not '$duration'"
+[ -z "$ranks" ] || [[ $ranks =~ ^[1-9][0-9]*$ ]] || die 1 "--ranks takes a count >= 1, not '$ranks'"
 IFS=, read -r -a tlist <<<"$threads"
+launch=()
+if [ -n "$ranks" ]; then
+	command -v mpirun >/dev/null || die 2 "mpirun not found; install openmpi-bin (scripts/deps.sh)"
+	launch=(mpirun --oversubscribe -np "$ranks")
+	[ "$(id -u)" -ne 0 ] || launch+=(--allow-run-as-root)
+fi
 
 command -v jq >/dev/null || die 2 "jq not found; install it with: apt-get install jq (scripts/deps.sh)"
 if $rebuild; then
@@ -88,7 +101,7 @@ cache=$build/CMakeCache.txt
 btype=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$cache" 2>/dev/null || true)
 sanit=$(sed -n 's/^RPB_SANITIZE:[A-Z]*=//p' "$cache" 2>/dev/null || true)
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
-echo "rpbench harness overhead: null backend, ingest of 0-byte objects, ${duration}s per run"
+echo "rpbench harness overhead: null backend, ingest of 0-byte objects, ${duration}s per run${ranks:+, $ranks rank(s) under mpirun}"
 echo "date $(date -u +%Y-%m-%dT%H:%MZ); $(nproc) CPUs, ${cpu:-unknown CPU}; build ${btype:-unknown}${sanit:+, sanitizers $sanit}; $bin"
 [ ${#sets[@]} -eq 0 ] || echo "workload overrides: ${sets[*]}"
 [ -z "$sanit" ] || echo "warning: a sanitizer build; its figures say nothing about the harness in a normal build" >&2
@@ -116,7 +129,7 @@ for ((r = 1; r <= repeat; r++)); do
 		out=$tmp/run-$r-${t}t
 		rc=0
 		busy0=$(busy_jiffies)
-		{ time "$bin" run "$workload" --set threads="$t" --set duration="$duration" "${sets[@]}" \
+		{ time "${launch[@]}" "$bin" run "$workload" --set threads="$t" --set duration="$duration" "${sets[@]}" \
 			--dir "$tmp/store-$r-${t}t" --out "$out" --quiet 2>"$tmp/err" || rc=$?; } 2>"$tmp/time"
 		busy1=$(busy_jiffies)
 		[ "$rc" -eq 0 ] || die 3 "run $r with $t thread(s) exited $rc: $(head -n 1 "$tmp/err")"
@@ -124,16 +137,20 @@ for ((r = 1; r <= repeat; r++)); do
 		others=$(awk -v b=$((busy1 - busy0)) -v hz="$hz" -v r="$real" -v u="$user" -v s="$sys" \
 			'BEGIN { o = r > 0 ? (b / hz - u - s) / r : 0; printf "%.2f", o < 0 ? 0 : o }')
 		cpu_s=$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')
+		# Under mpirun: OUT/result.json is the merge, each rank's threads in
+		# its nodes (time counts every rank's CPU: they are mpirun's children).
 		jq -r --arg others "$others" --arg cpu "$cpu_s" '
-			(.threads | length) as $n
+			(if .nodes then [.nodes[].thread_figures[]] else .threads end) as $th
+			| ($th | length) as $n
 			| [ $n,
 			    .totals.acked / .totals.measured_s,
 			    (.totals.acked / .totals.measured_s / $n),
 			    (.totals.measured_s * 1e9 * $n / .totals.acked),
-			    ([.threads[] | .active_s * 1e9 / .acked] | add / $n),
+			    ([$th[] | .active_s * 1e9 / .acked] | add / $n),
 			    .labels.create.mean_us * 1e3,
 			    ($others | tonumber),
 			    ($cpu | tonumber) * 1e9 / .totals.acked ]
+			| .[0] = (.[0] / ('"${ranks:-1}"'))
 			| @tsv' "$out/result.json" >>"$runs"
 		printf '  run %d, %d thread(s): %.0f ops/s, other load %s CPUs\n' "$r" "$t" \
 			"$(tail -n 1 "$runs" | cut -f2)" "$others" >&2

@@ -1,12 +1,14 @@
 /* rpbench: the side-by-side answer. `compare` runs the per-backend binaries
  * on one workload and tabulates them; `report` draws the figures and the
  * HTML page of result directories. */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,6 +21,7 @@
 #include "paths.h"
 #include "report.h"
 #include "shown.h"
+#include "sweep.h"
 #include "workload.h"
 
 /* The exit codes, as the per-backend binaries use them. */
@@ -47,6 +50,7 @@ struct cli {
 	unsigned repeat;
 	const char *out, *dsn, *repeat_text;
 	const char *help_for; /* --help after a command: that command's help */
+	const char *backend, *ranks; /* sweep: --backend B, --ranks LIST */
 	bool start_pg, results, quiet;
 };
 
@@ -57,11 +61,17 @@ static const char *const usage_compare[] = {
 	NULL,
 };
 static const char *const usage_report[] = {"rpbench report RESULT_DIR... [-o DIR] [-q]", NULL};
+static const char *const usage_sweep[] = {
+	"rpbench sweep WORKLOAD --backend B -s threads=1,2,4,8 [--ranks 1,2,4] [-r N]",
+	"              [-s KEY=VALUE]... [-o DIR] [--dsn DSN] [-q]",
+	NULL,
+};
 static const char *const usage_all[] = {
 	"rpbench compare WORKLOAD -b B1,B2,... [-r N] [-s KEY=VALUE]... [-o DIR]",
 	"                [--dsn DSN | --start-postgres] [-q]",
 	"rpbench compare --results RESULT_DIR RESULT_DIR... [-o DIR] [-q]",
 	"rpbench report RESULT_DIR... [-o DIR] [-q]",
+	"rpbench sweep WORKLOAD --backend B -s threads=1,2,4,8 [--ranks 1,2,4] [-r N] ...",
 	"rpbench [COMMAND] -h | --help | -V | --version",
 	NULL,
 };
@@ -112,6 +122,31 @@ static void help_report_options(struct rpb_help *h)
 	rpb_help_item(h, "-q, --quiet", "print nothing but errors");
 }
 
+static void help_sweep_options(struct rpb_help *h)
+{
+	rpb_help_item(h, "--backend B", "the backend to sweep: leveldb, sqlite, postgres or null");
+	rpb_help_item(h, "-s, --set threads=LIST", "the thread counts, comma-separated (each 1 to "
+		      "1024); any other --set KEY=VALUE goes to every run");
+	rpb_help_item(h, "--ranks LIST", "also sweep load nodes: each point runs under mpirun "
+		      "--oversubscribe -np R (Open MPI, docs/distributed.md)");
+	rpb_help_item(h, "-r, --repeat N", "run each point N times, interleaved; the table gives "
+		      "means (default 1)");
+	rpb_help_item(h, "-o, --out DIR", "output directory (default: "
+		      "results/sweep-<backend>-<YYYYmmddTHHMMSSZ>)");
+	rpb_help_item(h, "--dsn DSN", "the PostgreSQL server for the postgres backend");
+	rpb_help_item(h, "-q, --quiet", "print nothing but errors");
+}
+
+static void help_sweep_text(struct rpb_help *h)
+{
+	rpb_help_para(h, 2, "Runs rpbench-<backend> on WORKLOAD at every thread count (times every "
+		      "rank count), interleaved over the repeats, each in DIR/runs/tT-rR-K. Writes "
+		      "DIR/sweep.csv (a row per run), DIR/sweep.txt (a row per point: total "
+		      "concurrency = threads x ranks, ops/s, the ideal linear ops/s from the smallest "
+		      "point, the efficiency = ops/s / ideal, p99 of the first label) and "
+		      "DIR/sweep.svg (gnuplot). Exit 3 when a run did not complete.");
+}
+
 static void help_report_text(struct rpb_help *h)
 {
 	rpb_help_para(h, 2, "Draws gnuplot figures (SVG and PNG) and writes index.html of result "
@@ -134,6 +169,15 @@ static void print_help(enum rpb_help_format format, const char *command)
 		help_exit_status(&h);
 		return;
 	}
+	if (command && !strcmp(command, "sweep")) {
+		rpb_help_usage(&h, usage_sweep);
+		rpb_help_section(&h, "Description");
+		help_sweep_text(&h);
+		rpb_help_section(&h, "Options");
+		help_sweep_options(&h);
+		help_exit_status(&h);
+		return;
+	}
 	if (command && !strcmp(command, "report")) {
 		rpb_help_usage(&h, usage_report);
 		rpb_help_section(&h, "Description");
@@ -149,6 +193,8 @@ static void print_help(enum rpb_help_format format, const char *command)
 		      "existing result directories (rpbench compare --help)");
 	rpb_help_item(&h, "report", "figures and index.html of result directories "
 		      "(rpbench report --help)");
+	rpb_help_item(&h, "sweep", "one backend at growing threads (and ranks): throughput and "
+		      "p99 against concurrency, efficiency (rpbench sweep --help)");
 	if (format == RPB_HELP_MAN) { /* the page holds every command's help */
 		rpb_help_section(&h, "Compare");
 		help_compare_text(&h);
@@ -156,6 +202,9 @@ static void print_help(enum rpb_help_format format, const char *command)
 		rpb_help_section(&h, "Report");
 		help_report_text(&h);
 		help_report_options(&h);
+		rpb_help_section(&h, "Sweep");
+		help_sweep_text(&h);
+		help_sweep_options(&h);
 	}
 	rpb_help_section(&h, "Options");
 	rpb_help_item(&h, "-h, --help", "this help; after a command, that command's");
@@ -176,7 +225,7 @@ static int usage_error(const char *fmt, const char *arg)
 
 static int unknown_command(const char *word)
 {
-	static const char *const commands[] = {"compare", "report", NULL};
+	static const char *const commands[] = {"compare", "report", "sweep", NULL};
 	char msg[RPB_SHOWN_SIZE + 128];
 	rpb_cli_unknown_command(msg, sizeof msg, word, commands);
 	return usage_error("%s", msg);
@@ -214,7 +263,8 @@ static const struct option longopts[] = {
 	{"dsn", required_argument, NULL, 'D'},      {"start-postgres", no_argument, NULL, 'P'},
 	{"results", no_argument, NULL, 'R'},        {"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},           {"version", no_argument, NULL, 'V'},
-	{"help-man", no_argument, NULL, 'M'},       {NULL, 0, NULL, 0},
+	{"help-man", no_argument, NULL, 'M'},       {"backend", required_argument, NULL, 'k'},
+	{"ranks", required_argument, NULL, 'N'},    {NULL, 0, NULL, 0},
 };
 
 /* Every path given fits, whole, with room for what compare and report
@@ -276,6 +326,8 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 			break;
 		case 'o': c->out = optarg; break;
 		case 'D': c->dsn = optarg; break;
+		case 'k': c->backend = optarg; break;
+		case 'N': c->ranks = optarg; break;
 		case 'P': c->start_pg = true; break;
 		case 'R': c->results = true; break;
 		case 'q': c->quiet = true; break;
@@ -296,9 +348,12 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 		return 0;
 	}
 	if (!c->command)
-		return usage_error("no command given (commands: compare, report)%s", "");
+		return usage_error("no command given (commands: compare, report, sweep)%s", "");
+	bool sweep = !strcmp(c->command, "sweep");
+	if (!sweep && (c->backend || c->ranks))
+		return usage_error("--backend and --ranks are options of sweep, not %s", c->command);
 	/* Options that only running backends takes. */
-	bool runs = !strcmp(c->command, "compare") && !c->results;
+	bool runs = (!strcmp(c->command, "compare") && !c->results) || sweep;
 	static char workload[PATH_MAX];
 	if (runs && c->npos) {
 		c->pos[0] = rpb_path_workload(workload, sizeof workload, c->pos[0]);
@@ -593,6 +648,72 @@ static int cmd_report(const struct cli *cl)
 	return rc;
 }
 
+/* rpbench sweep: the thread list from --set threads=LIST, the rest of the
+ * --set list handed on to every run. */
+static int cmd_sweep(const struct cli *cl)
+{
+	static struct rpb_sweep_plan p;
+	char msg[1024], out[PATH_MAX];
+	if (cl->npos != 1)
+		return usage_error("sweep takes one workload file%s", "");
+	if (!cl->backend || !backend_known(cl->backend))
+		return usage_error("sweep needs --backend B, a backend of this build (leveldb, sqlite, "
+				   "postgres, null)%s", "");
+	const char *sets[MAX_ITEMS];
+	size_t nsets = 0;
+	for (size_t i = 0; i < cl->nsets; i++) {
+		if (!strncmp(cl->sets[i], "threads=", 8)) {
+			if (rpb_sweep_list(cl->sets[i] + 8, p.threads, &p.nthreads, 1024,
+					   "--set threads=", msg, sizeof msg) != 0)
+				return usage_error("%s", msg);
+		} else {
+			sets[nsets++] = cl->sets[i];
+		}
+	}
+	if (!p.nthreads)
+		return usage_error("sweep needs the thread counts: --set threads=1,2,4,8%s", "");
+#ifndef RPB_WITH_MPI
+	if (cl->ranks)
+		return usage_error("--ranks needs a build with Open MPI (RPB_WITH_MPI); this one has "
+				   "none, so sweep threads only%s", "");
+#endif
+	if (cl->ranks && rpb_sweep_list(cl->ranks, p.ranks, &p.nranks, 4096, "--ranks", msg,
+					sizeof msg) != 0)
+		return usage_error("%s", msg);
+	if (cl->out) {
+		snprintf(out, sizeof out, "%s", cl->out);
+	} else {
+		char stamp[32];
+		time_t now = time(NULL);
+		struct tm tm;
+		gmtime_r(&now, &tm);
+		strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+		snprintf(out, sizeof out, "results/sweep-%s-%s", cl->backend, stamp);
+		if (mkdir("results", 0755) != 0 && errno != EEXIST) {
+			fprintf(stderr, "rpbench: cannot create results: %s; give --out DIR\n", strerror(errno));
+			return EXIT_ENV;
+		}
+	}
+	p.workload = cl->pos[0];
+	p.backend = cl->backend;
+	p.sets = sets;
+	p.nsets = nsets;
+	p.repeat = cl->repeat;
+	p.out = out;
+	p.dsn = cl->dsn;
+	p.quiet = cl->quiet;
+	if (rpb_exec_bindir(p.bindir, sizeof p.bindir, msg, sizeof msg) != 0) {
+		fprintf(stderr, "rpbench: %s\n", msg);
+		return EXIT_ENV;
+	}
+	int rc = rpb_sweep_run(&p, msg, sizeof msg);
+	if (rc < 0) {
+		fprintf(stderr, "rpbench: %s\n", msg);
+		return EXIT_ENV;
+	}
+	return rc ? EXIT_INCOMPLETE : EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli cl;
@@ -600,7 +721,8 @@ int main(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (!strcmp(cl.command, "--help")) {
-		if (cl.help_for && strcmp(cl.help_for, "compare") && strcmp(cl.help_for, "report"))
+		if (cl.help_for && strcmp(cl.help_for, "compare") && strcmp(cl.help_for, "report") &&
+		    strcmp(cl.help_for, "sweep"))
 			return unknown_command(cl.help_for);
 		print_help(RPB_HELP_TEXT, cl.help_for);
 		return EXIT_OK;
@@ -625,5 +747,7 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cl.command, "report"))
 		return cmd_report(&cl);
+	if (!strcmp(cl.command, "sweep"))
+		return cmd_sweep(&cl);
 	return unknown_command(cl.command);
 }

@@ -5,7 +5,9 @@
 #     patterns, report, the backends and the driver; every pair goes one way;
 #  2. the core names no pattern and no report file, a pattern no other
 #     pattern's and no report file, report no pattern's (includes by path
-#     are refused too: the include directories already keep bare names apart).
+#     are refused too: the include directories already keep bare names apart);
+#  3. only src/core/dist_mpi.c and dist_mpi_merge.c include <mpi.h>: everything
+#     else reaches MPI through src/core/dist.h (dist_none.c without MPI).
 # Usage: scripts/check-layout.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -74,5 +76,13 @@ for p in ${patterns//|/ }; do
 	check_includes "src/patterns/$p" "\.\./|${others:-^$}|$report_headers" \
 		"another pattern's or report headers"
 done
+# ---- 3. MPI stays behind src/core/dist.h: only dist_mpi*.c include it ----
+mpi_users=$(cd "$top" && grep -rlE '^#include <mpi\.h>' src backends bench tests 2>/dev/null |
+	grep -vE '^src/core/dist_mpi(_merge)?\.[ch]$' || true)
+if [ -n "$mpi_users" ]; then
+	echo "$prog: MPI is used outside src/core/dist_mpi*.c (call dist.h instead):"
+	echo "$mpi_users" | sed 's/^/  /'
+	status=1
+fi
 [ $status -eq 0 ] && echo "layout: $nobjects objects, $(wc -l <"$work/edges") dependencies, no cycle; includes follow the layers"
 exit $status

@@ -5,7 +5,8 @@
 # 51 packages, 38 MB to fetch, 53 MB installed, about 20 s, plus the Java
 # runtime it depends on where none is installed, openjdk-17-jre-headless:
 # 44 MB to fetch, 190 MB installed; dpkg-dev and man-db for the Debian
-# package and its man pages, scripts/deb-test.sh);
+# package and its man pages, scripts/deb-test.sh; libopenmpi-dev and
+# openmpi-bin for runs of several load nodes under mpirun, docs/distributed.md);
 # with --test also chromium, for scripts/screenshots.sh.
 # As root it runs apt-get; otherwise it prints the exact command and exits 2.
 set -euo pipefail
@@ -15,7 +16,7 @@ packages=(
 	libleveldb-dev libsnappy-dev libsqlite3-dev sqlite3 libpq-dev postgresql postgresql-client
 	libxxhash-dev libcriterion-dev libinih-dev libjansson-dev libssl-dev
 	gnuplot-nox libxml2-utils jq util-linux procps e2fsprogs man-db dpkg-dev
-	clang libclang-rt-14-dev jmeter
+	clang libclang-rt-14-dev jmeter libopenmpi-dev openmpi-bin
 )
 # --test: also what scripts/screenshots.sh needs to look at the reports
 # (optional; no test or CI stage depends on it).

@@ -50,6 +50,9 @@ tail -n 1 /tmp/rpb-minimal.log
 echo "== ThreadSanitizer: threaded runs on every backend"
 TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$top/tests/tsan.supp" with_pg bash scripts/tsan-runs.sh build-tsan || status=1
 
+echo "== several load nodes: mpirun -np 3 on null, sqlite and postgres (docs/distributed.md)"
+with_pg bash scripts/mpi-test.sh build || status=1
+
 echo "== disk full on a size-limited tmpfs"
 bash scripts/fault-diskfull.sh build || status=1
 

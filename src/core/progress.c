@@ -12,10 +12,17 @@
 
 #define JTL_HEAD "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,"
 #define JTL_TAIL "grpThreads,allThreads,URL,Latency,IdleTime,Connect"
+/* JMeter's order with saveservice.hostname: Hostname after Latency. */
+#define JTL_TAIL_HOST "grpThreads,allThreads,URL,Latency,Hostname,IdleTime,Connect"
 
 const char *rpb_jtl_header(enum rpb_jtl_columns cols)
 {
 	return cols == RPB_JTL_5 ? JTL_HEAD "sentBytes," JTL_TAIL : JTL_HEAD JTL_TAIL;
+}
+
+const char *rpb_jtl_header_host(enum rpb_jtl_columns cols)
+{
+	return cols == RPB_JTL_5 ? JTL_HEAD "sentBytes," JTL_TAIL_HOST : JTL_HEAD JTL_TAIL_HOST;
 }
 
 void rpb_hms(char *buf, size_t n, double seconds)
@@ -132,6 +139,45 @@ static void gauge_cell(FILE *f, double v)
 		fprintf(f, ",%.6f", v);
 }
 
+/* Rank 0 of several: JMeter's distributed summariser, every rank's samples
+ * in one "summary +" (since the previous tick) and "summary =" line, as of
+ * the ranks' last exchange (rpb_dist_sync, every 50 ms or so). Only count,
+ * latency sum, min and max reach rank 0, which is all these lines show. */
+static void merged_lines(struct rpb_progress *pg, struct rpb_hist_snap *s, bool final)
+{
+	struct rpb_dist_state all;
+	if (!rpb_dist_progress(&all))
+		return;
+	struct rpb_dist_state *was = &pg->dist_prev;
+	if (!pg->dist_min)
+		pg->dist_min = UINT64_MAX;
+	if (all.min_ns < pg->dist_min)
+		pg->dist_min = all.min_ns;
+	if (all.max_ns > pg->dist_max)
+		pg->dist_max = all.max_ns;
+	uint64_t n = all.count - was->count;
+	char line[256];
+	if (!final || n) {
+		s->count = n;
+		s->sum = all.sum_ns - was->sum_ns;
+		s->min = all.min_ns;
+		s->max = all.max_ns;
+		rpb_summary_line(line, sizeof line, '+', s, all.errors - was->errors, pg->dist_dt,
+				 (int)all.active, (int)all.workers, (int)(all.workers - all.active));
+		printf("%s\n", line);
+	}
+	if (!final) {
+		s->count = all.count;
+		s->sum = all.sum_ns;
+		s->min = pg->dist_min;
+		s->max = pg->dist_max;
+		rpb_summary_line(line, sizeof line, '=', s, all.errors, pg->dist_total, -1, 0, 0);
+		printf("%s\n", line);
+	}
+	*was = all;
+	rpb_stdout_lost();
+}
+
 void rpb_progress_tick(struct rpb_progress *pg, struct rpb_runner *rn, bool final)
 {
 	if (!pg->prev || !pg->cur)
@@ -145,20 +191,28 @@ void rpb_progress_tick(struct rpb_progress *pg, struct rpb_runner *rn, bool fina
 	uint64_t now = final ? rn->t_end : rpb_now_ns();
 	if (!pg->prev_t)
 		pg->prev_t = rn->t_start;
+	if (now < pg->prev_t) /* several ranks: this one ended before the last tick */
+		now = pg->prev_t;
 	rpb_merge_all(rn, pg->cur, tmp);
 	rpb_snap_diff(delta, pg->cur, pg->prev);
 	uint64_t errors = failed_samples(rn);
 	double dt = (double)(now - pg->prev_t) / 1e9, total_t = (double)(now - rn->t_start) / 1e9;
 	unsigned active = atomic_load(&rn->active);
+	/* The merged final line spans until every rank was done: now. */
+	pg->dist_dt = final && rpb_dist_on() ? (double)(rpb_now_ns() - pg->prev_t) / 1e9 : dt;
+	pg->dist_total = total_t;
 	uint64_t acked = 0;
 	for (unsigned t = 0; t < rn->nworkers; t++)
 		acked += atomic_load_explicit(&rn->workers[t].acked, memory_order_relaxed);
 
-	/* A pattern with lines of its own (YCSB's status lines) prints those. */
+	/* A pattern with lines of its own (YCSB's status lines) prints those;
+	 * rank 0 of several ranks prints every rank's samples merged. */
 	bool own = rn->pattern->progress && !rn->quiet;
 	if (own)
 		rn->pattern->progress(rn, total_t, final);
-	if (!own && !rn->quiet && (!final || delta->count)) {
+	if (!own && !rn->quiet && rpb_dist_on()) {
+		merged_lines(pg, delta, final);
+	} else if (!own && !rn->quiet && (!final || delta->count)) {
 		char line[256];
 		rpb_summary_line(line, sizeof line, '+', delta, errors - pg->prev_errors, dt, (int)active,
 				 (int)rn->nworkers, (int)(rn->nworkers - active));
@@ -244,7 +298,10 @@ void rpb_jtl_row(struct rpb_worker *w, unsigned label, uint64_t end_ns, uint64_t
 	flockfile(f);
 	fprintf(f, "%" PRIu64 ",%" PRIu64 ",%s,%s,", ts, ms, rn->pattern->labels[label], code);
 	csv_field(f, msg);
-	fprintf(f, ",%s %u-%u,%s,%s,", rn->pattern->name, 1u, w->id + 1,
+	/* Several ranks: the thread group number is the rank's, 1-based, so
+	 * every thread of the run has its own name, as in JMeter's distributed
+	 * mode. */
+	fprintf(f, ",%s %u-%u,%s,%s,", rn->pattern->name, rn->jtl_host ? rn->rank + 1 : 1u, w->id + 1,
 		rn->pattern->binary_payload && rn->pattern->binary_payload(rn->job->config) ? "bin"
 											    : "text",
 		failed ? "false" : "true");
@@ -257,7 +314,12 @@ void rpb_jtl_row(struct rpb_worker *w, unsigned label, uint64_t end_ns, uint64_t
 	} else {
 		fprintf(f, ",%" PRIu64, bytes);
 	}
-	fprintf(f, ",%u,%u,rpbench://%s/%s,%" PRIu64 ",0,0\n", active, active, rn->backend->name,
+	fprintf(f, ",%u,%u,rpbench://%s/%s,%" PRIu64, active, active, rn->backend->name,
 		rn->pattern->labels[label], ms);
+	if (rn->jtl_host) {
+		putc_unlocked(',', f);
+		csv_field(f, rn->jtl_host);
+	}
+	fputs(",0,0\n", f);
 	funlockfile(f);
 }

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "dist.h"
 #include "hist.h"
 #include "runner.h"
 
@@ -15,6 +16,11 @@ struct rpb_progress {
 	struct rpb_hist_snap *cur;
 	uint64_t prev_t, prev_errors;
 	size_t gauge_cols;          /* the backend's gauges, one column each */
+	/* Several ranks: every rank's samples at the previous tick, and the
+	 * extremes so far, for rank 0's merged lines (dist.h). */
+	struct rpb_dist_state dist_prev;
+	uint64_t dist_min, dist_max;
+	double dist_dt, dist_total; /* this tick's interval and time so far (s) */
 };
 
 /* Opens intervals.csv, whose header has a gauge_<name> column for each
@@ -47,6 +53,9 @@ void rpb_hms(char *buf, size_t n, double seconds);
  * default set, less sentBytes for RPB_JTL_2_13 (JMeter 2.13 refuses a
  * header with a column it does not know). */
 const char *rpb_jtl_header(enum rpb_jtl_columns cols);
+/* The same with JMeter's Hostname column (after Latency), for a run of
+ * several ranks (rn->jtl_host set): one samples.jtl per rank. */
+const char *rpb_jtl_header_host(enum rpb_jtl_columns cols);
 /* Whether a label's bytes come back from the store rather than go into it:
  * reads (a name with get or head) and the harvest's requests, whose bytes
  * are the response's. */

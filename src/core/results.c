@@ -79,6 +79,19 @@ static void label_measured(struct rpb_runner *rn, unsigned l, struct label_total
 	}
 }
 
+int rpb_label_measured_snap(struct rpb_runner *rn, unsigned l, struct rpb_hist_snap *out)
+{
+	struct rpb_hist_snap *tmp = malloc(sizeof *tmp), *diff = malloc(sizeof *diff);
+	struct label_totals *lt = malloc(sizeof *lt);
+	if (tmp && diff && lt) {
+		label_measured(rn, l, lt, tmp, diff);
+		*out = lt->snap;
+	}
+	int rc = tmp && diff && lt ? 0 : -1;
+	free(tmp), free(diff), free(lt);
+	return rc;
+}
+
 static uint64_t total_acked(struct rpb_runner *rn)
 {
 	uint64_t n = 0;
@@ -132,6 +145,11 @@ void rpb_status_line(struct rpb_runner *rn, char *buf, size_t n)
 	}
 	rpb_hms(hms, sizeof hms, (double)(rn->t_end - rn->t_start) / 1e9);
 	const struct rpb_err *e = &rn->stop_err;
+	if (rn->stop_by_peer) { /* another rank's error, slow limit or signal (dist.h) */
+		snprintf(buf, n, "Test stopped with the other ranks after %s %s%s: %s", acked, noun,
+			 stored, e->msg);
+		return;
+	}
 	switch ((enum rpb_stop)atomic_load(&rn->stop)) {
 	case RPB_STOP_DURATION:
 		snprintf(buf, n, "Test ended at its duration limit (%g s) after %s %s%s",
@@ -205,8 +223,8 @@ enum rpb_exit rpb_exit_code(struct rpb_runner *rn)
 	}
 }
 
-static json_t *hist_json(const struct rpb_hist_snap *s, uint64_t samples, uint64_t errors,
-			 uint64_t bytes, double seconds)
+json_t *rpb_hist_json(const struct rpb_hist_snap *s, uint64_t samples, uint64_t errors,
+		      uint64_t bytes, double seconds)
 {
 	static const struct {
 		const char *key;
@@ -421,7 +439,7 @@ static json_t *threads_json(struct rpb_runner *rn)
 
 /* Writes a temporary file and renames it: a reader (or a run killed while
  * writing) sees the old file or the new one, never half of one. */
-static int write_file(const char *dir, const char *name, const char *text, char *msg, size_t n)
+int rpb_results_file(const char *dir, const char *name, const char *text, char *msg, size_t n)
 {
 	char path[PATH_MAX], tmp[PATH_MAX];
 	if (rpb_path_join(path, sizeof path, dir, name) != 0 ||
@@ -446,12 +464,13 @@ static int write_file(const char *dir, const char *name, const char *text, char 
 /* report.txt, the pattern's own text report. Created with O_EXCL: the
  * driver refused a results directory holding one, so an existing file is
  * not ours and is never overwritten. */
-static int write_report(struct rpb_runner *rn, const json_t *root, char *msg, size_t n)
+int rpb_results_report(struct rpb_runner *rn, const json_t *root, const char *dir, char *msg,
+		       size_t n)
 {
 	char path[PATH_MAX];
-	if (rpb_path_join(path, sizeof path, rn->out_dir, "report.txt") != 0) {
+	if (rpb_path_join(path, sizeof path, dir, "report.txt") != 0) {
 		snprintf(msg, n, "results directory %.256s... is too long; choose a shorter --out",
-			 rn->out_dir);
+			 dir);
 		return -1;
 	}
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
@@ -481,7 +500,7 @@ int rpb_results_begin(struct rpb_runner *rn, const struct rpb_store_where *where
 				 "status", "running (or ended without writing its results)", "stop",
 				 "reason", "running");
 	char *text = root ? json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
-	int rc = text ? write_file(rn->out_dir, "result.json", text, msg, n) : -1;
+	int rc = text ? rpb_results_file(rn->out_dir, "result.json", text, msg, n) : -1;
 	if (!text)
 		snprintf(msg, n, "cannot encode result.json");
 	free(text);
@@ -543,7 +562,7 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 		if (!t->samples && l)
 			continue;
 		json_object_set_new(labels, rn->pattern->labels[l],
-				    hist_json(&t->snap, t->samples, t->errors, t->bytes, secs));
+				    rpb_hist_json(&t->snap, t->samples, t->errors, t->bytes, secs));
 		rpb_snap_add(all, &t->snap);
 		samples += t->samples;
 		errors += t->errors;
@@ -601,9 +620,15 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 	const struct rpb_err *se = &rn->stop_err;
 	enum rpb_stop why = (enum rpb_stop)atomic_load(&rn->stop);
 	json_t *stop = json_pack("{s:s}", "reason", rpb_stop_name(why));
+	/* A rank that another rank's stop ended (dist.h) has no error of its
+	 * own: only the message, which names that rank. */
+	bool own_err = !rn->stop_by_peer;
 	if (why == RPB_STOP_ERROR || why == RPB_STOP_SLOW) {
-		json_object_set_new(stop, "class", json_string(rpb_status_name(se->status)));
+		if (own_err)
+			json_object_set_new(stop, "class", json_string(rpb_status_name(se->status)));
 		json_object_set_new(stop, "message", rpb_json_text(se->msg));
+	}
+	if ((why == RPB_STOP_ERROR || why == RPB_STOP_SLOW) && own_err) {
 		json_object_set_new(stop, "native", json_integer(se->native));
 		json_object_set_new(stop, "sqlstate", json_string(se->sqlstate));
 		json_object_set_new(stop, "thread", json_integer(rn->stop_worker));
@@ -644,11 +669,11 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 		snprintf(msg, n, "cannot encode result.json");
 		rc = -1;
 	} else {
-		rc = write_file(rn->out_dir, "result.json", text, msg, n);
+		rc = rpb_results_file(rn->out_dir, "result.json", text, msg, n);
 		if (!rc)
-			rc = write_file(rn->out_dir, "summary.txt", summary, msg, n);
+			rc = rpb_results_file(rn->out_dir, "summary.txt", summary, msg, n);
 		if (!rc && rn->pattern->write_report)
-			rc = write_report(rn, root, msg, n);
+			rc = rpb_results_report(rn, root, rn->out_dir, msg, n);
 	}
 	if (!rn->quiet) {
 		fputs(summary, stdout);

@@ -42,6 +42,22 @@ int rpb_results_begin(struct rpb_runner *rn, const struct rpb_store_where *where
 int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where, char *msg,
 		      size_t n);
 
+/* Writes DIR/NAME through a temporary file and a rename, so a reader never
+ * sees half a file. 0, or -1 with msg. */
+int rpb_results_file(const char *dir, const char *name, const char *text, char *msg, size_t n);
+/* Writes DIR/report.txt (a new file) with the pattern's write_report on
+ * root. 0, or -1 with msg. */
+int rpb_results_report(struct rpb_runner *rn, const json_t *root, const char *dir, char *msg,
+		       size_t n);
+/* One label's measured latencies (after warm-up), summed over the workers,
+ * with the exact min and max when nothing was excluded: what result.json's
+ * labels report, for merging across ranks (dist.h). -1: out of memory. */
+int rpb_label_measured_snap(struct rpb_runner *rn, unsigned l, struct rpb_hist_snap *out);
+/* A label's object in result.json: counts, throughput over seconds, mean,
+ * standard deviation, min, percentiles and max of s. */
+json_t *rpb_hist_json(const struct rpb_hist_snap *s, uint64_t samples, uint64_t errors,
+		      uint64_t bytes, double seconds);
+
 /* A run's result.json read back for verify: the job, backend name, run
  * tag, store location and ledger. Every byte of a results directory is
  * untrusted: each field is checked for its type and range, and every count

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "dist.h"
 #include "ledger.h"
 #include "progress.h"
 #include "runner.h"
@@ -333,18 +334,83 @@ void rpb_runner_free(struct rpb_runner *rn)
 	rn->workers = NULL;
 }
 
+/* This rank's stop that every rank must follow: an error, a slow limit or
+ * a signal (limits of ops, duration and bytes hold per rank). */
+static int own_stop(struct rpb_runner *rn)
+{
+	int why = atomic_load(&rn->stop);
+	return why == RPB_STOP_ERROR || why == RPB_STOP_SLOW || why == RPB_STOP_SIGNAL ? why : 0;
+}
+
 /* The main thread: wait for the workers, read the backend's gauges every
  * RPB_GAUGE_PERIOD_MS (here, so a slow reading never delays a worker), print
  * progress every interval, turn SIGINT/SIGTERM into a graceful stop. */
+/* What this rank brings to an exchange (dist.h): its samples so far and
+ * the extremes of those since its previous exchange. */
+struct dist_window {
+	struct rpb_hist_snap *prev, *cur, *tmp;
+};
+
+static void dist_state(struct rpb_runner *rn, struct dist_window *dw, struct rpb_dist_state *st)
+{
+	st->min_ns = UINT64_MAX;
+	for (unsigned t = 0; t < rn->nworkers; t++) {
+		for (unsigned l = 0; l < rn->pattern->nlabels; l++)
+			st->errors += atomic_load_explicit(&rn->workers[t].labels[l].errors,
+							   memory_order_relaxed);
+	}
+	st->active = atomic_load(&rn->active);
+	st->workers = rn->nworkers;
+	if (!dw->prev || !dw->cur || !dw->tmp)
+		return;
+	rpb_merge_all(rn, dw->cur, dw->tmp);
+	st->count = dw->cur->count;
+	st->sum_ns = dw->cur->sum;
+	rpb_snap_diff(dw->tmp, dw->cur, dw->prev);
+	if (dw->tmp->count) {
+		st->min_ns = dw->tmp->min;
+		st->max_ns = dw->tmp->max;
+	}
+	struct rpb_hist_snap *swap = dw->prev;
+	dw->prev = dw->cur;
+	dw->cur = swap;
+}
+
 static void supervise(struct rpb_runner *rn, struct rpb_progress *pg)
 {
+	struct dist_window dw = {0};
+	if (rpb_dist_on()) {
+		dw.prev = malloc(sizeof *dw.prev);
+		dw.cur = malloc(sizeof *dw.cur);
+		dw.tmp = malloc(sizeof *dw.tmp);
+		if (dw.prev)
+			rpb_snap_init(dw.prev);
+	}
 	const uint64_t gauge_step = RPB_GAUGE_PERIOD_MS * 1000000ull;
 	uint64_t step = (uint64_t)(rn->job->run.interval * 1e9);
 	/* The first line after one second (or the interval if shorter), then
 	 * every interval from the start. */
 	uint64_t next = rn->t_start + (step < 1000000000u ? step : 1000000000u);
 	uint64_t next_gauge = rn->backend->gauges ? rn->t_start + gauge_step : UINT64_MAX;
-	while (atomic_load(&rn->active) > 0) {
+	for (;;) {
+		/* Under mpirun every rank's supervisor trades its state with the
+		 * others' at each pass: a stop by an error, a slow limit or a
+		 * signal on one rank stops all, and all leave together. */
+		int peer_stop, stopper;
+		bool all_done, done = atomic_load(&rn->active) == 0;
+		struct rpb_dist_state mine = {0};
+		if (rpb_dist_sync_idle())
+			dist_state(rn, &dw, &mine);
+		if (rpb_dist_sync(own_stop(rn), done, &mine, &peer_stop, &stopper, &all_done)) {
+			if (peer_stop && rpb_request_stop(rn, (enum rpb_stop)peer_stop)) {
+				rn->stop_by_peer = true;
+				rpb_err_set(&rn->stop_err, RPB_OK, 0, NULL,
+					    "rank %d stopped the run (%s); this rank stopped with it",
+					    stopper, rpb_stop_name((enum rpb_stop)peer_stop));
+			}
+			if (all_done)
+				break;
+		}
 		uint64_t now = rpb_now_ns();
 		uint64_t wake = now + 50000000u; /* 50 ms: signal and end latency */
 		if (next < wake)
@@ -368,6 +434,9 @@ static void supervise(struct rpb_runner *rn, struct rpb_progress *pg)
 			next = next < rn->t_start + step ? rn->t_start + step : next + step;
 		}
 	}
+	free(dw.prev);
+	free(dw.cur);
+	free(dw.tmp);
 }
 
 /* error_ends_thread: once every thread is done, the thread that failed
@@ -408,6 +477,12 @@ enum rpb_status rpb_run(struct rpb_runner *rn, struct rpb_err *err)
 	struct rpb_reaper reaper;
 	if (!st)
 		st = rpb_reaper_start(&reaper, rn, err);
+	/* Under mpirun: every rank has opened its store and sessions. */
+	if (!rpb_dist_agree(!st) && !st) {
+		rpb_reaper_stop(&reaper);
+		st = rpb_err_set(err, RPB_INVALID, 0, NULL, "another rank could not start (its own "
+				 "message says why), so no rank ran");
+	}
 	if (st) {
 		rpb_injector_stop(rn);
 		for (unsigned t = 0; pat->worker_fini && rn->workers && t < rn->nworkers; t++)
@@ -441,6 +516,7 @@ enum rpb_status rpb_run(struct rpb_runner *rn, struct rpb_err *err)
 		close_sessions(rn);
 		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for threads");
 	}
+	rpb_dist_agree(true); /* the ranks start together */
 	rn->wall_start_ms = rpb_wall_ms();
 	rn->t_start = rpb_now_ns();
 	atomic_store(&rn->active, rn->nworkers);
@@ -467,6 +543,16 @@ enum rpb_status rpb_run(struct rpb_runner *rn, struct rpb_err *err)
 	rpb_injector_stop(rn);
 	rn->t_end = rpb_now_ns();
 	rn->wall_end_ms = rpb_wall_ms();
+	if (rpb_dist_on()) {
+		/* This rank's run ended with its last worker, not when the other
+		 * ranks were done too (supervise waits for them). */
+		uint64_t last = rn->t_start;
+		for (unsigned t = 0; t < started; t++)
+			if (rn->workers[t].t_end > last)
+				last = rn->workers[t].t_end;
+		rn->wall_end_ms -= (rn->t_end - last) / 1000000u;
+		rn->t_end = last;
+	}
 	/* The lag the writes left behind when they stopped (after t_end, so a
 	 * slow reading does not lengthen the measured run). */
 	rpb_gauges_sample(rn);

@@ -160,10 +160,13 @@ struct rpb_runner {
 	uint64_t wall_start_ms, wall_end_ms;
 	uint64_t objects_at_start;     /* informational */
 	FILE *jtl;                     /* samples.jtl or NULL */
+	const char *jtl_host;          /* several ranks: samples.jtl's Hostname, else NULL */
+	unsigned rank;                 /* this load node's MPI rank (0 standalone) */
 	void *pattern_state;           /* shared pattern state from prepare */
 	struct rpb_live_ledger *live;  /* acknowledgements on disk while running, or NULL */
 	struct rpb_injector *injector; /* inject = lock: the session that holds locks */
 	bool stop_reaped;              /* the stopping error came from the reaper */
+	bool stop_by_peer;             /* another rank's stop ended this one (dist.h) */
 	struct rpb_gauge_stats gauges; /* the backend's gauges (main thread only) */
 };
 

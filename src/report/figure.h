@@ -14,7 +14,7 @@
  * has them (at most RPB_PLOT_MAX_GAUGE_FIGURES, and one entry that says
  * how many more were not drawn). */
 #define RPB_PLOT_MAX_GAUGE_FIGURES 16
-#define RPB_PLOT_MAX_FIGURES (8 + RPB_PLOT_MAX_GAUGE_FIGURES + 1)
+#define RPB_PLOT_MAX_FIGURES (9 + RPB_PLOT_MAX_GAUGE_FIGURES + 1)
 
 struct rpb_figure {
 	char name[32];     /* figures/<name>.svg, figures/<name>.png, figures/<name>.gp */

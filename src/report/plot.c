@@ -17,6 +17,7 @@
 #include "plot.h"
 #include "plot_gauges.h"
 #include "plot_labels.h"
+#include "plot_nodes.h"
 #include "result_check.h"
 
 #define MIB 1048576.0
@@ -588,7 +589,9 @@ static int common_figures(const struct ctx *base, struct rpb_figure *figs, size_
 		    "acknowledged (objects × result.json pattern.mean_size), where the pattern has one.");
 	if (fig_bytes(&x, f) != 0)
 		return -1;
-	return rpb_plot_labels(c, x.dir, x.where, figs, nfigs, x.msg, x.n);
+	if (rpb_plot_labels(c, x.dir, x.where, figs, nfigs, x.msg, x.n) != 0)
+		return -1;
+	return rpb_plot_nodes(c, x.dir, x.where, figs, nfigs, x.msg, x.n);
 }
 
 int rpb_plot_all(const struct rpb_cmp *c, const char *dir, struct rpb_figure *figs,

@@ -184,6 +184,44 @@ static void duration(char *buf, size_t n, double s)
 		snprintf(buf, n, "%.3fs", s);
 }
 
+/* A run of several ranks (docs/distributed.md): a row per node from its
+ * own figures, and the total, whose latency comes from every rank's
+ * request histograms summed bucket by bucket. The sections below are the
+ * first node's (OUT/result.json's pattern is rank 0's), as the line says. */
+static void node_rows(FILE *f, const json_t *result)
+{
+	const json_t *nodes = json_object_get(result, "nodes");
+	if (!json_array_size(nodes))
+		return;
+	fputs("\nNode\tRank\tRequests\tRequests/sec\tRecords\tMissing\tDuplicates\tp99(s)\n", f);
+	size_t i;
+	const json_t *node;
+	json_int_t req = 0, rec = 0, miss = 0, dup = 0;
+	json_array_foreach(nodes, i, node) {
+		const json_t *pat = json_object_get(node, "pattern");
+		if (!pat)
+			continue;
+		const json_t *lat = json_object_get(pat, "request_latency"), *tot = json_object_get(pat, "totals");
+		double secs = jreal(json_object_get(node, "totals"), "elapsed_s");
+		fprintf(f, "%s\t%" JSON_INTEGER_FORMAT "\t%" JSON_INTEGER_FORMAT "\t%.3f\t%"
+			   JSON_INTEGER_FORMAT "\t%" JSON_INTEGER_FORMAT "\t%" JSON_INTEGER_FORMAT "\t%.6f\n",
+			jstr(node, "host"), jint(node, "rank"), jint(lat, "requests"),
+			secs > 0 ? (double)jint(lat, "requests") / secs : 0.0, jint(tot, "records"),
+			jint(tot, "missing"), jint(tot, "duplicates"), jreal(lat, "p99_s"));
+		req += jint(lat, "requests");
+		rec += jint(tot, "records");
+		miss += jint(tot, "missing");
+		dup += jint(tot, "duplicates");
+	}
+	const json_t *all = json_object_get(json_object_get(result, "labels"), "request");
+	double secs = jreal(json_object_get(result, "totals"), "elapsed_s");
+	fprintf(f, "Total\t\t%" JSON_INTEGER_FORMAT "\t%.3f\t%" JSON_INTEGER_FORMAT "\t%"
+		   JSON_INTEGER_FORMAT "\t%" JSON_INTEGER_FORMAT "\t%.6f\n",
+		req, secs > 0 ? (double)req / secs : 0.0, rec, miss, dup, jreal(all, "p99_us") / 1e6);
+	fprintf(f, "(below: the first node's harvests and figures; every node's are in its "
+		   "rank-N/report.txt)\n");
+}
+
 static void write_body(FILE *f, const json_t *result)
 {
 	const json_t *pat = json_object_get(result, "pattern");
@@ -212,6 +250,7 @@ static void write_body(FILE *f, const json_t *result)
 			jreal(load, "seconds"), jreal(load, "records_per_s"), jreal(load, "mib_per_s"),
 			jint(load, "transactions"), jint(load, "batch"));
 
+	node_rows(f, result);
 	fputs("\nTest Number\tDuration\tThread\tTotal Requests\tRequests/sec\tAverage\tCompleted"
 	      "\tRecords\tBytes\tMissing\tDuplicates\n", f);
 	size_t i;

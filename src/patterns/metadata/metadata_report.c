@@ -64,6 +64,46 @@ static void latency_table(FILE *f, const json_t *labels)
 	}
 }
 
+/* The nodes of the report: a run of several ranks lists each rank's
+ * (OUT/result.json's nodes, docs/distributed.md), a run of one its own. */
+struct md_node {
+	const char *name;
+	json_int_t cores;
+	const json_t *pat;
+	char own[96]; /* the name with its rank, when another node has it */
+};
+
+static size_t report_nodes(const json_t *result, struct md_node *v, size_t max)
+{
+	const json_t *nodes = json_object_get(result, "nodes");
+	if (!json_is_array(nodes) || !json_array_size(nodes)) {
+		const json_t *man = json_object_get(result, "manifest");
+		v[0].pat = json_object_get(result, "pattern");
+		v[0].name = jstr(v[0].pat, "node");
+		v[0].cores = json_integer_value(json_object_get(json_object_get(man, "host"), "cores"));
+		return 1;
+	}
+	size_t i, n = 0;
+	const json_t *node;
+	json_array_foreach(nodes, i, node) {
+		if (n == max || !json_object_get(node, "pattern"))
+			continue; /* a rank that wrote no results has no row */
+		v[n].pat = json_object_get(node, "pattern");
+		v[n].name = jstr(v[n].pat, "node");
+		v[n].cores = json_integer_value(json_object_get(node, "cores"));
+		/* Ranks on one host share its name: the rank tells them apart. */
+		for (size_t k = 0; k < n; k++)
+			if (!strcmp(v[k].name, jstr(v[n].pat, "node"))) {
+				snprintf(v[n].own, sizeof v[n].own, "%s-rank%" JSON_INTEGER_FORMAT,
+					 jstr(v[n].pat, "node"), json_integer_value(json_object_get(node, "rank")));
+				v[n].name = v[n].own;
+				break;
+			}
+		n++;
+	}
+	return n;
+}
+
 static void write_body(FILE *f, struct rpb_runner *rn, const json_t *result)
 {
 	const struct rpb_job *job = rn->job;
@@ -71,31 +111,45 @@ static void write_body(FILE *f, struct rpb_runner *rn, const json_t *result)
 	const json_t *man = json_object_get(result, "manifest");
 	const json_t *totals = json_object_get(result, "totals");
 	const char *node = jstr(pat, "node");
-	json_int_t cores = json_integer_value(json_object_get(json_object_get(man, "host"), "cores"));
+	static struct md_node nodes[1024];
+	size_t nn = report_nodes(result, nodes, sizeof nodes / sizeof nodes[0]);
+	if (nn > 1) /* the run's first node names the whole */
+		pat = nodes[0].pat;
 
 	fprintf(f, "Connect Test - ID : %" JSON_INTEGER_FORMAT "\n",
 		json_integer_value(json_object_get(pat, "test_id")));
 	status_lines(f, result, pat, job->run.ops);
-	fprintf(f, "********** System Configuratiom **********\n"
-		   "NodeName\tCores\n%s\t%" JSON_INTEGER_FORMAT "\nTotal\t%" JSON_INTEGER_FORMAT "\n",
-		node, cores, cores);
+	/* tachyon-perf's multi-node layout: a row per node, then Total, the sum. */
+	json_int_t cores = 0;
+	fputs("********** System Configuratiom **********\nNodeName\tCores\n", f);
+	for (size_t i = 0; i < nn; i++) {
+		fprintf(f, "%s\t%" JSON_INTEGER_FORMAT "\n", nodes[i].name, nodes[i].cores);
+		cores += nodes[i].cores;
+	}
+	fprintf(f, "Total\t%" JSON_INTEGER_FORMAT "\n", cores);
 	fprintf(f, "********** Connect Test Settings **********\n"
 		   "rpbench.backend\t%s (%s), sync = %s\n"
 		   "clients.per.thread\t%" PRIu64 "\nops.per.thread\t%" PRIu64 "\nthreads.num\t%" PRIu64 "\n",
 		jstr(man, "backend"), jstr(man, "backend_version"), jstr(man, "sync"),
 		job->run.clients, job->run.ops, job->run.threads);
-	double node_rate = jreal(pat, "node_ops_per_s");
-	fprintf(f, "********** Metadata Operation Performace **********\n"
-		   "NodeName\tMetadataOperationPerformance(ops/sec)\n%s\t%.3f\nTotal\t%.3f\n",
-		node, node_rate, node_rate);
-	fprintf(f, "********** Node Details **********\n"
-		   "%s's metadata operation performance(ops/sec) for each threads:\n\t",
-		node);
-	size_t i;
-	const json_t *r;
-	json_array_foreach(json_object_get(pat, "thread_ops_per_s"), i, r)
-		fprintf(f, "[ %.3f ]", json_number_value(r));
-	fputc('\n', f);
+	double total_rate = 0;
+	fputs("********** Metadata Operation Performace **********\n"
+	      "NodeName\tMetadataOperationPerformance(ops/sec)\n", f);
+	for (size_t i = 0; i < nn; i++) {
+		fprintf(f, "%s\t%.3f\n", nodes[i].name, jreal(nodes[i].pat, "node_ops_per_s"));
+		total_rate += jreal(nodes[i].pat, "node_ops_per_s");
+	}
+	fprintf(f, "Total\t%.3f\n", total_rate);
+	fputs("********** Node Details **********\n", f);
+	for (size_t k = 0; k < nn; k++) {
+		fprintf(f, "%s's metadata operation performance(ops/sec) for each threads:\n\t",
+			nodes[k].name);
+		size_t i;
+		const json_t *r;
+		json_array_foreach(json_object_get(nodes[k].pat, "thread_ops_per_s"), i, r)
+			fprintf(f, "[ %.3f ]", json_number_value(r));
+		fputc('\n', f);
+	}
 
 	fprintf(f, "********** Additions (not in tachyon-perf's report) **********\n"
 		   "Total above = sum of the per-thread rates (ops / the thread's own time), as "
@@ -108,7 +162,11 @@ static void write_body(FILE *f, struct rpb_runner *rn, const json_t *result)
 		   "Run tag\t%s\nWorkspace\t%s/%s\nPreload(entries per thread)\t%" PRIu64 "\n"
 		   "Status\t%s\n",
 		json_integer_value(json_object_get(totals, "acked")), jreal(totals, "elapsed_s"),
-		jreal(pat, "wall_ops_per_s"), rn->run_tag, jstr(pat, "workspace"), node,
+		nn > 1 && jreal(totals, "elapsed_s") > 0
+			? (double)json_integer_value(json_object_get(totals, "acked")) / jreal(totals, "elapsed_s")
+			: jreal(pat, "wall_ops_per_s"),
+		rn->run_tag,
+		jstr(pat, "workspace"), node,
 		md_opts(job)->preload, jstr(result, "status"));
 	latency_table(f, json_object_get(result, "labels"));
 }

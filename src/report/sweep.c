@@ -1,0 +1,356 @@
+/* rpbench sweep (sweep.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fsutil.h"
+#include "gnuplot_text.h"
+#include "paths.h"
+#include "sweep.h"
+
+extern char **environ;
+
+int rpb_sweep_list(const char *text, unsigned *v, size_t *n, unsigned max, const char *what,
+		   char *msg, size_t mn)
+{
+	*n = 0;
+	const char *p = text;
+	while (*p) {
+		char *end;
+		errno = 0;
+		unsigned long x = strtoul(p, &end, 10);
+		if (end == p || errno || x < 1 || x > max || (*end && *end != ',') || *p == '-' ||
+		    *p == '+') {
+			snprintf(msg, mn, "%s takes counts from 1 to %u separated by commas (1,2,4,8)",
+				 what, max);
+			return -1;
+		}
+		for (size_t i = 0; i < *n; i++)
+			if (v[i] == x) {
+				snprintf(msg, mn, "%s names %lu twice; give each count once", what, x);
+				return -1;
+			}
+		if (*n == RPB_SWEEP_MAX) {
+			snprintf(msg, mn, "%s has more than %d counts", what, RPB_SWEEP_MAX);
+			return -1;
+		}
+		v[(*n)++] = (unsigned)x;
+		p = *end ? end + 1 : end;
+		if (*end && !*p) {
+			snprintf(msg, mn, "%s ends with a comma; give counts like 1,2,4,8", what);
+			return -1;
+		}
+	}
+	if (!*n) {
+		snprintf(msg, mn, "%s needs at least one count (1,2,4,8)", what);
+		return -1;
+	}
+	return 0;
+}
+
+/* One run's figures, from its result.json (a merged one for ranks > 1). */
+struct point_run {
+	unsigned threads, ranks, k;
+	int exit;
+	bool read;
+	double tput, p99_us;
+	char name[64];
+};
+
+/* The run's throughput and the first label's p99, each checked for its
+ * type: a result directory is untrusted input. */
+static bool read_result(const char *out, struct point_run *r)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/runs/%s/result.json", out, r->name);
+	json_t *root = json_load_file(path, 0, NULL);
+	const json_t *tput = json_object_get(json_object_get(root, "totals"), "throughput_per_s");
+	const json_t *labels = json_object_get(root, "labels");
+	const json_t *first = NULL;
+	const char *key;
+	json_t *v;
+	json_object_foreach((json_t *)labels, key, v) {
+		first = v;
+		break;
+	}
+	const json_t *p99 = json_object_get(first, "p99_us");
+	bool ok = json_is_number(tput) && json_is_number(p99) && json_number_value(tput) >= 0;
+	if (ok) {
+		r->tput = json_number_value(tput);
+		r->p99_us = json_number_value(p99);
+	}
+	json_decref(root);
+	return ok;
+}
+
+static int run_one(const struct rpb_sweep_plan *p, struct point_run *r, char *msg, size_t n)
+{
+	char bin[PATH_MAX], outdir[PATH_MAX], store[PATH_MAX], log[PATH_MAX], threads[32], np[16],
+		schema[64];
+	snprintf(bin, sizeof bin, "%s/rpbench-%s", p->bindir, p->backend);
+	snprintf(outdir, sizeof outdir, "%s/runs/%s", p->out, r->name);
+	snprintf(store, sizeof store, "%s/stores/%s", p->out, r->name);
+	snprintf(log, sizeof log, "%s/logs/%s.log", p->out, r->name);
+	snprintf(threads, sizeof threads, "threads=%u", r->threads);
+	snprintf(np, sizeof np, "%u", r->ranks);
+	snprintf(schema, sizeof schema, "sweep_t%u_r%u_%u", r->threads, r->ranks, r->k);
+	const char *argv[32 + 2 * RPB_SWEEP_MAX + 2 * 256];
+	size_t a = 0;
+	if (p->nranks) {
+		argv[a++] = "mpirun";
+		argv[a++] = "--oversubscribe";
+		if (geteuid() == 0)
+			argv[a++] = "--allow-run-as-root";
+		argv[a++] = "-np";
+		argv[a++] = np;
+	}
+	argv[a++] = bin;
+	argv[a++] = "run";
+	argv[a++] = p->workload;
+	argv[a++] = "--out";
+	argv[a++] = outdir;
+	argv[a++] = "--quiet";
+	argv[a++] = "--set";
+	argv[a++] = threads;
+	for (size_t i = 0; i < p->nsets && i < 256; i++) {
+		argv[a++] = "--set";
+		argv[a++] = p->sets[i];
+	}
+	if (!strcmp(p->backend, "postgres")) {
+		if (p->dsn) {
+			argv[a++] = "--dsn";
+			argv[a++] = p->dsn;
+		}
+		argv[a++] = "--schema";
+		argv[a++] = schema;
+	} else if (strcmp(p->backend, "null")) {
+		argv[a++] = "--dir";
+		argv[a++] = store;
+	}
+	argv[a] = NULL;
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	pid_t pid;
+	int rc = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc) {
+		snprintf(msg, n, "cannot start %s: %s%s", argv[0], strerror(rc),
+			 p->nranks ? "; install openmpi-bin (scripts/deps.sh)" : "");
+		return -1;
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			snprintf(msg, n, "cannot wait for %s: %s", argv[0], strerror(errno));
+			return -1;
+		}
+	r->exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	r->read = read_result(p->out, r);
+	if (!p->quiet)
+		printf("  %-24s exit %d%s\n", r->name, r->exit, r->read ? "" : " (no result.json)");
+	return 0;
+}
+
+/* A point: every repeat of one (threads, ranks). */
+struct point {
+	unsigned threads, ranks, conc;
+	double tput, p99_us; /* means over the repeats that wrote results */
+	unsigned runs;
+};
+
+static int by_conc(const void *a, const void *b)
+{
+	const struct point *x = a, *y = b;
+	return x->conc != y->conc ? (x->conc < y->conc ? -1 : 1)
+				  : (x->ranks < y->ranks ? -1 : x->ranks > y->ranks);
+}
+
+static int write_outputs(const struct rpb_sweep_plan *p, const struct point_run *runs, size_t nr,
+			 struct point *pts, size_t np, char *msg, size_t n)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/sweep.csv", p->out);
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		snprintf(msg, n, "cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "threads,ranks,concurrency,repeat,exit,throughput_per_s,p99_us,result\n");
+	for (size_t i = 0; i < nr; i++)
+		fprintf(f, "%u,%u,%u,%u,%d,%.3f,%.3f,runs/%s\n", runs[i].threads, runs[i].ranks,
+			runs[i].threads * runs[i].ranks, runs[i].k + 1, runs[i].exit,
+			runs[i].read ? runs[i].tput : 0, runs[i].read ? runs[i].p99_us : 0, runs[i].name);
+	fclose(f);
+	qsort(pts, np, sizeof *pts, by_conc);
+	/* The ideal: the smallest point's throughput per unit of concurrency. */
+	double per = pts[0].runs && pts[0].conc ? pts[0].tput / pts[0].conc : 0;
+	snprintf(path, sizeof path, "%s/sweep-points.csv", p->out);
+	FILE *d = fopen(path, "w");
+	snprintf(path, sizeof path, "%s/sweep.txt", p->out);
+	FILE *t = fopen(path, "w");
+	if (!d || !t) {
+		if (d)
+			fclose(d);
+		if (t)
+			fclose(t);
+		snprintf(msg, n, "cannot write in %s: %s", p->out, strerror(errno));
+		return -1;
+	}
+	fprintf(d, "concurrency,threads,ranks,throughput_per_s,ideal_per_s,efficiency,p99_us\n");
+	fprintf(t, "%-11s %7s %5s %14s %14s %10s %12s %5s\n", "concurrency", "threads", "ranks",
+		"ops/s", "ideal ops/s", "efficiency", "p99 us", "runs");
+	for (size_t i = 0; i < np; i++) {
+		double ideal = per * pts[i].conc;
+		double eff = ideal > 0 && pts[i].runs ? pts[i].tput / ideal : 0;
+		fprintf(d, "%u,%u,%u,%.3f,%.3f,%.4f,%.3f\n", pts[i].conc, pts[i].threads, pts[i].ranks,
+			pts[i].tput, ideal, eff, pts[i].p99_us);
+		fprintf(t, "%-11u %7u %5u %14.1f %14.1f %9.1f%% %12.1f %5u\n", pts[i].conc,
+			pts[i].threads, pts[i].ranks, pts[i].tput, ideal, 100 * eff, pts[i].p99_us,
+			pts[i].runs);
+	}
+	fclose(d);
+	fclose(t);
+	if (!p->quiet) {
+		snprintf(path, sizeof path, "%s/sweep.txt", p->out);
+		FILE *r = fopen(path, "r");
+		char line[256];
+		while (r && fgets(line, sizeof line, r))
+			fputs(line, stdout);
+		if (r)
+			fclose(r);
+	}
+	return 0;
+}
+
+/* The figure: throughput and the ideal line on the left axis, p99 on the
+ * right, against total concurrency. Text enters only through rpb_gp_quote. */
+static int plot(const struct rpb_sweep_plan *p, char *msg, size_t n)
+{
+	char path[PATH_MAX], q[512], title[256];
+	snprintf(path, sizeof path, "%s/sweep.gp", p->out);
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		snprintf(msg, n, "cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	snprintf(title, sizeof title, "%s on %s: throughput and p99 against concurrency",
+		 strrchr(p->workload, '/') ? strrchr(p->workload, '/') + 1 : p->workload, p->backend);
+	fprintf(f, "set terminal svg size 900,540 dynamic font 'sans,11'\n");
+	fprintf(f, "set output 'sweep.svg'\nset datafile separator ','\n");
+	fprintf(f, "set title %s noenhanced\n", rpb_gp_quote(q, sizeof q, title));
+	fprintf(f, "set xlabel 'total concurrency (threads x ranks)'\nset ylabel 'ops/s'\n");
+	fprintf(f, "set y2label 'p99 (us)'\nset ytics nomirror\nset y2tics\nset key top left\n");
+	fprintf(f, "set grid\nset yrange [0:*]\nset y2range [0:*]\n");
+	fprintf(f, "plot 'sweep-points.csv' skip 1 using 1:4 with linespoints lw 2 pt 7 title 'throughput', \\\n"
+		   "     '' skip 1 using 1:5 with lines dt 2 title 'ideal (linear from the first point)', \\\n"
+		   "     '' skip 1 using 1:7 axes x1y2 with linespoints pt 5 title 'p99'\n");
+	fclose(f);
+	/* gnuplot runs in OUT, where the script names its files. */
+	char log[PATH_MAX];
+	snprintf(log, sizeof log, "%s/gnuplot.log", p->out);
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addchdir_np(&fa, p->out);
+	posix_spawn_file_actions_addopen(&fa, 2, "gnuplot.log", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	char *argv[] = {"gnuplot", "sweep.gp", NULL};
+	pid_t pid;
+	int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ), status = 0;
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc) {
+		snprintf(msg, n, "cannot run gnuplot in %s: %s; install gnuplot-nox (scripts/deps.sh)",
+			 p->out, strerror(rc));
+		return -1;
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		snprintf(msg, n, "gnuplot failed on %s/sweep.gp; see %s", p->out, log);
+		return -1;
+	}
+	return 0;
+}
+
+int rpb_sweep_run(const struct rpb_sweep_plan *p, char *msg, size_t n)
+{
+	static const char *const subdirs[] = {"/runs", "/stores", "/logs"};
+	struct rpb_err err;
+	if (rpb_dir_prepare(p->out, true, &err) != RPB_OK) {
+		snprintf(msg, n, "cannot use %s as the sweep's directory (%s); choose a writable --out",
+			 p->out, err.native ? strerror(err.native) : "not a directory");
+		return -1;
+	}
+	char held[PATH_MAX];
+	snprintf(held, sizeof held, "%s/sweep.csv", p->out);
+	if (access(held, F_OK) == 0) {
+		snprintf(msg, n, "%s already holds a sweep (sweep.csv); choose a new --out", p->out);
+		return -1;
+	}
+	for (size_t i = 0; i < 3; i++) {
+		char d[PATH_MAX];
+		snprintf(d, sizeof d, "%s%s", p->out, subdirs[i]);
+		if (mkdir(d, 0755) != 0 && errno != EEXIST) {
+			snprintf(msg, n, "cannot create %s: %s; choose a writable --out", d, strerror(errno));
+			return -1;
+		}
+	}
+	size_t nrk = p->nranks ? p->nranks : 1;
+	size_t np = p->nthreads * nrk, nr = np * p->repeat;
+	struct point_run *runs = calloc(nr, sizeof *runs);
+	struct point *pts = calloc(np, sizeof *pts);
+	if (!runs || !pts) {
+		free(runs), free(pts);
+		snprintf(msg, n, "out of memory for %zu runs", nr);
+		return -1;
+	}
+	int rc = 0;
+	bool all_ok = true;
+	size_t i = 0;
+	/* Interleaved: every point once, then every point again. */
+	for (unsigned k = 0; k < p->repeat && !rc; k++)
+		for (size_t r = 0; r < nrk && !rc; r++)
+			for (size_t t = 0; t < p->nthreads && !rc; t++, i++) {
+				struct point_run *pr = &runs[i];
+				pr->threads = p->threads[t];
+				pr->ranks = p->nranks ? p->ranks[r] : 1;
+				pr->k = k;
+				snprintf(pr->name, sizeof pr->name, "t%u-r%u-%u", pr->threads, pr->ranks, k + 1);
+				rc = run_one(p, pr, msg, n);
+				all_ok &= pr->exit == 0 && pr->read;
+			}
+	for (size_t j = 0; j < i; j++) {
+		struct point *pt = &pts[(runs[j].k ? j - runs[j].k * np : j)];
+		pt->threads = runs[j].threads;
+		pt->ranks = runs[j].ranks;
+		pt->conc = runs[j].threads * runs[j].ranks;
+		if (!runs[j].read)
+			continue;
+		pt->tput += runs[j].tput;
+		pt->p99_us += runs[j].p99_us;
+		pt->runs++;
+	}
+	for (size_t j = 0; j < np; j++)
+		if (pts[j].runs) {
+			pts[j].tput /= pts[j].runs;
+			pts[j].p99_us /= pts[j].runs;
+		}
+	if (!rc)
+		rc = write_outputs(p, runs, i, pts, np, msg, n);
+	if (!rc)
+		rc = plot(p, msg, n);
+	if (!rc && !p->quiet)
+		printf("Sweep: %s/sweep.txt, %s/sweep.csv, %s/sweep.svg\n", p->out, p->out, p->out);
+	free(runs);
+	free(pts);
+	return rc ? -1 : all_ok ? 0 : 3;
+}
