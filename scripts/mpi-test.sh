@@ -200,6 +200,30 @@ wait_ops() {
 	return 1
 }
 
+echo "-- merged percentiles are those of all ranks' samples, not averages of the ranks' own"
+# Each rank stalls every create for its own time (10, 30, 50 ms), so the
+# merged p90 (the 50 ms rank) is far from the mean of the ranks' p90s (30
+# ms). samples.jtl keeps whole milliseconds: nearest-rank percentiles of all
+# ranks' rows are compared within 1.5 ms plus the histogram's 1%.
+pct=(run "$wl" --out "$work/pct" --set ops=30 --set threads=1 --set clients=1 --set probe_every=0
+	--set warmup=0 --set jtl=on --quiet)
+timeout "$limit" "${mpmd[@]}" \
+	-np 1 "$build/bin/rpbench-null" "${pct[@]}" --set inject=stall:10@1 : \
+	-np 1 "$build/bin/rpbench-null" "${pct[@]}" --set inject=stall:30@1 : \
+	-np 1 "$build/bin/rpbench-null" "${pct[@]}" --set inject=stall:50@1 >"$work/pct.log" 2>&1 ||
+	{ cat "$work/pct.log"; fail "percentiles: mpirun"; }
+for q in 50 90 99; do
+	merged=$(jq -r ".labels.create.p${q}_us / 1000" "$work/pct/result.json")
+	from_jtl=$(awk -F, 'FNR > 1 && $3 == "create" { print $2 }' "$work"/pct/rank-{0,1,2}/samples.jtl |
+		sort -n | awk -v q="$q" '{ v[NR] = $1 } END { if (NR) print v[int((q * NR + 99) / 100)] }')
+	[ -n "$from_jtl" ] || { fail "percentiles: no create rows in samples.jtl"; continue; }
+	awk -v m="$merged" -v j="$from_jtl" 'BEGIN { d = m - j; if (d < 0) d = -d; exit !(d <= 1.5 + 0.01 * j) }' ||
+		fail "percentiles: merged p$q is $merged ms, all ranks' samples give $from_jtl ms"
+done
+ranks_mean=$(jq -s 'map(.labels.create.p90_us) | add / length / 1000' "$work"/pct/rank-{0,1,2}/result.json)
+awk -v m="$(jq -r '.labels.create.p90_us / 1000' "$work/pct/result.json")" -v a="$ranks_mean" \
+	'BEGIN { exit !(m - a > 10) }' || fail "percentiles: the merged p90 is the ranks' mean p90 ($ranks_mean ms)"
+
 echo "-- an error injected on rank 1 alone stops every rank; every rank's results are complete"
 # mpirun's MPMD form: rank 1 alone stalls a transaction past txn_timeout.
 inj=(run "$wl" --out "$work/inj" --set ops=0 --set duration="$limit" --set threads=1
