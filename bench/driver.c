@@ -328,6 +328,7 @@ static int load_job(struct rpb_job *job, const struct cli *c, const char *prog)
 		return RPB_EXIT_USAGE;
 	}
 	if (rpb_path_check(c->target, "the workload file", 0, msg, sizeof msg) != 0 ||
+	    rpb_path_workload_unknown(c->target, msg, sizeof msg) ||
 	    rpb_job_load(job, c->target, msg, sizeof msg) != 0)
 		goto bad;
 	for (size_t i = 0; i < c->nsets; i++)
