@@ -25,6 +25,7 @@
 #include "clock.h"
 #include "dsn.h"
 #include "hostinfo.h"
+#include "postgres_untrusted.h"
 
 #define PG_DEFAULT_SCHEMA "rpbench"
 #define PG_NAMEDATALEN 63 /* longer identifiers are silently truncated */
@@ -63,6 +64,7 @@ struct pg_queued {
 struct rpb_store {
 	char *conninfo;   /* NULL: libpq's PG* environment variables */
 	char *read_conninfo; /* read_dsn, NULL without a read replica */
+	bool untrusted;   /* conninfo came from a results directory: no credentials */
 	char *schema;     /* plain name, for catalog lookups */
 	char *schema_sql; /* quoted identifier, for statements */
 	enum rpb_sync sync;
@@ -232,21 +234,32 @@ static void pg_notice_ignore(void *arg, const char *message)
 
 #define PG_FIX_DSN "check --dsn or PGHOST/PGPORT"
 #define PG_FIX_READ_DSN "check postgres.read_dsn"
+/* Short: libpq's own message comes before it in a 256-byte message. */
+#define PG_FIX_UNTRUSTED "the DSN is result.json's, used without your credentials; pass --dsn to use them"
 
-/* fix: what to check when the server cannot be reached. */
-static enum rpb_status pg_connect(const char *conninfo, const char *fix, PGconn **out,
+/* Connects to the server (replica false) or the read replica; a DSN from a
+ * results directory without the user's credentials (postgres_untrusted.h). */
+static enum rpb_status pg_connect(const struct rpb_store *st, bool replica, PGconn **out,
 				  struct rpb_err *err)
 {
-	const char *const keys[] = {"dbname", "fallback_application_name", NULL};
-	const char *const vals[] = {conninfo, "rpbench", NULL};
-	PGconn *c = PQconnectdbParams(keys, vals, 1);
+	const char *conninfo = replica ? st->read_conninfo : st->conninfo;
+	const char *fix = replica ? PG_FIX_READ_DSN : st->untrusted ? PG_FIX_UNTRUSTED : PG_FIX_DSN;
+	const char *keys[PG_UNTRUSTED_MAX] = {"dbname", "fallback_application_name"};
+	const char *vals[PG_UNTRUSTED_MAX] = {conninfo, "rpbench"};
+	PQconninfoOption *parsed = NULL;
+	char why[128];
+	if (st->untrusted && !replica &&
+	    pg_untrusted_params(conninfo, keys, vals, &parsed, why, sizeof why) != 0)
+		return pg_connect_error(conninfo, why, fix, err);
+	PGconn *c = PQconnectdbParams(keys, vals, !parsed);
+	PQconninfoFree(parsed);
 	*out = NULL;
 	if (!c)
 		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory connecting to PostgreSQL");
 	if (PQstatus(c) != CONNECTION_OK) {
-		enum rpb_status st = pg_connect_error(conninfo, PQerrorMessage(c), fix, err);
+		enum rpb_status rc = pg_connect_error(conninfo, PQerrorMessage(c), fix, err);
 		PQfinish(c);
-		return st;
+		return rc;
 	}
 	PQsetNoticeProcessor(c, pg_notice_ignore, NULL);
 	*out = c;
@@ -522,6 +535,7 @@ static enum rpb_status pg_open_config(const struct rpb_store_cfg *cfg, struct rp
 	st->sync = cfg->sync;
 	st->schema = strdup(name);
 	st->conninfo = cfg->dsn && *cfg->dsn ? strdup(cfg->dsn) : NULL;
+	st->untrusted = cfg->dsn_untrusted;
 	if (!st->schema || (cfg->dsn && *cfg->dsn && !st->conninfo))
 		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory");
 	return RPB_OK;
@@ -665,7 +679,7 @@ static enum rpb_status pg_replica_check(struct rpb_store *st, struct rpb_err *er
  * every read of this store waits for: the server's WAL as it is now. */
 static enum rpb_status pg_replica_open(struct rpb_store *st, struct rpb_err *err)
 {
-	enum rpb_status rc = pg_connect(st->read_conninfo, PG_FIX_READ_DSN, &st->replica_admin, err);
+	enum rpb_status rc = pg_connect(st, true, &st->replica_admin, err);
 	if (!rc)
 		rc = pg_replica_check(st, err);
 	if (!rc)
@@ -835,7 +849,7 @@ static enum rpb_status pg_open(const struct rpb_store_cfg *cfg, struct rpb_store
 	pthread_mutex_init(&st->admin_lock, NULL);
 	enum rpb_status rc = pg_open_config(cfg, st, err);
 	if (!rc)
-		rc = pg_connect(st->conninfo, PG_FIX_DSN, &st->admin, err);
+		rc = pg_connect(st, false, &st->admin, err);
 	if (!rc) {
 		char *q = PQescapeIdentifier(st->admin, st->schema, strlen(st->schema));
 		st->schema_sql = q ? strdup(q) : NULL;
@@ -893,9 +907,7 @@ static enum rpb_status pg_link_open(struct rpb_session *s, unsigned which, struc
 {
 	const struct rpb_store *st = s->st;
 	struct pg_link *l = &s->link[which];
-	enum rpb_status rc = which == PG_PRIMARY
-				     ? pg_connect(st->conninfo, PG_FIX_DSN, &l->conn, err)
-				     : pg_connect(st->read_conninfo, PG_FIX_READ_DSN, &l->conn, err);
+	enum rpb_status rc = pg_connect(st, which == PG_REPLICA, &l->conn, err);
 	if (rc)
 		return rc;
 	char sql[256];

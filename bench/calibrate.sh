@@ -37,6 +37,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ -n "$BUILD" ] || die "give --build DIR (a cmake build of this tree)"
+command -v jq >/dev/null || die "jq not found; install jq (scripts/deps.sh does)"
 BIN=$(cd "$BUILD" && pwd)/bin
 [ "$PAIRS" -ge 3 ] || die "--pairs must be at least 3 for a median"
 for b in $BACKENDS null; do
@@ -84,7 +85,7 @@ rows() {
 
 # fillrandbatch: fillrandom with 1000 puts per transaction (SQLite only,
 # db_bench_sqlite3's fillrandbatch), on a store of its own.
-rename_batch() { sed 's/^fillrandom  /fillrandbatch/'; }
+rename_batch() { sed -e 's/^fillrandom  /fillrandbatch/' -e 's|^fillrandom/cpu |fillrandbatch/cpu |'; }
 
 run_direct() {
 	local b=$1 vs=$2 pair=$3 tag=$4 batch=${5:-1} benches=$BENCHES
@@ -111,7 +112,12 @@ run_rpbench() {
 	[ "$b" = postgres ] && args+=(--dsn "$DSN" --schema "$tag")
 	[ "$b" = sqlite ] && args+=("${SQLITE_SETS[@]}")
 	"$BIN/rpbench-$b" "${args[@]}" >/dev/null
-	sed -n '/^-----/,$p' "$OUT/$tag/report.txt" | if [ "$batch" = 1 ]; then cat; else rename_batch; fi |
+	{
+		sed -n '/^-----/,$p' "$OUT/$tag/report.txt"
+		# The CPU time of each benchmark, as the direct loops print it.
+		jq -r '.pattern.benchmarks[] | select(.completed) |
+			"\(.name)/cpu : \(.cpu_micros_per_op) micros/op;"' "$OUT/$tag/result.json"
+	} | if [ "$batch" = 1 ]; then cat; else rename_batch; fi |
 		rows raw "$b" "$vs" rpbench "$pair"
 	rm -rf "${OUT:?}/$tag/store"
 	[ "$b" = postgres ] && quiet_sql "DROP SCHEMA $tag CASCADE"
@@ -186,7 +192,10 @@ fi
 # Medians per (kind, backend, value size/sync, benchmark, side), then ratios
 # next to their targets: raw rpbench / direct time <= 1.03 (LevelDB) and
 # <= 1.05 (SQLite), ingest pgbench / rpbench time >= 1.5, null <= 0.100 us
-# per transaction (the harness alone).
+# per transaction (the harness alone). Raw rows also give the ratio of CPU
+# times (whole process, every thread): preemption by other processes
+# lengthens wall time but not CPU time, so on a busy machine it is the
+# steadier of the two.
 LOAD_AFTER=$(cut -d ' ' -f 1-3 /proc/loadavg)
 echo
 echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
@@ -199,13 +208,20 @@ sort -t $'\t' -k1,1 -k2,2 -k3,3n -k4,4 -k5,5 -k7,7g "$ROWS" | awk -F '\t' '
 		n = 0
 	}
 	function verdict(x, op, t) { return (op == "<=" ? x <= t : x >= t) ? "met" : "MISSED" }
+	# The ratio of CPU times ("NAME/cpu" rows), or "-" where there are none.
+	function cpu_ratio(f,   c, d) {
+		c = f[1] FS f[2] FS f[3] FS f[4] "/cpu" FS "rpbench"
+		d = f[1] FS f[2] FS f[3] FS f[4] "/cpu" FS "direct"
+		return (c in med && d in med && med[d] > 0) ? sprintf("%.3f", med[c] / med[d]) : "-"
+	}
 	{ k = $1 FS $2 FS $3 FS $4 FS $5; if (k != key) { flush(); key = k } v[++n] = $7 }
 	END {
 		flush()
-		printf "%-7s %-9s %-6s %-13s %12s %12s %8s  %-8s %s\n", "kind", "backend", "size", "benchmark", "direct_us", "rpbench_us", "ratio", "target", "verdict"
+		fmt = "%-7s %-9s %-6s %-13s %12s %12s %8s %9s  %-8s %s\n"
+		printf fmt, "kind", "backend", "size", "benchmark", "direct_us", "rpbench_us", "ratio", "cpu_ratio", "target", "verdict (wall / cpu)"
 		for (i = 1; i <= nk; i++) {
 			split(keys[i], f, FS)
-			if (f[5] != "rpbench") continue
+			if (f[5] != "rpbench" || f[4] ~ /\/cpu$/) continue
 			d = f[1] FS f[2] FS f[3] FS f[4] FS "direct"
 			r = med[keys[i]]
 			if (f[1] == "ingest") {
@@ -214,13 +230,15 @@ sort -t $'\t' -k1,1 -k2,2 -k3,3n -k4,4 -k5,5 -k7,7g "$ROWS" | awk -F '\t' '
 				x = r / med[d]; op = "<="
 				t = f[2] == "leveldb" ? 1.03 : f[2] == "sqlite" ? 1.05 : 0
 			} else {
-				printf "%-7s %-9s %-6s %-13s %12s %12.3f %8s  %-8s %s\n", f[1], f[2], f[3], f[4], "-", r, "-", "<=0.100", verdict(r, "<=", 0.100)
+				printf fmt, f[1], f[2], f[3], f[4], "-", sprintf("%.3f", r), "-", "-", "<=0.100", verdict(r, "<=", 0.100)
 				continue
 			}
+			c = cpu_ratio(f)
+			v2 = (t && c != "-") ? " / " verdict(c + 0, op, t) : ""
 			if (t)
-				printf "%-7s %-9s %-6s %-13s %12.3f %12.3f %8.3f  %-8s %s\n", f[1], f[2], f[3], f[4], med[d], r, x, op t, verdict(x, op, t)
+				printf fmt, f[1], f[2], f[3], f[4], sprintf("%.3f", med[d]), sprintf("%.3f", r), sprintf("%.3f", x), c, op t, verdict(x, op, t) v2
 			else
-				printf "%-7s %-9s %-6s %-13s %12.3f %12.3f %8.3f  %-8s %s\n", f[1], f[2], f[3], f[4], med[d], r, x, "-", "-"
+				printf fmt, f[1], f[2], f[3], f[4], sprintf("%.3f", med[d]), sprintf("%.3f", r), sprintf("%.3f", x), c, "-", "-"
 		}
 	}' | tee "$OUT/summary.txt"
 echo "rows: $ROWS; summary: $OUT/summary.txt"

@@ -243,6 +243,25 @@ static void unmake_out(struct made_dirs *m, const char *dir, bool own_store)
 	}
 }
 
+/* The result files of the core; each pattern lists its own. */
+static const char *const core_result_files[] = {"result.json", "summary.txt",   "intervals.csv",
+						"samples.jtl", "report.txt",    RPB_LEDGER_FILE,
+						RPB_FAILURES_FILE, NULL};
+
+/* After a start that failed before any operation: removes every result
+ * file in out. Each is this run's: prepare_out refused a directory that held
+ * any of them. */
+static void remove_result_files(const char *out)
+{
+	char path[PATH_MAX];
+	for (size_t p = 0; p <= rpb_pattern_count(); p++) {
+		const char *const *names = p == 0 ? core_result_files : rpb_pattern_at(p - 1)->files;
+		for (size_t i = 0; names && names[i]; i++)
+			if (rpb_path_join(path, sizeof path, out, names[i]) == 0)
+				unlink(path);
+	}
+}
+
 /* Creates the results directory; refuses one that holds a result file. */
 static int prepare_out(const char *out, char *msg, size_t mn)
 {
@@ -254,10 +273,7 @@ static int prepare_out(const char *out, char *msg, size_t mn)
 	}
 	/* The core's files, then every pattern's own: a directory of any run
 	 * is refused, whichever pattern made it. */
-	static const char *const ours[] = {"result.json", "summary.txt",   "intervals.csv",
-					   "samples.jtl", "report.txt",    RPB_LEDGER_FILE,
-					   RPB_FAILURES_FILE, NULL};
-	if (refuse_held(out, ours, msg, mn))
+	if (refuse_held(out, core_result_files, msg, mn))
 		return -1;
 	for (size_t i = 0; i < rpb_pattern_count(); i++)
 		if (refuse_held(out, rpb_pattern_at(i)->files, msg, mn))
@@ -312,6 +328,7 @@ static int load_job(struct rpb_job *job, const struct cli *c, const char *prog)
 		return RPB_EXIT_USAGE;
 	}
 	if (rpb_path_check(c->target, "the workload file", 0, msg, sizeof msg) != 0 ||
+	    rpb_path_workload_unknown(c->target, msg, sizeof msg) ||
 	    rpb_job_load(job, c->target, msg, sizeof msg) != 0)
 		goto bad;
 	for (size_t i = 0; i < c->nsets; i++)
@@ -399,7 +416,7 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 	char top_out[PATH_MAX];
 	char own_dir[PATH_MAX];
 	struct made_dirs made = {.n = 0};
-	bool started = false, own_store = false;
+	bool started = false, ran = false, own_store = false;
 	out_name(out, sizeof out, c, &job, b);
 	if (rpb_dist_on()) {
 		/* One load node per rank: rank 0's results directory, each rank's
@@ -531,10 +548,11 @@ static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char 
 			 "so no rank ran");
 		goto fail;
 	}
-	if (rpb_run(&rn, &err) != RPB_OK) {
+	if (rpb_run(&rn, &err) != RPB_OK) { /* before the first operation */
 		snprintf(msg, sizeof msg, "%s", err.msg);
 		goto fail;
 	}
+	ran = true;
 	/* Several ranks: rank 0 prints the merged result, not its own. */
 	bool quiet = rn.quiet;
 	rn.quiet |= rpb_dist_on();
@@ -557,7 +575,11 @@ done:
 	rpb_runner_free(&rn);
 	rpb_live_ledger_close(&live);
 	b->close(rn.store);
-	if (!started)
+	/* A start that failed leaves nothing behind: nothing ran, so there is
+	 * nothing for verify or a report to read. */
+	if (started && !ran)
+		remove_result_files(out);
+	if (!ran)
 		unmake_out(&made, dir, own_store);
 	if (lock_fd >= 0)
 		close(lock_fd); /* after the store: nobody may empty it while it is open */
@@ -687,6 +709,7 @@ static int cmd_verify(const struct rpb_backend *b, const struct cli *c, const ch
 	store_cfg(&cfg, b, &rf.job, *dir ? dir : NULL, dsn && *dsn ? dsn : NULL,
 		  c->schema ? c->schema : rf.name);
 	cfg.primary_only = true; /* the store of record, not a replica's copy */
+	cfg.dsn_untrusted = !c->dsn; /* then it is result.json's */
 	cfg.lock = RPB_LOCK_VERIFY;
 	if (b->open(&cfg, &st, &err) != RPB_OK) {
 		if (err.status == RPB_CONFLICT) /* the store's lock: a run is writing it */

@@ -45,10 +45,14 @@ bin=$root/usr/bin
 if grep -rlF -e "$top" -e "$build" "$root" >"$scratch/leaks"; then
 	fail "installed files name the source or build tree: $(tr '\n' ' ' <"$scratch/leaks")"
 fi
-for page in man1/rpbench.1 man1/rpbench-null.1 man1/rpbench-sqlite.1 man1/rpbench-leveldb.1 \
-	man1/rpbench-postgres.1 man5/rpbench-workload.5; do
+for page in man1/rpbench.1.gz man1/rpbench-null.1.gz man1/rpbench-sqlite.1.gz \
+	man1/rpbench-leveldb.1.gz man1/rpbench-postgres.1.gz man5/rpbench-workload.5.gz; do
 	f=$root/usr/share/man/$page
 	[ -s "$f" ] || fail "man page $page is missing"
+	gzip -t "$f" || fail "man page $page is not a gzip file"
+	# gzip -n: no file name or time stamp in the header (flags byte 0, mtime 0).
+	[ "$(od -An -tx1 -j3 -N5 "$f" | tr -d ' ')" = 0000000000 ] ||
+		fail "man page $page was gzipped with a name or time stamp (use gzip -9n)"
 	if command -v man >/dev/null; then
 		warnings=$(MANWIDTH=80 man --warnings -E UTF-8 -l "$f" 2>&1 >/dev/null) || fail "man -l $page"
 		[ -z "$warnings" ] || fail "man -l $page warns: $warnings"

@@ -61,6 +61,10 @@ cal=$(mktemp -d /tmp/rpbcal.XXXXXX)
 bash bench/calibrate.sh --build build --num 2000 --pg-num 500 --pairs 3 --ingest-ops 200 \
 	--out "$cal/out" >"$cal/log" 2>&1 || { cat "$cal/log"; status=1; }
 tail -n 3 "$cal/log"
+# Every LevelDB and SQLite row has both ratios, by wall clock and by CPU time.
+awk '$1 == "raw" && ($2 == "leveldb" || $2 == "sqlite") { n++; if ($8 !~ /^[0-9.]+$/ || $7 !~ /^[0-9.]+$/) bad++ }
+	END { if (n < 16 || bad) { print "calibrate.sh: " n " rows, " bad + 0 " without both ratios"; exit 1 } }' \
+	"$cal/out/summary.txt" || { cat "$cal/out/summary.txt"; status=1; }
 rm -rf "$cal"
 
 echo "== harvest memory: rpbench's heap at a small and a 3x larger corpus (smoke sizes)"

@@ -108,6 +108,10 @@ static char *jmeter_read(const struct e2e_env *e, const char *out)
 	e2e_proc_free(&p);
 	char *text = e2e_slurp(got, NULL);
 	cr_assert_not_null(text, "JMeter's reader wrote no %s", got);
+	/* Its log lands beside the output, never in the working directory
+	 * (the source tree, when the tests run from there). */
+	snprintf(got, sizeof got, "%s/jmeter.log", out);
+	cr_assert_eq(access(got, F_OK), 0, "JMeter's log is not in %s", got);
 	return text;
 }
 

@@ -21,7 +21,7 @@ static void write_bench(struct calib *c, bool seq)
 	unsigned char key[CALIB_KEY_MAX];
 	leveldb_writebatch_t *b = leveldb_writebatch_create();
 	uint64_t bytes = 0;
-	double t0 = calib_now();
+	struct calib_clock t0 = calib_start();
 	for (uint64_t i = 0; i < c->num; i += c->batch) {
 		leveldb_writebatch_clear(b);
 		for (uint64_t j = 0; j < c->batch && i + j < c->num; j++) {
@@ -35,7 +35,7 @@ static void write_bench(struct calib *c, bool seq)
 		if (err)
 			die("write", err);
 	}
-	double secs = calib_now() - t0;
+	struct calib_clock secs = calib_since(&t0);
 	leveldb_writebatch_destroy(b);
 	calib_report(seq ? "fillseq" : "fillrandom", secs, c->num, bytes, -1);
 }
@@ -44,7 +44,7 @@ static void read_random(struct calib *c)
 {
 	unsigned char key[CALIB_KEY_MAX];
 	long long found = 0;
-	double t0 = calib_now();
+	struct calib_clock t0 = calib_start();
 	for (uint64_t i = 0; i < c->num; i++) {
 		calib_key(c, key, calib_uniform(c, c->num));
 		size_t len;
@@ -55,13 +55,13 @@ static void read_random(struct calib *c)
 		found += v != NULL;
 		leveldb_free(v);
 	}
-	calib_report("readrandom", calib_now() - t0, c->num, 0, found);
+	calib_report("readrandom", calib_since(&t0), c->num, 0, found);
 }
 
 static void read_seq(struct calib *c)
 {
 	uint64_t n = 0, bytes = 0;
-	double t0 = calib_now();
+	struct calib_clock t0 = calib_start();
 	leveldb_iterator_t *it = leveldb_create_iterator(db, ro);
 	for (leveldb_iter_seek_to_first(it); n < c->num && leveldb_iter_valid(it); leveldb_iter_next(it)) {
 		size_t kl, vl;
@@ -71,7 +71,7 @@ static void read_seq(struct calib *c)
 		n++;
 	}
 	leveldb_iter_destroy(it);
-	calib_report("readseq", calib_now() - t0, n, bytes, -1);
+	calib_report("readseq", calib_since(&t0), n, bytes, -1);
 }
 
 /* Deletes every key, 256 per write batch, as the raw pattern empties its table. */

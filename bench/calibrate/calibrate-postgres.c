@@ -30,7 +30,7 @@ static void write_bench(struct calib *c, bool seq)
 	unsigned char key[CALIB_KEY_MAX];
 	static const int fmt[] = {1, 1};
 	uint64_t bytes = 0;
-	double t0 = calib_now();
+	struct calib_clock t0 = calib_start();
 	for (uint64_t i = 0; i < c->num; i += c->batch) {
 		exec("BEGIN");
 		for (uint64_t j = 0; j < c->batch && i + j < c->num; j++) {
@@ -42,7 +42,7 @@ static void write_bench(struct calib *c, bool seq)
 		}
 		exec("COMMIT");
 	}
-	calib_report(seq ? "fillseq" : "fillrandom", calib_now() - t0, c->num, bytes, -1);
+	calib_report(seq ? "fillseq" : "fillrandom", calib_since(&t0), c->num, bytes, -1);
 }
 
 static void read_random(struct calib *c)
@@ -50,7 +50,7 @@ static void read_random(struct calib *c)
 	unsigned char key[CALIB_KEY_MAX];
 	static const int fmt[] = {1};
 	long long found = 0;
-	double t0 = calib_now();
+	struct calib_clock t0 = calib_start();
 	for (uint64_t i = 0; i < c->num; i += c->batch) {
 		exec("BEGIN READ ONLY");
 		for (uint64_t j = 0; j < c->batch && i + j < c->num; j++) {
@@ -65,7 +65,7 @@ static void read_random(struct calib *c)
 		}
 		exec("COMMIT");
 	}
-	calib_report("readrandom", calib_now() - t0, c->num, 0, found);
+	calib_report("readrandom", calib_since(&t0), c->num, 0, found);
 }
 
 static void read_seq(struct calib *c)
@@ -74,7 +74,7 @@ static void read_seq(struct calib *c)
 	snprintf(lim, sizeof lim, "%llu", (unsigned long long)c->num);
 	const char *vals[] = {lim};
 	uint64_t n = 0, bytes = 0;
-	double t0 = calib_now();
+	struct calib_clock t0 = calib_start();
 	exec("BEGIN READ ONLY");
 	if (!PQsendQueryPrepared(conn, "scan", 1, vals, NULL, NULL, 1) || !PQsetSingleRowMode(conn)) {
 		fprintf(stderr, "calibrate-postgres: scan: %s", PQerrorMessage(conn));
@@ -91,7 +91,7 @@ static void read_seq(struct calib *c)
 		}
 	}
 	exec("COMMIT");
-	calib_report("readseq", calib_now() - t0, n, bytes, -1);
+	calib_report("readseq", calib_since(&t0), n, bytes, -1);
 }
 
 static void clear(void)

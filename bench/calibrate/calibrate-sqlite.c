@@ -40,7 +40,7 @@ static void write_bench(struct calib *c, bool seq)
 {
 	unsigned char key[CALIB_KEY_MAX];
 	uint64_t bytes = 0;
-	double t0 = calib_now();
+	struct calib_clock t0 = calib_start();
 	for (uint64_t i = 0; i < c->num; i += c->batch) {
 		if (c->batch > 1)
 			step(begin_w, "begin");
@@ -54,14 +54,14 @@ static void write_bench(struct calib *c, bool seq)
 		if (c->batch > 1)
 			step(commit, "commit");
 	}
-	calib_report(seq ? "fillseq" : "fillrandom", calib_now() - t0, c->num, bytes, -1);
+	calib_report(seq ? "fillseq" : "fillrandom", calib_since(&t0), c->num, bytes, -1);
 }
 
 static void read_random(struct calib *c)
 {
 	unsigned char key[CALIB_KEY_MAX];
 	long long found = 0;
-	double t0 = calib_now();
+	struct calib_clock t0 = calib_start();
 	for (uint64_t i = 0; i < c->num; i += c->batch) {
 		step(begin_r, "begin");
 		for (uint64_t j = 0; j < c->batch && i + j < c->num; j++) {
@@ -78,13 +78,13 @@ static void read_random(struct calib *c)
 		}
 		step(commit, "commit");
 	}
-	calib_report("readrandom", calib_now() - t0, c->num, 0, found);
+	calib_report("readrandom", calib_since(&t0), c->num, 0, found);
 }
 
 static void read_seq(struct calib *c)
 {
 	uint64_t n = 0, bytes = 0;
-	double t0 = calib_now();
+	struct calib_clock t0 = calib_start();
 	step(begin_r, "begin");
 	int rc;
 	while (n < c->num && (rc = sqlite3_step(scan)) == SQLITE_ROW) {
@@ -95,7 +95,7 @@ static void read_seq(struct calib *c)
 	}
 	sqlite3_reset(scan);
 	step(commit, "commit");
-	calib_report("readseq", calib_now() - t0, n, bytes, -1);
+	calib_report("readseq", calib_since(&t0), n, bytes, -1);
 }
 
 static void clear(void)

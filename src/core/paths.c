@@ -1,3 +1,4 @@
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -5,7 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "nearest.h"
 #include "paths.h"
+#include "shown.h"
 
 int rpb_path_join(char *buf, size_t n, const char *dir, const char *name)
 {
@@ -175,4 +178,48 @@ const char *rpb_path_workload(char *buf, size_t n, const char *arg)
 	bool ini = len > 4 && strcmp(arg + len - 4, ".ini") == 0;
 	snprintf(name, sizeof name, "workloads/%s%s", arg, ini ? "" : ".ini");
 	return rpb_path_share(buf, n, name) == 0 ? buf : arg;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+bool rpb_path_workload_unknown(const char *arg, char *msg, size_t n)
+{
+	char dir[PATH_MAX], shown[RPB_SHOWN_SIZE];
+	if (!*arg || strchr(arg, '/') || access(arg, F_OK) == 0 || errno != ENOENT ||
+	    rpb_path_share(dir, sizeof dir, "workloads") != 0)
+		return false;
+	size_t len = strlen(arg);
+	bool ini = len > 4 && strcmp(arg + len - 4, ".ini") == 0;
+	/* The workloads that come with rpbench, by name, sorted. */
+	enum { MAX_NAMES = 64 };
+	char *names[MAX_NAMES];
+	size_t count = 0;
+	DIR *d = opendir(dir);
+	for (struct dirent *e; d && count < MAX_NAMES && (e = readdir(d));) {
+		size_t l = strlen(e->d_name);
+		if (l > 4 && e->d_name[0] != '.' && strcmp(e->d_name + l - 4, ".ini") == 0 &&
+		    (names[count] = strndup(e->d_name, l - 4)))
+			count++;
+	}
+	if (d)
+		closedir(d);
+	qsort(names, count, sizeof *names, name_cmp);
+	struct rpb_nearest nr;
+	char want[NAME_MAX + 1];
+	snprintf(want, sizeof want, "%.*s", (int)(ini ? len - 4 : len), arg);
+	rpb_nearest_init(&nr, want);
+	int used = snprintf(msg, n, "no file %s here and no workload of that name in %s; give a "
+			    "file's path or one of:", rpb_shown(shown, sizeof shown, arg), dir);
+	for (size_t i = 0; i < count; i++) {
+		rpb_nearest_offer(&nr, names[i]);
+		if (used >= 0 && (size_t)used < n)
+			used += snprintf(msg + used, n - (size_t)used, "%s %s", i ? "," : "", names[i]);
+	}
+	rpb_nearest_hint(msg, n, &nr, "", "");
+	for (size_t i = 0; i < count; i++)
+		free(names[i]);
+	return true;
 }

@@ -45,4 +45,11 @@ int rpb_path_share(char *buf, size_t n, const char *name);
  * what is wrong. */
 const char *rpb_path_workload(char *buf, size_t n, const char *arg);
 
+/* For a bare name that is neither a file here nor a workload that comes with
+ * rpbench: writes "no file ARG here and no workload ARG in DIR; give a
+ * file's path or one of: NAMES (did you mean NAME?)" into msg and returns
+ * true. False (msg untouched) for anything else, which the workload reader
+ * then explains. */
+bool rpb_path_workload_unknown(const char *arg, char *msg, size_t n);
+
 #endif

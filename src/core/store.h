@@ -150,6 +150,9 @@ struct rpb_store_cfg {
 	bool create;        /* create the store if missing */
 	bool primary_only;  /* server backends: ignore a configured read replica
 			     * (verify checks the store of record) */
+	bool dsn_untrusted; /* server backends: dsn came from a results directory
+			     * (verify without --dsn): connect without the
+			     * credentials of the environment (docs/security.md) */
 	enum rpb_store_lock lock; /* server backends: the lock open takes (RPB_CONFLICT,
 				   * naming the holder, when refused) */
 	const struct rpb_kv *opts; /* backend tuning options */

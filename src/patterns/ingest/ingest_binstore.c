@@ -37,7 +37,13 @@ enum rpb_status fed_binstore_open(struct fed_binstore *bs, const struct rpb_inge
 		return rpb_err_set(err, RPB_INVALID, 0, NULL,
 				   "the binary store's path is longer than %zu bytes; set a shorter "
 				   "ingest.binary_dir", sizeof bs->dir - 1);
-	return rpb_dir_prepare(bs->dir, create, err);
+	enum rpb_status st = rpb_dir_prepare(bs->dir, create, err);
+	if (st && st != RPB_NOMEM) /* its message names --dir, the store's option */
+		rpb_err_set(err, st, err->native, NULL,
+			    "binary store directory %s cannot be %s (%s); set ingest.binary_dir to a "
+			    "writable directory", bs->dir, create ? "created" : "opened",
+			    err->native ? strerror(err->native) : "not a directory");
+	return st;
 }
 
 size_t fed_binstore_path(const struct fed_binstore *bs, const char *sha1, char *out, size_t n)
