@@ -304,21 +304,25 @@ static FILE *open_output(const char *dir, const char *name, const char *header)
 	return f;
 }
 
-/* The names of the patterns that have a load phase ("ycsb"), for a message. */
+/* Which patterns have a load phase, for a message: "only ycsb workloads
+ * have one". */
 static void load_patterns(char *buf, size_t n)
 {
-	size_t len = 0;
-	buf[0] = '\0';
-	for (size_t i = 0; i < rpb_pattern_count() && len < n; i++)
+	size_t len = (size_t)snprintf(buf, n, "only ");
+	for (size_t i = 0, k = 0; i < rpb_pattern_count() && len < n; i++)
 		if (rpb_pattern_at(i)->load_phase)
-			len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? ", " : "",
+			len += (size_t)snprintf(buf + len, n - len, "%s%s", k++ ? ", " : "",
 						rpb_pattern_at(i)->name);
+	if (len == strlen("only "))
+		snprintf(buf, n, "no pattern has one");
+	else if (len < n)
+		snprintf(buf + len, n - len, " workloads have one");
 }
 
 /* The verb load: the pattern's own load phase, applied as the last --set
  * (so the recorded command line and every message show it as such); a
  * pattern without one is refused. The pattern is known once the workload
- * and the command line's --set are read; none yet is left to finish. */
+ * and the command line's --set are read; with none, finish says so. */
 static int add_load_phase(struct cli *c, const struct rpb_job *job, char *msg, size_t n)
 {
 	static char set[256];
@@ -326,11 +330,10 @@ static int add_load_phase(struct cli *c, const struct rpb_job *job, char *msg, s
 	if (!p)
 		return 0;
 	if (!p->load_phase) {
-		char shown[RPB_SHOWN_SIZE], with[128];
+		char shown[RPB_SHOWN_SIZE], with[160];
 		load_patterns(with, sizeof with);
-		snprintf(msg, n, "load: pattern '%s' (%s) has no load phase; use 'run' (only %s "
-			 "workloads have one)", p->name, rpb_text_shown(shown, sizeof shown, c->given),
-			 with[0] ? with : "no");
+		snprintf(msg, n, "load: pattern '%s' (%s) has no load phase; use 'run' (%s)", p->name,
+			 rpb_text_shown(shown, sizeof shown, c->given), with);
 		return -1;
 	}
 	if (c->nsets == MAX_SETS) {

@@ -32,8 +32,8 @@ struct rpb_worker;
  * a scan, the harvest's response), or none (the label's samples carry no
  * payload: a delete, a rename, a snapshot). samples.jtl's sentBytes and
  * bytes columns and result.json's acked_bytes follow it. 0 is no value,
- * so a label_dirs row left out is seen (tests/core_test.c checks every
- * registered pattern). */
+ * so a label_dirs row left out is seen (tests/pattern_table_test.c checks
+ * every registered pattern). */
 enum rpb_bytes_dir {
 	RPB_BYTES_SENT = 1,
 	RPB_BYTES_RECEIVED,
