@@ -36,6 +36,8 @@
 struct cli {
 	const char *command;
 	const char *target; /* the workload file or the results directory */
+	const char *given;  /* the workload as the command line named it */
+	bool load;	    /* the verb load: the pattern's load phase */
 	const char *sets[MAX_SETS];
 	size_t nsets;
 	const char *dir, *dsn, *schema, *out;
@@ -318,20 +320,70 @@ static FILE *open_output(const char *dir, const char *name, const char *header)
 	return f;
 }
 
-static int load_job(struct rpb_job *job, const struct cli *c, const char *prog)
+/* Which patterns have a load phase, for a message: "only ycsb workloads
+ * have one". */
+static void load_patterns(char *buf, size_t n)
+{
+	size_t len = (size_t)snprintf(buf, n, "only ");
+	for (size_t i = 0, k = 0; i < rpb_pattern_count() && len < n; i++)
+		if (rpb_pattern_at(i)->load_phase)
+			len += (size_t)snprintf(buf + len, n - len, "%s%s", k++ ? ", " : "",
+						rpb_pattern_at(i)->name);
+	if (len == strlen("only "))
+		snprintf(buf, n, "no pattern has one");
+	else if (len < n)
+		snprintf(buf + len, n - len, " workloads have one");
+}
+
+/* The verb load: the pattern's own load phase, applied as the last --set
+ * (so the recorded command line and every message show it as such); a
+ * pattern without one is refused. The pattern is known once the workload
+ * and the command line's --set are read; with none, finish says so. */
+static int add_load_phase(struct cli *c, const struct rpb_job *job, char *msg, size_t n)
+{
+	static char set[256];
+	const struct rpb_pattern *p = job->pattern;
+	if (!p)
+		return 0;
+	if (!p->load_phase) {
+		char shown[RPB_SHOWN_SIZE], with[160];
+		load_patterns(with, sizeof with);
+		snprintf(msg, n, "load: pattern '%s' (%s) has no load phase; use 'run' (%s)", p->name,
+			 rpb_text_shown(shown, sizeof shown, c->given), with);
+		return -1;
+	}
+	if (c->nsets == MAX_SETS) {
+		snprintf(msg, n, "too many --set options for load (at most %d); give fewer",
+			 MAX_SETS - 1);
+		return -1;
+	}
+	snprintf(set, sizeof set, "%s.%s", p->name, p->load_phase);
+	c->sets[c->nsets++] = set;
+	return 0;
+}
+
+static int load_job(struct rpb_job *job, struct cli *c, const char *prog)
 {
 	char msg[2048];
 	rpb_job_defaults(job);
 	if (!c->target) {
-		fprintf(stderr, "%s: run needs a workload: a file, or the name of one in "
-			"share/rpbench/workloads (ci-ingest, ...); see %s --help\n", prog, prog);
+		fprintf(stderr, "%s: %s needs a workload: a file, or the name of one in "
+			"share/rpbench/workloads (ci-ingest, ...); see %s --help\n", prog, c->command,
+			prog);
 		return RPB_EXIT_USAGE;
 	}
 	if (rpb_path_check(c->target, "the workload file", 0, msg, sizeof msg) != 0 ||
 	    rpb_path_workload_unknown(c->target, msg, sizeof msg) ||
 	    rpb_job_load(job, c->target, msg, sizeof msg) != 0)
 		goto bad;
-	for (size_t i = 0; i < c->nsets; i++)
+	size_t i = 0;
+	for (; i < c->nsets; i++)
+		if (rpb_job_set(job, c->sets[i], msg, sizeof msg) != 0)
+			goto bad;
+	/* The load phase comes after the command line's own --set. */
+	if (c->load && add_load_phase(c, job, msg, sizeof msg) != 0)
+		goto bad;
+	for (; i < c->nsets; i++)
 		if (rpb_job_set(job, c->sets[i], msg, sizeof msg) != 0)
 			goto bad;
 	if (rpb_job_finish(job, msg, sizeof msg) != 0)
@@ -382,7 +434,7 @@ static int check_paths(const struct cli *c, bool run, const char *prog)
 	return 0;
 }
 
-static int cmd_run(const struct rpb_backend *b, const struct cli *c, const char *prog,
+static int cmd_run(const struct rpb_backend *b, struct cli *c, const char *prog,
 		   const char *argv0)
 {
 	struct rpb_job job;
@@ -814,21 +866,16 @@ static int driver_main(const struct rpb_backend *b, int argc, char **argv)
 		printf("rpbench %s (%s backend: %s)\n", RPB_VERSION, b->name, b->version());
 		return 0;
 	}
-	if (strcmp(c.command, "run") == 0) {
+	if (strcmp(c.command, "run") == 0 || strcmp(c.command, "load") == 0) {
 		static char workload[PATH_MAX];
+		c.given = c.target;
 		if (c.target)
 			c.target = rpb_path_workload(workload, sizeof workload, c.target);
+		c.load = strcmp(c.command, "load") == 0;
 		return cmd_run(b, &c, prog, argv[0]);
 	}
 	if (strcmp(c.command, "verify") == 0)
 		return c.target ? verify_ranks(b, &c, prog) : cmd_verify(b, &c, prog);
-	if (strcmp(c.command, "load") == 0 && c.nsets < MAX_SETS) {
-		static char workload[PATH_MAX];
-		if (c.target)
-			c.target = rpb_path_workload(workload, sizeof workload, c.target);
-		c.sets[c.nsets++] = "ycsb.phase=load"; /* YCSB's load phase of the same file */
-		return cmd_run(b, &c, prog, argv[0]);
-	}
 	static const char *const commands[] = {"run", "load", "verify", NULL};
 	char msg[RPB_SHOWN_SIZE + 128];
 	rpb_cli_unknown_command(msg, sizeof msg, c.command, commands);

@@ -16,8 +16,7 @@ void rpb_driver_usage(struct rpb_help *h, const struct rpb_backend *b, const cha
 	char run[512], more[256], load[512], verify[512], info[256];
 	snprintf(run, sizeof run, "%s run WORKLOAD [-s KEY=VALUE]... [-j N]%s", prog, where);
 	snprintf(more, sizeof more, "%*s [-o DIR] [--fresh] [-q]", (int)strlen(prog) + 4, "");
-	snprintf(load, sizeof load, "%s load YCSB_WORKLOAD [...]   (-P FILE, -p KEY=VALUE as YCSB)",
-		 prog);
+	snprintf(load, sizeof load, "%s load WORKLOAD [...]   (-P FILE, -p KEY=VALUE as YCSB)", prog);
 	snprintf(verify, sizeof verify, "%s verify RESULT_DIR%s", prog, where);
 	snprintf(info, sizeof info, "%s -h | --help | -V | --version", prog);
 	const char *lines[] = {run, more, load, verify, info, NULL};
@@ -72,9 +71,27 @@ static void tuning_options(struct rpb_help *h, const struct rpb_backend *b)
 	h->term = term;
 }
 
+/* The verb load, from the patterns that have a load phase (pattern.h's
+ * load_phase). */
+static const char *load_help(char *buf, size_t n)
+{
+	size_t len = (size_t)snprintf(buf, n, "the load phase of a workload whose pattern has one (");
+	for (size_t i = 0, k = 0; i < rpb_pattern_count() && len < n; i++) {
+		const struct rpb_pattern *p = rpb_pattern_at(i);
+		if (p->load_phase)
+			len += (size_t)snprintf(buf + len, n - len, "%s%s: the same as run with --set "
+						"%s.%s", k++ ? "; " : "", p->name, p->name,
+						p->load_phase);
+	}
+	if (len < n)
+		snprintf(buf + len, n - len, "); run then runs its operations on the loaded store; "
+			 "other patterns are refused");
+	return buf;
+}
+
 void rpb_driver_help(struct rpb_help *h, const struct rpb_backend *b, const char *prog)
 {
-	char summary[256];
+	char summary[256], load[1024];
 	snprintf(summary, sizeof summary, "rpbench storage benchmark against %s (%s)", b->name,
 		 b->version());
 	rpb_help_title(h, prog, 1, summary);
@@ -82,8 +99,7 @@ void rpb_driver_help(struct rpb_help *h, const struct rpb_backend *b, const char
 	h->term = 19;
 	rpb_help_section(h, "Commands");
 	rpb_help_item(h, "run WORKLOAD", "run the workload file's pattern against the store");
-	rpb_help_item(h, "load WORKLOAD", "YCSB's load phase of a YCSB workload (the same as run "
-		      "with --set ycsb.phase=load); run then runs its transactions on the loaded store");
+	rpb_help_item(h, "load WORKLOAD", load_help(load, sizeof load));
 	if (!(b->flags & RPB_BF_STORES_NOTHING))
 		rpb_help_item(h, "verify RESULT_DIR", "reopen the store of a run (finished, stopped or "
 			      "killed) and check every acknowledged operation (prints: verified N "

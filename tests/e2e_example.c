@@ -81,11 +81,25 @@ Test(e2e_example, run_results_and_verify, .fini = e2e_cleanup)
 	example_env(&e, "sqlite", ini);
 	struct e2e_args a;
 	e2e_run_args(&a, &e, ini, e.out);
+	e2e_args_add(&a, "--set", "jtl=on", "--set", "jtl_columns=5", NULL);
 	struct e2e_proc p;
 	e2e_exec(&p, e.cap, &a);
 	e2e_assert_code(&p, 0);
 	e2e_assert_quiet(&p);
 	e2e_proc_free(&p);
+
+	/* The table's label_dirs: a put sends its value (sentBytes), receives
+	 * nothing (bytes). */
+	char *jtl = e2e_slurp_in(e.out, "samples.jtl");
+	cr_assert_not_null(jtl);
+	unsigned puts = 0;
+	for (const char *l = strstr(jtl, ",put,"); l; l = strstr(l + 1, ",put,")) {
+		size_t len = strcspn(l, "\n");
+		cr_assert(memmem(l, len, ",\"\",0,32,", 8), "bytes 0, sentBytes 32: %.*s", (int)len, l);
+		puts++;
+	}
+	cr_assert_eq(puts, 300);
+	free(jtl);
 
 	json_t *r = e2e_result(e.out);
 	cr_assert_str_eq(e2e_jstr(r, "manifest.pattern"), "example");
@@ -95,6 +109,7 @@ Test(e2e_example, run_results_and_verify, .fini = e2e_cleanup)
 	cr_assert_eq(e2e_jint(r, "totals.acked"), 300);
 	cr_assert_eq(e2e_jint(r, "labels.put.samples"), 300);
 	cr_assert_eq(e2e_jint(r, "labels.put.bytes"), 300 * 32);
+	cr_assert_eq(e2e_jint(r, "totals.acked_bytes"), 300 * 32);
 	char tag[32];
 	snprintf(tag, sizeof tag, "%s", e2e_jstr(r, "manifest.run_tag"));
 	json_decref(r);

@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "e2e_util.h"
+#include "pattern.h"
+#include "runner.h"
 
 /* Every run here is a SQLite run (the minimal build has none). */
 #ifdef RPB_HAVE_SQLITE
@@ -219,6 +221,139 @@ Test(e2e_jtl, harvest_request_bytes_records_and_token, .fini = e2e_cleanup)
 	/* Requests store nothing: the Status line says no "stored". */
 	cr_assert_eq(e2e_jint(res, "totals.acked_bytes"), 0);
 	json_decref(res);
+	e2e_env_fini(&e);
+}
+
+/* Label sums of one samples.jtl of jtl_columns = 5. */
+struct dir_sums {
+	unsigned long long bytes[RPB_MAX_LABELS], sent[RPB_MAX_LABELS], rows[RPB_MAX_LABELS];
+};
+
+/* The next CSV field of line (quotes doubled inside a quoted one) into buf;
+ * returns where the one after starts. */
+static const char *csv_next(const char *line, char *buf, size_t n)
+{
+	size_t k = 0;
+	bool quoted = *line == '"';
+	for (line += quoted; *line && *line != '\n'; line++) {
+		if (quoted && *line == '"') {
+			if (line[1] != '"') {
+				line++;
+				break;
+			}
+			line++;
+		} else if (!quoted && *line == ',') {
+			break;
+		}
+		if (k + 1 < n)
+			buf[k++] = *line;
+	}
+	buf[k] = '\0';
+	return *line == ',' ? line + 1 : line;
+}
+
+/* Reads out/samples.jtl (jtl_columns = 5) of pattern pname: every row's
+ * bytes are in the column its label's direction says, the other is 0, and
+ * each label's sum is result.json's labels.<label>.bytes. */
+static void check_directions(const char *out, const char *pname, struct dir_sums *s)
+{
+	const struct rpb_pattern *pat = rpb_pattern_find(pname);
+	cr_assert_not_null(pat);
+	memset(s, 0, sizeof *s);
+	size_t nrows;
+	char *jtl = check_jtl(out, cols_5, &nrows);
+	for (const char *line = jtl + strcspn(jtl, "\n") + 1; *line; line += strcspn(line, "\n") + 1) {
+		char f[17][128];
+		const char *at = line;
+		for (int k = 0; k < 17; k++)
+			at = csv_next(at, f[k], sizeof f[k]);
+		unsigned l = 0;
+		while (l < pat->nlabels && strcmp(pat->labels[l], f[2]) != 0)
+			l++;
+		cr_assert_lt(l, pat->nlabels, "label %s is not one of %s's", f[2], pname);
+		unsigned long long bytes = strtoull(f[9], NULL, 10), sent = strtoull(f[10], NULL, 10);
+		enum rpb_bytes_dir d = pat->label_dirs[l];
+		cr_assert(d == RPB_BYTES_RECEIVED || bytes == 0, "%s sends, yet bytes = %llu: %.*s",
+			  f[2], bytes, (int)strcspn(line, "\n"), line);
+		cr_assert(d == RPB_BYTES_SENT || sent == 0, "%s does not send, yet sentBytes = %llu: %.*s",
+			  f[2], sent, (int)strcspn(line, "\n"), line);
+		s->bytes[l] += bytes, s->sent[l] += sent, s->rows[l]++;
+	}
+	free(jtl);
+	json_t *r = e2e_result(out);
+	for (unsigned l = 0; l < pat->nlabels; l++) {
+		char path[128];
+		snprintf(path, sizeof path, "labels.%s.bytes", pat->labels[l]);
+		if (s->rows[l])
+			cr_assert_eq(s->bytes[l] + s->sent[l], (unsigned long long)e2e_jint(r, path),
+				     "samples.jtl's %s bytes and %s differ", pat->labels[l], path);
+	}
+	json_decref(r);
+}
+
+static unsigned label_of(const char *pname, const char *label)
+{
+	const struct rpb_pattern *pat = rpb_pattern_find(pname);
+	for (unsigned l = 0; l < pat->nlabels; l++)
+		if (!strcmp(pat->labels[l], label))
+			return l;
+	cr_assert_fail("%s has no label %s", pname, label);
+	return 0;
+}
+
+/* The direction of a label's bytes is the pattern's word (label_dirs), not
+ * a guess from its name: raw's scans received what they read, its fills
+ * sent what they put. */
+Test(e2e_jtl, raw_bytes_follow_the_label_directions, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "sqlite");
+	run_jtl(&e, e.out, "jtl_columns=5");
+	struct dir_sums s;
+	check_directions(e.out, "raw", &s);
+	unsigned seq = label_of("raw", "readseq"), rev = label_of("raw", "readreverse");
+	unsigned fill = label_of("raw", "fillseq"), over = label_of("raw", "overwrite");
+	cr_assert_gt(s.bytes[seq], 0, "readseq received nothing");
+	cr_assert_gt(s.bytes[rev], 0, "readreverse received nothing");
+	cr_assert_eq(s.sent[seq] + s.sent[rev], 0);
+	cr_assert_gt(s.sent[fill], 0, "fillseq sent nothing");
+	cr_assert_gt(s.sent[over], 0, "overwrite sent nothing");
+	cr_assert_eq(s.bytes[fill] + s.bytes[over], 0);
+	e2e_env_fini(&e);
+}
+
+/* YCSB's labels: the load's INSERTs and the run's UPDATEs send their
+ * records; READ does not send. */
+Test(e2e_jtl, ycsb_bytes_follow_the_label_directions, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "sqlite");
+	char store[E2E_PATH], load[E2E_PATH];
+	e2e_path(&e, store, "store");
+	e2e_path(&e, load, "load");
+	for (int phase = 0; phase < 2; phase++) {
+		struct e2e_args a;
+		e2e_run_args(&a, &e, E2E_WORKLOAD("ycsb/workloada"), phase ? e.out : load);
+		a.v[1] = phase ? "run" : "load";
+		e2e_args_add(&a, "--dir", store, "--set", "recordcount=100", "--set",
+			     "operationcount=200", "--set", "sync=none", "--set", "jtl=on", "--set",
+			     "jtl_columns=5", NULL);
+		struct e2e_proc p;
+		e2e_exec(&p, e.cap, &a);
+		e2e_assert_code(&p, 0);
+		e2e_proc_free(&p);
+	}
+	struct dir_sums s;
+	check_directions(load, "ycsb", &s);
+	unsigned ins = label_of("ycsb", "INSERT");
+	cr_assert_eq(s.rows[ins], 100);
+	cr_assert_gt(s.sent[ins], 0, "INSERT sent nothing");
+	check_directions(e.out, "ycsb", &s);
+	unsigned rd = label_of("ycsb", "READ"), up = label_of("ycsb", "UPDATE");
+	cr_assert(s.rows[rd] > 0 && s.rows[up] > 0, "workloada reads and updates");
+	cr_assert_gt(s.sent[up], 0, "UPDATE sent nothing");
+	cr_assert_eq(s.bytes[up], 0);
+	cr_assert_eq(s.sent[rd], 0, "READ sent bytes");
 	e2e_env_fini(&e);
 }
 

@@ -27,6 +27,19 @@ struct rpb_runner;
 struct rpb_verify_result;
 struct rpb_worker;
 
+/* Which way a sample label's payload bytes went (rpb_sample's bytes):
+ * written into the store (a create, an update), read back from it (a get,
+ * a scan, the harvest's response), or none (the label's samples carry no
+ * payload: a delete, a rename, a snapshot). samples.jtl's sentBytes and
+ * bytes columns and result.json's acked_bytes follow it. 0 is no value,
+ * so a label_dirs row left out is seen (tests/pattern_table_test.c checks
+ * every registered pattern). */
+enum rpb_bytes_dir {
+	RPB_BYTES_SENT = 1,
+	RPB_BYTES_RECEIVED,
+	RPB_BYTES_NONE,
+};
+
 /* rpb_job_set's shape (workload.h), for load_foreign. */
 typedef int (*rpb_job_setter)(struct rpb_job *job, const char *assignment, char *msg, size_t n);
 
@@ -39,6 +52,10 @@ struct rpb_pattern {
 	 * At most RPB_MAX_LABELS. */
 	const char *const *labels;
 	unsigned nlabels;
+	/* Required: label_dirs[l] is the direction of label l's sample bytes,
+	 * one for each of the nlabels labels (the core never guesses it from a
+	 * label's name). */
+	const enum rpb_bytes_dir *label_dirs;
 
 	/* Options of the pattern's section: a table (options.h) whose rows'
 	 * off are offsets into a struct of config_size bytes that the core
@@ -117,8 +134,13 @@ struct rpb_pattern {
 	int (*load_foreign)(struct rpb_job *job, FILE *f, const char *shown, rpb_job_setter set,
 			    char *msg, size_t n);
 	/* The store must be filled by the verb load before a run (YCSB's two
-	 * phases); rpbench compare loads each store first. */
+	 * phases); rpbench compare loads each store first. Needs load_phase. */
 	bool loads_first;
+	/* Optional: the assignment within the pattern's own section that makes
+	 * a run its load phase ("phase=load"); the verb load applies it as
+	 * --set <name>.<load_phase>, after the command line's. NULL: the
+	 * pattern has no load phase and load refuses its workloads. */
+	const char *load_phase;
 	/* Optional: the option ("run.threads") a bare key of the pattern's own
 	 * vocabulary stands for ("threadcount"), or NULL; --set consults it. */
 	const char *(*alias)(const char *key);
@@ -137,5 +159,16 @@ size_t rpb_pattern_count(void);
 const struct rpb_pattern *rpb_pattern_at(size_t i);
 /* The pattern named name, or NULL. */
 const struct rpb_pattern *rpb_pattern_find(const char *name);
+
+/* Whether label l's bytes come back from the store (label_dirs). */
+static inline bool rpb_label_received(const struct rpb_pattern *p, unsigned l)
+{
+	return l < p->nlabels && p->label_dirs[l] == RPB_BYTES_RECEIVED;
+}
+/* Whether label l's bytes go into the store (label_dirs). */
+static inline bool rpb_label_sent(const struct rpb_pattern *p, unsigned l)
+{
+	return l < p->nlabels && p->label_dirs[l] == RPB_BYTES_SENT;
+}
 
 #endif

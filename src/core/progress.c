@@ -277,11 +277,6 @@ static void csv_field(FILE *f, const char *s)
 	putc_unlocked('"', f);
 }
 
-bool rpb_label_receives(const char *label)
-{
-	return strstr(label, "get") || strstr(label, "head") || !strcmp(label, "request");
-}
-
 void rpb_jtl_row(struct rpb_worker *w, unsigned label, uint64_t end_ns, uint64_t lat_ns,
 		 enum rpb_status st, bool failed, uint64_t bytes, const struct rpb_err *err)
 {
@@ -306,11 +301,12 @@ void rpb_jtl_row(struct rpb_worker *w, unsigned label, uint64_t end_ns, uint64_t
 											    : "text",
 		failed ? "false" : "true");
 	csv_field(f, why);
-	/* Writes send their payload, reads receive it; without a sentBytes
-	 * column, bytes holds the payload either way. */
+	/* Writes send their payload, reads receive it, as the pattern's
+	 * label_dirs say; without a sentBytes column, bytes holds the payload
+	 * either way. */
 	if (rn->job->run.jtl_columns == RPB_JTL_5) {
-		bool sends = !rpb_label_receives(rn->pattern->labels[label]);
-		fprintf(f, ",%" PRIu64 ",%" PRIu64, sends ? 0 : bytes, sends ? bytes : 0);
+		bool receives = rpb_label_received(rn->pattern, label);
+		fprintf(f, ",%" PRIu64 ",%" PRIu64, receives ? bytes : 0, receives ? 0 : bytes);
 	} else {
 		fprintf(f, ",%" PRIu64, bytes);
 	}

@@ -56,10 +56,6 @@ const char *rpb_jtl_header(enum rpb_jtl_columns cols);
 /* The same with JMeter's Hostname column (after Latency), for a run of
  * several ranks (rn->jtl_host set): one samples.jtl per rank. */
 const char *rpb_jtl_header_host(enum rpb_jtl_columns cols);
-/* Whether a label's bytes come back from the store rather than go into it:
- * reads (a name with get or head) and the harvest's requests, whose bytes
- * are the response's. */
-bool rpb_label_receives(const char *label);
 /* Writes one samples.jtl row (err of a successful sample: the pattern's
  * note for responseMessage, or NULL for "OK") (worker thread; the FILE's own lock orders rows). */
 void rpb_jtl_row(struct rpb_worker *w, unsigned label, uint64_t end_ns, uint64_t lat_ns,

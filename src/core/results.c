@@ -100,12 +100,13 @@ static uint64_t total_acked(struct rpb_runner *rn)
 	return n;
 }
 
-/* Payload bytes the acknowledged main operations stored: none when they
- * read (the harvest's requests, whose bytes are labels.request.bytes). */
+/* Payload bytes the acknowledged main operations stored: none unless label
+ * 0 sends (the harvest's requests read: their bytes are
+ * labels.request.bytes). */
 static uint64_t acked_bytes(struct rpb_runner *rn)
 {
 	uint64_t n = 0;
-	if (rpb_label_receives(rn->pattern->labels[0]))
+	if (!rpb_label_sent(rn->pattern, 0))
 		return 0;
 	for (unsigned t = 0; t < rn->nworkers; t++)
 		n += atomic_load(&rn->workers[t].labels[0].bytes);

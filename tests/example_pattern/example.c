@@ -31,6 +31,7 @@ static const struct rpb_optdef example_options[] = {
 };
 
 static const char *const example_labels[] = {"put"};
+static const enum rpb_bytes_dir example_label_dirs[] = {RPB_BYTES_SENT}; /* the value put */
 
 static size_t key_of(char *buf, const char *tag, unsigned thread, uint64_t op)
 {
@@ -177,6 +178,7 @@ const struct rpb_pattern rpb_pattern_example = {
 	.noun = "puts",
 	.labels = example_labels,
 	.nlabels = 1,
+	.label_dirs = example_label_dirs,
 	.options = example_options,
 	.config_size = sizeof(struct example_opts),
 	.worker_init = example_worker_init,

@@ -26,6 +26,11 @@
 
 static const char *const hv_labels[HV_NLABELS] = {"request", "snapshot-build", "snapshot-drop",
 						   "write-create", "write-update"};
+/* A request's bytes are its response's; snapshots record none; the
+ * writers' samples carry the records they wrote. */
+static const enum rpb_bytes_dir hv_label_dirs[HV_NLABELS] = {
+	RPB_BYTES_RECEIVED, RPB_BYTES_NONE, RPB_BYTES_NONE, RPB_BYTES_SENT, RPB_BYTES_SENT,
+};
 
 #define HV_MODIFIED "modified-by-writers"
 
@@ -375,6 +380,7 @@ const struct rpb_pattern rpb_pattern_harvest = {
 	.noun = "requests",
 	.labels = hv_labels,
 	.nlabels = HV_NLABELS,
+	.label_dirs = hv_label_dirs,
 	.options = harvest_options,
 	.config_size = sizeof(struct rpb_harvest_opts),
 	.finish = harvest_finish,

@@ -21,6 +21,12 @@
 static const char *const ingest_labels[L_COUNT] = {
 	"create", "probe-create", "probe-head", "probe-get", "probe-patch", "probe-delete",
 };
+/* Creates carry the content written; HEAD and GET what they read; PATCH
+ * and DELETE record no bytes. */
+static const enum rpb_bytes_dir ingest_label_dirs[L_COUNT] = {
+	RPB_BYTES_SENT,	    RPB_BYTES_SENT, RPB_BYTES_RECEIVED,
+	RPB_BYTES_RECEIVED, RPB_BYTES_NONE, RPB_BYTES_NONE,
+};
 
 /* ---- the pattern ---- */
 
@@ -485,6 +491,7 @@ const struct rpb_pattern rpb_pattern_ingest = {
 	.noun = "creates",
 	.labels = ingest_labels,
 	.nlabels = L_COUNT,
+	.label_dirs = ingest_label_dirs,
 	.options = ingest_options,
 	.config_size = sizeof(struct rpb_ingest_opts),
 	.finish = ingest_finish,

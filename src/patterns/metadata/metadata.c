@@ -409,6 +409,9 @@ static void md_report_json(struct rpb_runner *rn, json_t *obj)
 }
 
 static const char *const md_labels[MD_NOPS] = {"mkdir", "getFileId", "rename", "delete"};
+/* Namespace operations move no payload: their samples carry no bytes. */
+static const enum rpb_bytes_dir md_label_dirs[MD_NOPS] = {RPB_BYTES_NONE, RPB_BYTES_NONE,
+							  RPB_BYTES_NONE, RPB_BYTES_NONE};
 
 static unsigned md_op_label(uint64_t i)
 {
@@ -422,6 +425,7 @@ const struct rpb_pattern rpb_pattern_metadata = {
 	.noun = "operations",
 	.labels = md_labels,
 	.nlabels = MD_NOPS,
+	.label_dirs = md_label_dirs,
 	.options = metadata_options,
 	.config_size = sizeof(struct rpb_metadata_opts),
 	.finish = metadata_finish,

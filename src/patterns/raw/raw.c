@@ -25,6 +25,14 @@ static const char *const raw_labels[RAW_NBENCH] = {
 	"readseq", "readreverse", "deleterandom", "fillsync",
 };
 _Static_assert(RAW_NBENCH <= RPB_MAX_LABELS, "one label per benchmark");
+/* Fills and overwrite carry what they put; the reads what they read
+ * (readseq and readreverse count the pairs they scanned); deletes none. */
+static const enum rpb_bytes_dir raw_label_dirs[RAW_NBENCH] = {
+	[RAW_FILLSEQ] = RPB_BYTES_SENT,	    [RAW_FILLRANDOM] = RPB_BYTES_SENT,
+	[RAW_OVERWRITE] = RPB_BYTES_SENT,    [RAW_READRANDOM] = RPB_BYTES_RECEIVED,
+	[RAW_READSEQ] = RPB_BYTES_RECEIVED,  [RAW_READREVERSE] = RPB_BYTES_RECEIVED,
+	[RAW_DELETERANDOM] = RPB_BYTES_NONE, [RAW_FILLSYNC] = RPB_BYTES_SENT,
+};
 
 /* One finished (or cut short) benchmark, written by the worker. */
 struct raw_result {
@@ -463,6 +471,7 @@ const struct rpb_pattern rpb_pattern_raw = {
 	.noun = "transactions",
 	.labels = raw_labels,
 	.nlabels = RAW_NBENCH,
+	.label_dirs = raw_label_dirs,
 	.options = raw_options,
 	.config_size = sizeof(struct rpb_raw_opts),
 	.finish = raw_finish,

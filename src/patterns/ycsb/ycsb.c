@@ -524,6 +524,13 @@ static void ycsb_progress(struct rpb_runner *rn, double seconds, bool final)
 }
 
 static const char *const ycsb_files[] = {"ycsb.txt", NULL};
+/* Updates and inserts carry the record written, READ-MODIFY-WRITE the one
+ * it writes back; READ and SCAN read (their samples record no bytes). */
+static const enum rpb_bytes_dir ycsb_label_dirs[YCSB_NOPS] = {
+	[YCSB_READ] = RPB_BYTES_RECEIVED, [YCSB_UPDATE] = RPB_BYTES_SENT,
+	[YCSB_INSERT] = RPB_BYTES_SENT,	  [YCSB_SCAN] = RPB_BYTES_RECEIVED,
+	[YCSB_RMW] = RPB_BYTES_SENT,
+};
 
 static uint64_t thread_ops(const struct rpb_job *job, unsigned w)
 {
@@ -535,6 +542,7 @@ const struct rpb_pattern rpb_pattern_ycsb = {
 	.noun = "operations",
 	.labels = ycsb_op_names,
 	.nlabels = YCSB_NOPS,
+	.label_dirs = ycsb_label_dirs,
 	.options = ycsb_options,
 	.config_size = sizeof(struct rpb_ycsb_opts),
 	.finish = ycsb_finish,
@@ -552,4 +560,5 @@ const struct rpb_pattern rpb_pattern_ycsb = {
 	.load_foreign = ycsb_load_properties,
 	.alias = ycsb_alias,
 	.loads_first = true,
+	.load_phase = "phase=load",
 };
