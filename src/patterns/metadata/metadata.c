@@ -410,8 +410,10 @@ static void md_report_json(struct rpb_runner *rn, json_t *obj)
 
 static const char *const md_labels[MD_NOPS] = {"mkdir", "getFileId", "rename", "delete"};
 
-static unsigned md_op_label(uint64_t i)
+static unsigned md_op_label(const struct rpb_job *job, unsigned w, uint64_t i)
 {
+	(void)job;
+	(void)w;
 	return (unsigned)md_op_of(i);
 }
 
