@@ -180,7 +180,9 @@ bool ycsb_ack_is_done(const struct ycsb_ack_head *h, uint64_t v)
 	int64_t lim = atomic_load_explicit(&((struct ycsb_ack_head *)h)->limit, memory_order_acquire);
 	if ((int64_t)v <= lim)
 		return true;
-	if (v - (uint64_t)(lim + 1) >= h->window)
+	/* The limit's own slot may still hold its mark (killed between moving
+	 * the limit and clearing it): the number a window after it is not told. */
+	if (v - (uint64_t)(lim + 1) >= h->window - 1)
 		return false;
 	const _Atomic unsigned char *done = (const _Atomic unsigned char *)(h + 1);
 	return atomic_load_explicit(&done[v % h->window], memory_order_acquire) != 0;
