@@ -198,7 +198,7 @@ static int read_ack(struct vctx *v, const char *dir, uint64_t issued, struct run
 	ra->h = (struct ycsb_ack_head *)rpb_file_slurp(path, want, &len, &why);
 	if (!ra->h || len != want)
 		return damaged(v, err, YCSB_ACK_FILE " size", ra->h ? len : 0,
-					  "the insert counter's file is damaged");
+			       "the insert counter's file is damaged");
 	const struct ycsb_ack_head *h = ra->h;
 	uint64_t next = atomic_load(&ra->h->next);
 	int64_t limit = atomic_load(&ra->h->limit);
@@ -213,8 +213,7 @@ static int read_ack(struct vctx *v, const char *dir, uint64_t issued, struct run
 	else if (limit < (int64_t)h->start - 1 || limit >= (int64_t)next)
 		field = YCSB_ACK_FILE " limit", value = (uint64_t)limit;
 	if (field)
-		return damaged(v, err, field, value,
-					  "not the insert counter of this run");
+		return damaged(v, err, field, value, "not the insert counter of this run");
 	if (rpb_path_join(path, sizeof path, dir, YCSB_GIVEN_UP_FILE) != 0)
 		return 1;
 	/* Each line: a number and a newline, at most 21 bytes. */
@@ -229,9 +228,12 @@ static int read_ack(struct vctx *v, const char *dir, uint64_t issued, struct run
 	for (const char *p = log, *end = log + len; !rc && p < end; ra->ngiven_up++) {
 		char *stop;
 		unsigned long long k = strtoull(p, &stop, 10);
-		if (stop == p || *p < '0' || *p > '9' || *stop != '\n' || k < h->start || k >= next)
-			rc = damaged(v, err, YCSB_GIVEN_UP_FILE " line", ra->ngiven_up + 1,
-						"each is an insert number the run took");
+		if (stop == p || *p < '0' || *p > '9' || *stop != '\n' || k < h->start || k >= next) {
+			char line[64];
+			snprintf(line, sizeof line, YCSB_GIVEN_UP_FILE " line %zu", ra->ngiven_up + 1);
+			rc = damaged(v, err, line, stop == p ? 0 : k,
+				     "each line is an insert number the run took");
+		}
 		ra->given_up[ra->ngiven_up] = k;
 		p = stop + 1;
 	}
@@ -241,8 +243,8 @@ static int read_ack(struct vctx *v, const char *dir, uint64_t issued, struct run
 	qsort(ra->given_up, ra->ngiven_up, sizeof *ra->given_up, cmp_u64);
 	for (size_t i = 1; i < ra->ngiven_up; i++)
 		if (ra->given_up[i] == ra->given_up[i - 1])
-			return damaged(v, err, YCSB_GIVEN_UP_FILE " number",
-						  ra->given_up[i], "listed twice");
+			return damaged(v, err, YCSB_GIVEN_UP_FILE " number", ra->given_up[i],
+				       "listed twice");
 	return 0;
 }
 
