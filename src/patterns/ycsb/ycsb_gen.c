@@ -2,8 +2,9 @@
  * key choosers (uniform, scrambled zipfian, latest, hotspot, sequential,
  * exponential), field and scan lengths, and the acknowledged insert
  * counter. Each worker draws from its own stream (seed, worker), so a run
- * is repeatable; the sequential chooser and the insert counter are shared,
- * as in YCSB. */
+ * is repeatable, and each operation's kind from one of its own (seed,
+ * worker, operation), so it is known from the operation's index; the
+ * sequential chooser and the insert counter are shared, as in YCSB. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
