@@ -678,6 +678,8 @@ static void print_verified(const struct rpb_verify_result *res, const struct rpb
 	if (res->left)
 		printf("; %" PRIu64 " records left by %s (expected)", res->left, res->left_by);
 	printf("\n");
+	if (res->note[0])
+		printf("%s\n", res->note);
 	if (l->interrupted)
 		printf("note: the run did not finish; checked against its live ledger (%s)\n",
 		       RPB_LEDGER_FILE);

@@ -1,8 +1,10 @@
 /* Unit tests of the ycsb pattern: YCSB's key names and integrity values,
  * the generators against their mass functions (chi-square at a small item
  * count, fixed seeds), the scrambled zipfian's spread, latest never ahead
- * of the acknowledged inserts under concurrent inserters, the operation mix
- * of workloads A-F, the property-file reader and the record checks. */
+ * of the acknowledged inserts under concurrent inserters, the insert
+ * counter's file as verify reads it back, the operation mix of workloads
+ * A-F and each operation's label, the property-file reader and the record
+ * checks. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <pthread.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "testutil.h"
 #include "workload.h"
 #include "ycsb.h"
@@ -203,7 +206,7 @@ static void *inserter(void *arg)
 {
 	struct latest_ctx *c = arg;
 	for (;;) {
-		uint64_t k = atomic_fetch_add(&c->ack.next, 1);
+		uint64_t k = ycsb_ack_take(&c->ack);
 		if (k >= LATEST_START + LATEST_INSERTS)
 			break;
 		if (k % 7 == 0)
@@ -248,6 +251,50 @@ Test(ycsb, latest_never_unacknowledged)
 	rpb_job_free(&job);
 }
 
+/* ---- the insert counter's file ---- */
+
+/* Numbers taken, some done out of order, one given up: the file alone says
+ * which are done (the limit and the marks after it) and which were given
+ * up, as a killed run leaves them. */
+Test(ycsb, insert_counter_file_read_back)
+{
+	char dir[] = "/tmp/rpbt-ycsb-XXXXXX", path[128], msg[512];
+	cr_assert_not_null(mkdtemp(dir));
+	struct ycsb_ack a;
+	cr_assert_eq(ycsb_ack_init_file(&a, 100, dir, msg, sizeof msg), 0, "%s", msg);
+	for (int i = 0; i < 10; i++)
+		cr_assert_eq(ycsb_ack_take(&a), 100u + (unsigned)i);
+	static const uint64_t done[] = {101, 100, 105, 103};
+	for (size_t i = 0; i < sizeof done / sizeof *done; i++)
+		cr_assert(ycsb_ack_done(&a, done[i]));
+	ycsb_ack_given_up(&a, 102);
+	cr_assert(ycsb_ack_done(&a, 102));
+	cr_assert_eq(ycsb_ack_last(&a), 103);
+	struct ycsb_ack again;
+	cr_assert_neq(ycsb_ack_init_file(&again, 100, dir, msg, sizeof msg), 0);
+	cr_assert(strstr(msg, YCSB_ACK_FILE) && !strchr(msg, '\n'), "%s", msg);
+	ycsb_ack_free(&a); /* what stays is the file */
+
+	snprintf(path, sizeof path, "%s/%s", dir, YCSB_ACK_FILE);
+	size_t len;
+	const char *why = NULL;
+	struct ycsb_ack_head *h = (struct ycsb_ack_head *)rpb_file_slurp(path, 1u << 21, &len, &why);
+	cr_assert_not_null(h, "%s %s", path, why);
+	cr_assert_eq(len, sizeof *h + YCSB_ACK_WINDOW);
+	cr_assert_eq(memcmp(h->magic, YCSB_ACK_MAGIC, 8), 0);
+	cr_assert_eq(atomic_load(&h->next), 110);
+	for (uint64_t k = 100; k < 110; k++)
+		cr_assert_eq(ycsb_ack_is_done(h, k), k <= 103 || k == 105, "number %llu",
+			     (unsigned long long)k);
+	free(h);
+	snprintf(path, sizeof path, "%s/%s", dir, YCSB_GIVEN_UP_FILE);
+	char *log = rpb_file_slurp(path, 4096, &len, &why);
+	cr_assert_not_null(log, "%s %s", path, why);
+	cr_assert_str_eq(log, "102\n");
+	free(log);
+	rpbt_rmtree(dir);
+}
+
 /* ---- workload files and the operation mix ---- */
 
 static void load_workload(struct rpb_job *job, const char *name)
@@ -277,12 +324,35 @@ Test(ycsb, operation_mix_within_one_percent)
 		ycsb_gen_init(&g, o, NULL, 42, 0);
 		uint64_t n[YCSB_NOPS] = {0};
 		for (int i = 0; i < DRAWS; i++)
-			n[ycsb_next_op(&g)]++;
+			n[ycsb_op_kind(g.cum, 42, (unsigned)i % 3, (uint64_t)i / 3)]++;
 		for (int op = 0; op < YCSB_NOPS; op++)
 			cr_assert(fabs((double)n[op] / DRAWS - want[f][op]) < 0.01, "%s: %s %.4f, want %g",
 				  files[f], ycsb_op_names[op], (double)n[op] / DRAWS, want[f][op]);
 		rpb_job_free(&job);
 	}
+}
+
+/* A load's operations are inserts; a run's label is the kind its operation
+ * draws, the same for the same (seed, thread, index) and not one sequence
+ * for every thread. */
+Test(ycsb, op_label_is_the_operation_kind)
+{
+	struct rpb_job job;
+	load_workload(&job, "workloadf");
+	const struct rpb_ycsb_opts *o = ycsb_opts(&job);
+	double cum[YCSB_NOPS];
+	ycsb_op_weights(o, cum);
+	unsigned same = 0;
+	for (uint64_t i = 0; i < 1000; i++) {
+		unsigned l = ycsb_op_label(&job, 1, i);
+		cr_assert_eq(l, (unsigned)ycsb_op_kind(cum, job.run.seed, 1, i));
+		cr_assert(l == YCSB_READ || l == YCSB_RMW, "workload F drew %s", ycsb_op_names[l]);
+		same += l == ycsb_op_label(&job, 2, i);
+	}
+	cr_assert_lt(same, 600, "threads 1 and 2 drew the same kinds %u times of 1000", same);
+	((struct rpb_ycsb_opts *)job.config)->phase = YCSB_LOAD;
+	cr_assert_eq(ycsb_op_label(&job, 0, 5), YCSB_INSERT);
+	rpb_job_free(&job);
 }
 
 Test(ycsb, properties_and_ini_forms)

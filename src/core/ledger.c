@@ -17,7 +17,7 @@
 _Static_assert(sizeof(struct rpb_ledger_header) == 64, "header is one cache line");
 _Static_assert(sizeof(struct rpb_ledger_slot) == 64, "slot is one cache line");
 
-static int open_new(const char *dir, const char *name, int flags, char *msg, size_t n)
+int rpb_results_file_create(const char *dir, const char *name, int flags, char *msg, size_t n)
 {
 	char path[PATH_MAX];
 	int fd = rpb_path_join(path, sizeof path, dir, name) == 0
@@ -34,7 +34,7 @@ int rpb_live_ledger_open(struct rpb_live_ledger *L, const char *dir, unsigned nw
 {
 	memset(L, 0, sizeof *L);
 	L->failfd = -1;
-	int fd = open_new(dir, RPB_LEDGER_FILE, O_RDWR, msg, n);
+	int fd = rpb_results_file_create(dir, RPB_LEDGER_FILE, O_RDWR, msg, n);
 	if (fd < 0)
 		return -1;
 	L->maplen = rpb_ledger_size(nworkers);
@@ -53,7 +53,7 @@ int rpb_live_ledger_open(struct rpb_live_ledger *L, const char *dir, unsigned nw
 	h->slot_size = sizeof(struct rpb_ledger_slot);
 	L->slots = (struct rpb_ledger_slot *)(h + 1);
 	L->nworkers = nworkers;
-	L->failfd = open_new(dir, RPB_FAILURES_FILE, O_WRONLY | O_APPEND, msg, n);
+	L->failfd = rpb_results_file_create(dir, RPB_FAILURES_FILE, O_WRONLY | O_APPEND, msg, n);
 	if (L->failfd < 0) {
 		rpb_live_ledger_close(L);
 		return -1;

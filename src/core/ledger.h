@@ -57,6 +57,10 @@ struct rpb_live_ledger {
 	int failfd;
 };
 
+/* Creates dir/name, which must not exist yet (open(2) flags plus O_CREAT |
+ * O_EXCL); a descriptor, or -1 with a one-line msg. For a pattern's own
+ * files beside the ledger too. */
+int rpb_results_file_create(const char *dir, const char *name, int flags, char *msg, size_t n);
 /* Creates ledger.bin and failures.log in dir for nworkers workers. Returns
  * non-zero with a one-line msg on failure. */
 int rpb_live_ledger_open(struct rpb_live_ledger *L, const char *dir, unsigned nworkers,

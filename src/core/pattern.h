@@ -103,9 +103,12 @@ struct rpb_pattern {
 	 * after a failure, so an operation must be repeatable. It must not
 	 * allocate or lock. */
 	enum rpb_status (*op)(struct rpb_worker *w, uint64_t i, struct rpb_err *err);
-	/* Optional: the label of main operation i when a pattern's operations
-	 * differ (metadata's cycle); NULL means label 0. Names a failed one. */
-	unsigned (*op_label)(uint64_t i);
+	/* Optional: the label of main operation i of worker w when a pattern's
+	 * operations differ (metadata's cycle, YCSB's operation chooser); NULL
+	 * means label 0. A function of the job (its options and seed), w and i
+	 * alone, so it names a failed operation of the ledger at any time, also
+	 * in verify. */
+	unsigned (*op_label)(const struct rpb_job *job, unsigned w, uint64_t i);
 	/* Optional: prints the progress lines of each interval instead of the
 	 * summariser's (YCSB's status lines); seconds since the start; final on
 	 * the last call. Main thread, reads the workers' counters only. */

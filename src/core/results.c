@@ -173,9 +173,10 @@ void rpb_status_line(struct rpb_runner *rn, char *buf, size_t n)
 	case RPB_STOP_ERROR: {
 		char op[32];
 		grouped(op, sizeof op, rn->stop_op + 1);
-		const char *label = rn->pattern->labels[rn->pattern->op_label
-								? rn->pattern->op_label(rn->stop_op)
-								: 0];
+		const char *label =
+			rn->pattern->labels[rn->pattern->op_label
+						    ? rn->pattern->op_label(rn->job, rn->stop_worker, rn->stop_op)
+						    : 0];
 		switch (e->status) {
 		case RPB_DISK_FULL:
 			snprintf(buf, n,

@@ -413,8 +413,10 @@ static const char *const md_labels[MD_NOPS] = {"mkdir", "getFileId", "rename", "
 static const enum rpb_bytes_dir md_label_dirs[MD_NOPS] = {RPB_BYTES_NONE, RPB_BYTES_NONE,
 							  RPB_BYTES_NONE, RPB_BYTES_NONE};
 
-static unsigned md_op_label(uint64_t i)
+static unsigned md_op_label(const struct rpb_job *job, unsigned w, uint64_t i)
 {
+	(void)job;
+	(void)w;
 	return (unsigned)md_op_of(i);
 }
 

@@ -97,11 +97,20 @@ static enum rpb_status ycsb_prepare(struct rpb_runner *rn, struct rpb_err *err)
 			return st;
 	}
 	struct ycsb_shared *sh = calloc(1, sizeof *sh);
-	if (!sh || ycsb_ack_init(&sh->ack, o->recordcount) != 0 || ycsb_status_init(&sh->status)) {
-		if (sh)
-			ycsb_ack_free(&sh->ack);
+	if (!sh || ycsb_status_init(&sh->status)) {
 		free(sh);
-		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for the insert counter");
+		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for the status lines");
+	}
+	/* A run's inserts keep their counter in the results directory, where
+	 * verify finds it also after the process was killed. */
+	char msg[512] = "out of memory for the insert counter";
+	int rc = o->phase == YCSB_RUN && o->proportion[YCSB_INSERT] > 0 && rn->out_dir
+			 ? ycsb_ack_init_file(&sh->ack, o->recordcount, rn->out_dir, msg, sizeof msg)
+			 : ycsb_ack_init(&sh->ack, o->recordcount);
+	if (rc != 0) {
+		ycsb_status_free(&sh->status);
+		free(sh);
+		return rpb_err_set(err, RPB_IO, 0, NULL, "%s", msg);
 	}
 	rn->pattern_state = sh;
 	return RPB_OK;
@@ -152,6 +161,7 @@ static void give_up_pending(struct ycsb_shared *sh, struct ycsb_worker *yw)
 		yw->failed[yw->nfailed++] = yw->pending_key;
 	else
 		yw->failed_overflow = true;
+	ycsb_ack_given_up(&sh->ack, yw->pending_key);
 	ycsb_ack_done(&sh->ack, yw->pending_key);
 	yw->pending = false;
 }
@@ -442,8 +452,7 @@ static enum rpb_status ycsb_op(struct rpb_worker *w, uint64_t i, struct rpb_err 
 	}
 	if (o->phase == YCSB_LOAD)
 		return do_insert(w, yw, yw->load_first + i, YCSB_INSERT, err);
-	enum ycsb_op op = ycsb_next_op(&yw->gen);
-	switch (op) {
+	switch (ycsb_op_kind(yw->gen.cum, w->rn->job->run.seed, w->id, i)) {
 	case YCSB_READ:
 		return do_read(w, yw, err);
 	case YCSB_UPDATE:
@@ -454,7 +463,7 @@ static enum rpb_status ycsb_op(struct rpb_worker *w, uint64_t i, struct rpb_err 
 		return do_scan(w, yw, err);
 	default: {
 		if (!yw->pending) {
-			yw->pending_key = atomic_fetch_add(&sh->ack.next, 1);
+			yw->pending_key = ycsb_ack_take(&sh->ack);
 			yw->pending = true;
 		}
 		enum rpb_status st = do_insert(w, yw, yw->pending_key, YCSB_INSERT, err);
@@ -492,7 +501,7 @@ static void ycsb_report_json(struct rpb_runner *rn, json_t *obj)
 		for (unsigned k = 0; k < yw->nfailed; k++)
 			json_array_append_new(failed, json_integer((json_int_t)yw->failed[k]));
 	}
-	uint64_t next = atomic_load(&sh->ack.next);
+	uint64_t next = atomic_load(&sh->ack.h->next);
 	json_object_set_new(obj, "insert_next", json_integer((json_int_t)next));
 	json_object_set_new(obj, "inserts_failed", failed);
 	json_object_set_new(obj, "inserts_failed_complete", json_boolean(!overflow));
@@ -523,7 +532,7 @@ static void ycsb_progress(struct rpb_runner *rn, double seconds, bool final)
 		ycsb_status_line(&sh->status, rn, seconds, final);
 }
 
-static const char *const ycsb_files[] = {"ycsb.txt", NULL};
+static const char *const ycsb_files[] = {"ycsb.txt", YCSB_ACK_FILE, YCSB_GIVEN_UP_FILE, NULL};
 /* Updates and inserts carry the record written, READ-MODIFY-WRITE the one
  * it writes back; READ and SCAN read (their samples record no bytes). */
 static const enum rpb_bytes_dir ycsb_label_dirs[YCSB_NOPS] = {
@@ -551,6 +560,7 @@ const struct rpb_pattern rpb_pattern_ycsb = {
 	.worker_init = ycsb_worker_init,
 	.worker_fini = ycsb_worker_fini,
 	.op = ycsb_op,
+	.op_label = ycsb_op_label,
 	.progress = ycsb_progress,
 	.report_json = ycsb_report_json,
 	.write_report = ycsb_write_report,

@@ -140,23 +140,56 @@ uint64_t ycsb_zipf_next(struct ycsb_zipf *z, struct rpb_rng *r, uint64_t items);
 /* The acknowledged insert counter (YCSB's AcknowledgedCounterGenerator):
  * inserts take numbers from next; limit is the highest number below which
  * every insert was acknowledged, so readers of "latest" never ask for a key
- * whose insert is not done. */
+ * whose insert is not done. In a run with inserts it lives in a file of the
+ * results directory (YCSB_ACK_FILE) mapped MAP_SHARED, as the live ledger
+ * does: each number is taken and marked done with plain atomic stores into
+ * the mapping, which outlive a killed process, so verify knows afterwards
+ * which numbers were committed (docs/faults.md). Numbers given up after a
+ * failed insert are appended to YCSB_GIVEN_UP_FILE (the error path only). */
 #define YCSB_ACK_WINDOW (1u << 20)
-struct ycsb_ack {
+#define YCSB_ACK_FILE "ycsb-inserts.bin"
+#define YCSB_GIVEN_UP_FILE "ycsb-inserts-failed.log"
+#define YCSB_ACK_MAGIC "RPBYACK1"
+struct ycsb_ack_head {
+	char magic[8];
+	uint64_t start;           /* the first number (recordcount) */
+	uint32_t window, pad0;
 	_Atomic uint64_t next;
-	_Atomic int64_t limit;
+	_Atomic int64_t limit;    /* every number up to it is done */
+	uint64_t pad[3];
+	/* then window bytes: done marks of the numbers after limit, by number % window */
+};
+struct ycsb_ack {
+	struct ycsb_ack_head *h;
+	size_t len;
+	bool mapped;
+	int given_up_fd;             /* -1: not kept */
 	atomic_flag advancing;
 	_Atomic uint64_t seq;        /* the sequential key chooser, shared as in YCSB */
-	_Atomic unsigned char *done; /* YCSB_ACK_WINDOW slots */
+	_Atomic unsigned char *done; /* YCSB_ACK_WINDOW slots, after h */
 };
+/* In memory (a load, the null backend, tests). */
 int ycsb_ack_init(struct ycsb_ack *a, uint64_t start);
+/* In dir's YCSB_ACK_FILE and YCSB_GIVEN_UP_FILE, both created new; -1 with
+ * a one-line msg. */
+int ycsb_ack_init_file(struct ycsb_ack *a, uint64_t start, const char *dir, char *msg, size_t n);
 void ycsb_ack_free(struct ycsb_ack *a);
+/* Takes the next insert number. */
+static inline uint64_t ycsb_ack_take(struct ycsb_ack *a)
+{
+	return atomic_fetch_add(&a->h->next, 1);
+}
 /* false when v is more than the window ahead of the limit (YCSB fails so too). */
 bool ycsb_ack_done(struct ycsb_ack *a, uint64_t v);
+/* Records that insert number v failed for good (before it is marked done). */
+void ycsb_ack_given_up(struct ycsb_ack *a, uint64_t v);
 static inline int64_t ycsb_ack_last(struct ycsb_ack *a)
 {
-	return atomic_load_explicit(&a->limit, memory_order_acquire);
+	return atomic_load_explicit(&a->h->limit, memory_order_acquire);
 }
+/* Whether number v (below next) is done, in a counter read back from its
+ * file: at or below the limit, or marked within the window after it. */
+bool ycsb_ack_is_done(const struct ycsb_ack_head *h, uint64_t v);
 
 /* One worker's key chooser and the other generators of the run phase. */
 struct ycsb_gen {
@@ -171,7 +204,14 @@ struct ycsb_gen {
 };
 void ycsb_gen_init(struct ycsb_gen *g, const struct rpb_ycsb_opts *o, struct ycsb_ack *ack,
 		   uint64_t seed, unsigned worker);
-enum ycsb_op ycsb_next_op(struct ycsb_gen *g);
+/* The operation chooser's weights, normalised (YCSB's DiscreteGenerator). */
+void ycsb_op_weights(const struct rpb_ycsb_opts *o, double cum[YCSB_NOPS]);
+/* The kind of run operation i of worker w: drawn from its own stream per
+ * (seed, worker, operation), so the run, its ledger's readers and verify
+ * all know every operation's kind from its index alone. */
+enum ycsb_op ycsb_op_kind(const double cum[YCSB_NOPS], uint64_t seed, unsigned worker, uint64_t i);
+/* The label of operation i of worker w of job (INSERT in a load). */
+unsigned ycsb_op_label(const struct rpb_job *job, unsigned worker, uint64_t i);
 /* CoreWorkload's nextKeynum: a key number no later than the acknowledged limit. */
 uint64_t ycsb_next_keynum(struct ycsb_gen *g);
 uint64_t ycsb_next_scanlen(struct ycsb_gen *g);

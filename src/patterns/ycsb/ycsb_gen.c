@@ -2,15 +2,24 @@
  * key choosers (uniform, scrambled zipfian, latest, hotspot, sequential,
  * exponential), field and scan lengths, and the acknowledged insert
  * counter. Each worker draws from its own stream (seed, worker), so a run
- * is repeatable; the sequential chooser and the insert counter are shared,
- * as in YCSB. */
+ * is repeatable, and each operation's kind from one of its own (seed,
+ * worker, operation), so it is known from the operation's index; the
+ * sequential chooser and the insert counter are shared, as in YCSB. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include "ledger.h"
 #include "ycsb.h"
 
 #define YCSB_STREAM UINT64_C(0x7963736200000000) /* "ycsb" */
+#define YCSB_OP_STREAM UINT64_C(0x7963736f00000000) /* "ycso": one per worker */
 
 /* ScrambledZipfianGenerator's inner generator: 10^10 items, and its zeta
  * for theta 0.99, both YCSB's constants. */
@@ -85,20 +94,99 @@ uint64_t ycsb_zipf_next(struct ycsb_zipf *z, struct rpb_rng *r, uint64_t items)
 
 /* ---- the acknowledged insert counter ---- */
 
-int ycsb_ack_init(struct ycsb_ack *a, uint64_t start)
+_Static_assert(sizeof(struct ycsb_ack_head) == 64, "the counter's head is one cache line");
+
+static void ack_setup(struct ycsb_ack *a, uint64_t start)
 {
-	atomic_init(&a->next, start);
-	atomic_init(&a->limit, (int64_t)start - 1);
+	struct ycsb_ack_head *h = a->h;
+	memcpy(h->magic, YCSB_ACK_MAGIC, sizeof h->magic);
+	h->start = start;
+	h->window = YCSB_ACK_WINDOW;
+	atomic_init(&h->next, start);
+	atomic_init(&h->limit, (int64_t)start - 1);
+	a->done = (_Atomic unsigned char *)(h + 1);
 	atomic_init(&a->seq, 0);
 	atomic_flag_clear(&a->advancing);
-	a->done = calloc(YCSB_ACK_WINDOW, sizeof *a->done);
-	return a->done ? 0 : -1;
+}
+
+int ycsb_ack_init(struct ycsb_ack *a, uint64_t start)
+{
+	memset(a, 0, sizeof *a);
+	a->given_up_fd = -1;
+	a->len = sizeof *a->h + YCSB_ACK_WINDOW;
+	a->h = calloc(1, a->len);
+	if (!a->h)
+		return -1;
+	ack_setup(a, start);
+	return 0;
+}
+
+int ycsb_ack_init_file(struct ycsb_ack *a, uint64_t start, const char *dir, char *msg, size_t n)
+{
+	memset(a, 0, sizeof *a);
+	a->given_up_fd = -1;
+	a->len = sizeof *a->h + YCSB_ACK_WINDOW;
+	int fd = rpb_results_file_create(dir, YCSB_ACK_FILE, O_RDWR, msg, n);
+	if (fd < 0)
+		return -1;
+	void *map = MAP_FAILED;
+	/* A sparse file: only the pages of marks the run reaches take space. */
+	if (ftruncate(fd, (off_t)a->len) == 0)
+		map = mmap(NULL, a->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		snprintf(msg, n, "cannot map %s/%s: %s; check the results directory (--out)", dir,
+			 YCSB_ACK_FILE, strerror(errno));
+	close(fd); /* the mapping keeps the file */
+	if (map == MAP_FAILED)
+		return -1;
+	a->h = map;
+	a->mapped = true;
+	ack_setup(a, start);
+	a->given_up_fd = rpb_results_file_create(dir, YCSB_GIVEN_UP_FILE, O_WRONLY | O_APPEND, msg, n);
+	if (a->given_up_fd < 0) {
+		ycsb_ack_free(a);
+		return -1;
+	}
+	return 0;
 }
 
 void ycsb_ack_free(struct ycsb_ack *a)
 {
-	free((void *)a->done);
+	if (a->mapped && a->h)
+		munmap(a->h, a->len);
+	else
+		free(a->h);
+	if (a->given_up_fd >= 0)
+		close(a->given_up_fd);
+	a->h = NULL;
 	a->done = NULL;
+	a->given_up_fd = -1;
+}
+
+void ycsb_ack_given_up(struct ycsb_ack *a, uint64_t v)
+{
+	if (a->given_up_fd < 0)
+		return;
+	char line[32];
+	int len = snprintf(line, sizeof line, "%" PRIu64 "\n", v);
+	/* One write of a short line to an O_APPEND file: whole even when several
+	 * workers give up at once. A failed write leaves the number unlisted,
+	 * and verify then reports its record missing: loud, not silent. */
+	if (write(a->given_up_fd, line, (size_t)len) != len)
+		return;
+}
+
+bool ycsb_ack_is_done(const struct ycsb_ack_head *h, uint64_t v)
+{
+	int64_t lim = atomic_load_explicit(&((struct ycsb_ack_head *)h)->limit, memory_order_acquire);
+	if ((int64_t)v <= lim)
+		return true;
+	/* The limit's own slot may still hold its mark (killed between moving
+	 * the limit and clearing it): the number a window after it is not told. */
+	if (v - (uint64_t)(lim + 1) >= h->window - 1)
+		return false;
+	const _Atomic unsigned char *done = (const _Atomic unsigned char *)(h + 1);
+	return atomic_load_explicit(&done[v % h->window], memory_order_acquire) != 0;
 }
 
 bool ycsb_ack_done(struct ycsb_ack *a, uint64_t v)
@@ -109,16 +197,19 @@ bool ycsb_ack_done(struct ycsb_ack *a, uint64_t v)
 	atomic_store_explicit(&a->done[v & mask], 1, memory_order_release);
 	/* One thread at a time moves the limit over the acknowledged numbers
 	 * that follow it; whoever finds the next one marked after letting go
-	 * moves it on (YCSB's tryLock, without its missed wake-up). */
+	 * moves it on (YCSB's tryLock, without its missed wake-up). The limit
+	 * moves before the mark it passes is cleared, so a process killed at
+	 * any instant leaves every done number either marked or at most the
+	 * limit. */
 	for (;;) {
 		if (atomic_flag_test_and_set_explicit(&a->advancing, memory_order_acquire))
 			return true;
-		int64_t lim = atomic_load_explicit(&a->limit, memory_order_relaxed);
+		int64_t lim = atomic_load_explicit(&a->h->limit, memory_order_relaxed);
 		while (atomic_load_explicit(&a->done[(uint64_t)(lim + 1) & mask], memory_order_acquire)) {
-			atomic_store_explicit(&a->done[(uint64_t)(lim + 1) & mask], 0, memory_order_relaxed);
 			lim++;
+			atomic_store_explicit(&a->h->limit, lim, memory_order_release);
+			atomic_store_explicit(&a->done[(uint64_t)lim & mask], 0, memory_order_relaxed);
 		}
-		atomic_store_explicit(&a->limit, lim, memory_order_release);
 		atomic_flag_clear_explicit(&a->advancing, memory_order_release);
 		if (!atomic_load_explicit(&a->done[(uint64_t)(lim + 1) & mask], memory_order_acquire))
 			return true;
@@ -166,27 +257,44 @@ void ycsb_gen_init(struct ycsb_gen *g, const struct rpb_ycsb_opts *o, struct ycs
 		ycsb_zipf_init(&g->scanzipf, o->minscanlength, o->maxscanlength, o->zipfianconstant);
 	if (o->fieldlengthdistribution == YCSB_LEN_ZIPFIAN)
 		ycsb_zipf_init(&g->lenzipf, o->minfieldlength, o->fieldlength, o->zipfianconstant);
+	ycsb_op_weights(o, g->cum);
+}
+
+void ycsb_op_weights(const struct rpb_ycsb_opts *o, double cum[YCSB_NOPS])
+{
 	/* DiscreteGenerator over the operations with a positive proportion. */
 	double sum = 0;
 	for (int i = 0; i < YCSB_NOPS; i++)
-		sum += o->proportion[i];
+		sum += o->proportion[i] > 0 ? o->proportion[i] : 0;
 	for (int i = 0; i < YCSB_NOPS; i++)
-		g->cum[i] = sum > 0 ? o->proportion[i] / sum : 0;
+		cum[i] = sum > 0 && o->proportion[i] > 0 ? o->proportion[i] / sum : 0;
 }
 
-enum ycsb_op ycsb_next_op(struct ycsb_gen *g)
+enum ycsb_op ycsb_op_kind(const double cum[YCSB_NOPS], uint64_t seed, unsigned worker, uint64_t i)
 {
-	double val = rpb_rng_double(&g->rng);
+	struct rpb_rng r;
+	rpb_rng_seed(&r, seed, YCSB_OP_STREAM | worker, i);
+	double val = rpb_rng_double(&r);
 	int last = YCSB_READ;
-	for (int i = 0; i < YCSB_NOPS; i++) {
-		if (g->cum[i] <= 0)
+	for (int k = 0; k < YCSB_NOPS; k++) {
+		if (cum[k] <= 0)
 			continue;
-		last = i;
-		if (val < g->cum[i])
-			return (enum ycsb_op)i;
-		val -= g->cum[i];
+		last = k;
+		if (val < cum[k])
+			return (enum ycsb_op)k;
+		val -= cum[k];
 	}
 	return (enum ycsb_op)last; /* rounding at the very top */
+}
+
+unsigned ycsb_op_label(const struct rpb_job *job, unsigned worker, uint64_t i)
+{
+	const struct rpb_ycsb_opts *o = ycsb_opts(job);
+	if (o->phase == YCSB_LOAD)
+		return YCSB_INSERT;
+	double cum[YCSB_NOPS];
+	ycsb_op_weights(o, cum);
+	return ycsb_op_kind(cum, job->run.seed, worker, i);
 }
 
 /* One draw of the key chooser. */

@@ -4,15 +4,22 @@
  * number ycsb_thread_first(w) + i) is present with fieldcount fields named
  * as YCSB names them, each of the configured length, and with dataintegrity
  * the value derived from key and field; an insert in doubt may be absent.
- * After a run: the loaded records are still whole, and every insert the run
- * numbered (recordcount .. pattern.insert_next in result.json) is present,
- * but for those listed as failed. Reads go 1000 per read transaction. */
+ * After a run: the loaded records are still whole, and every insert number
+ * the run took (its counter, ycsb-inserts.bin, read back as the run left it,
+ * also when it was killed) whose insert was committed is present; numbers
+ * given up after a failed insert or taken by an insert still running when
+ * the run died may be present whole or absent. The counts must agree with
+ * the ledger's insert operations, whose kind follows from their index
+ * (ycsb_op_kind). Reads go 1000 per read transaction. */
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
+#include "fsutil.h"
 #include "paths.h"
 #include "verify.h"
 #include "ycsb.h"
@@ -121,7 +128,189 @@ static bool listed(const json_t *failed, uint64_t k)
 	return false;
 }
 
-static enum rpb_status verify_run(struct vctx *v, const struct rpb_ledger *l, struct rpb_err *err)
+/* ---- a run's inserts from its mapped counter (ycsb-inserts.bin) ---- */
+
+struct run_ack {
+	struct ycsb_ack_head *h;   /* the file's bytes */
+	uint64_t *given_up;        /* sorted */
+	size_t ngiven_up;
+};
+
+/* What the ledger says of the run's insert operations (their kind is a
+ * function of the operation's index). */
+struct ledger_inserts {
+	uint64_t acked, failed, in_doubt;
+	uint64_t failed_by_label[YCSB_NOPS];
+};
+
+static void count_ledger(const struct rpb_job *job, const struct rpb_ledger *l,
+			 struct ledger_inserts *li)
+{
+	memset(li, 0, sizeof *li);
+	for (unsigned w = 0; w < l->nworkers; w++) {
+		const struct rpb_ledger_worker *lw = &l->workers[w];
+		for (size_t f = 0; f < lw->nfailures; f++)
+			if (f == 0 || lw->failures[f].op != lw->failures[f - 1].op)
+				li->failed_by_label[ycsb_op_label(job, w, lw->failures[f].op)]++;
+		if (ycsb_opts(job)->phase == YCSB_LOAD)
+			continue;
+		for (uint64_t i = 0; i < lw->issued; i++) {
+			if (ycsb_op_label(job, w, i) != YCSB_INSERT)
+				continue;
+			switch (rpb_ledger_op_state(lw, i)) {
+			case RPB_OP_ACKED: li->acked++; break;
+			case RPB_OP_FAILED: li->failed++; break;
+			default: li->in_doubt++; break;
+			}
+		}
+	}
+}
+
+/* rpb_verify_damaged for read_ack: -1. */
+static int damaged(struct vctx *v, struct rpb_err *err, const char *field, uint64_t value,
+		   const char *why)
+{
+	rpb_verify_damaged(v->res, err, field, value, why);
+	return -1;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Reads dir's counter and given-up numbers; 1 when the run kept no counter
+ * file, -1 (res->damaged, err set) when they are impossible for the run. */
+static int read_ack(struct vctx *v, const char *dir, uint64_t issued, struct run_ack *ra,
+		    struct rpb_err *err)
+{
+	char path[PATH_MAX];
+	size_t len;
+	const char *why;
+	memset(ra, 0, sizeof *ra);
+	if (!dir || rpb_path_join(path, sizeof path, dir, YCSB_ACK_FILE) != 0)
+		return 1;
+	struct stat sb;
+	if (lstat(path, &sb) != 0)
+		return 1;
+	const size_t want = sizeof *ra->h + YCSB_ACK_WINDOW;
+	ra->h = (struct ycsb_ack_head *)rpb_file_slurp(path, want, &len, &why);
+	if (!ra->h || len != want)
+		return damaged(v, err, YCSB_ACK_FILE " size", ra->h ? len : 0,
+			       "the insert counter's file is damaged");
+	const struct ycsb_ack_head *h = ra->h;
+	uint64_t next = atomic_load(&ra->h->next);
+	int64_t limit = atomic_load(&ra->h->limit);
+	const char *field = NULL;
+	uint64_t value = 0;
+	if (memcmp(h->magic, YCSB_ACK_MAGIC, sizeof h->magic) != 0 || h->window != YCSB_ACK_WINDOW)
+		field = YCSB_ACK_FILE " window", value = h->window;
+	else if (h->start != v->o->recordcount)
+		field = YCSB_ACK_FILE " start", value = h->start;
+	else if (next < h->start || next - h->start > issued)
+		field = YCSB_ACK_FILE " next", value = next;
+	else if (limit < (int64_t)h->start - 1 || limit >= (int64_t)next)
+		field = YCSB_ACK_FILE " limit", value = (uint64_t)limit;
+	if (field)
+		return damaged(v, err, field, value, "not the insert counter of this run");
+	if (rpb_path_join(path, sizeof path, dir, YCSB_GIVEN_UP_FILE) != 0)
+		return 1;
+	/* Each line: a number and a newline, at most 21 bytes. */
+	char *log = rpb_file_slurp(path, (size_t)(next - h->start) * 21 + 1, &len, &why);
+	if (!log)
+		return damaged(v, err, YCSB_GIVEN_UP_FILE " lines", 0, why);
+	size_t lines = 0;
+	for (size_t i = 0; i < len; i++)
+		lines += log[i] == '\n';
+	ra->given_up = malloc((lines + 1) * sizeof *ra->given_up);
+	int rc = ra->given_up ? 0 : (rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory"), -1);
+	for (const char *p = log, *end = log + len; !rc && p < end; ra->ngiven_up++) {
+		char *stop;
+		unsigned long long k = strtoull(p, &stop, 10);
+		if (stop == p || *p < '0' || *p > '9' || *stop != '\n' || k < h->start || k >= next) {
+			char line[64];
+			snprintf(line, sizeof line, YCSB_GIVEN_UP_FILE " line %zu", ra->ngiven_up + 1);
+			rc = damaged(v, err, line, stop == p ? 0 : k,
+				     "each line is an insert number the run took");
+		}
+		ra->given_up[ra->ngiven_up] = k;
+		p = stop + 1;
+	}
+	free(log);
+	if (rc)
+		return -1;
+	qsort(ra->given_up, ra->ngiven_up, sizeof *ra->given_up, cmp_u64);
+	for (size_t i = 1; i < ra->ngiven_up; i++)
+		if (ra->given_up[i] == ra->given_up[i - 1])
+			return damaged(v, err, YCSB_GIVEN_UP_FILE " number", ra->given_up[i],
+				       "listed twice");
+	return 0;
+}
+
+static bool given_up(const struct run_ack *ra, uint64_t k)
+{
+	return bsearch(&k, ra->given_up, ra->ngiven_up, sizeof k, cmp_u64) != NULL;
+}
+
+/* Every number the run took: done and not given up is a committed insert
+ * and must be there; given up (failed) or not done (running when the run
+ * died) may be there whole or absent. The counts must agree with the
+ * ledger's insert operations. */
+static enum rpb_status check_run_inserts(struct vctx *v, const struct run_ack *ra,
+					 const struct ledger_inserts *li, uint64_t *acked,
+					 struct rpb_err *err)
+{
+	uint64_t next = atomic_load(&ra->h->next), taken = next - ra->h->start;
+	*acked = 0;
+	for (uint64_t k = ra->h->start; k < next; k++) {
+		bool sure = ycsb_ack_is_done(ra->h, k) && !given_up(ra, k);
+		*acked += sure;
+		enum rpb_status st = check_key(v, k, !sure, err);
+		if (st)
+			return st;
+	}
+	/* Each number belongs to one insert operation: a committed one is
+	 * acknowledged in the ledger unless it was running when the run died. */
+	if (*acked < li->acked)
+		return rpb_verify_damaged(v->res, err, YCSB_ACK_FILE " committed inserts", *acked,
+					  "fewer than the ledger's acknowledged inserts");
+	if (*acked > li->acked + li->in_doubt || taken > li->acked + li->failed + li->in_doubt)
+		return rpb_verify_damaged(v->res, err, YCSB_ACK_FILE " taken numbers", taken,
+					  "more than the ledger's insert operations");
+	return RPB_OK;
+}
+
+/* The note verify prints: the run's inserts and the failed operations by
+ * their own label; none when there are neither. */
+static void write_note(struct rpb_verify_result *res, const struct ledger_inserts *li,
+		       bool inserts, uint64_t acked, uint64_t failed, uint64_t doubt)
+{
+	bool any = false;
+	for (int l = 0; l < YCSB_NOPS; l++)
+		any |= li->failed_by_label[l] != 0;
+	if (!inserts && !any)
+		return;
+	char *p = res->note, *end = res->note + sizeof res->note;
+	p += snprintf(p, (size_t)(end - p), "ycsb:");
+	if (inserts)
+		p += snprintf(p, (size_t)(end - p), " run inserts: %" PRIu64 " acknowledged and checked "
+			      "(the ledger acknowledges %" PRIu64 "), %" PRIu64 " failed, %" PRIu64
+			      " in doubt;", acked, li->acked, failed, doubt);
+	p += snprintf(p, (size_t)(end - p), " failed operations:");
+	any = false;
+	for (int l = 0; l < YCSB_NOPS && p < end; l++)
+		if (li->failed_by_label[l]) {
+			p += snprintf(p, (size_t)(end - p), "%s %s %" PRIu64, any ? "," : "",
+				      ycsb_op_names[l], li->failed_by_label[l]);
+			any = true;
+		}
+	if (!any && p < end)
+		snprintf(p, (size_t)(end - p), " none");
+}
+
+static enum rpb_status verify_run(struct vctx *v, const struct rpb_ledger *l,
+				  const struct ledger_inserts *li, struct rpb_err *err)
 {
 	const struct rpb_ycsb_opts *o = v->o;
 	for (uint64_t k = o->insertstart; k < o->insertstart + o->inserts; k++) {
@@ -129,6 +318,28 @@ static enum rpb_status verify_run(struct vctx *v, const struct rpb_ledger *l, st
 		if (st)
 			return st;
 	}
+	uint64_t issued = 0;
+	for (unsigned w = 0; w < l->nworkers; w++)
+		issued += l->workers[w].issued;
+	struct run_ack ra;
+	int got = o->proportion[YCSB_INSERT] > 0 ? read_ack(v, l->results_dir, issued, &ra, err) : 1;
+	if (got < 0) {
+		free(ra.h);
+		free(ra.given_up);
+		return RPB_INVALID;
+	}
+	if (got == 0) {
+		uint64_t acked = 0;
+		enum rpb_status st = check_run_inserts(v, &ra, li, &acked, err);
+		uint64_t taken = atomic_load(&ra.h->next) - ra.h->start;
+		write_note(v->res, li, true, acked, ra.ngiven_up, taken - acked - ra.ngiven_up);
+		free(ra.h);
+		free(ra.given_up);
+		return st;
+	}
+	/* A results directory without the counter file: the final result.json
+	 * lists the run's insert numbers. */
+	write_note(v->res, li, false, 0, 0, 0);
 	uint64_t next = o->recordcount;
 	json_t *failed = NULL;
 	if (o->proportion[YCSB_INSERT] > 0 && run_inserts(l, o, &next, &failed) != 0) {
@@ -160,8 +371,14 @@ enum rpb_status ycsb_verify(const struct rpb_backend *b, struct rpb_store *st,
 	enum rpb_status rc = b->session_open(st, &v.s, err);
 	if (!rc && !(v.scratch = malloc((size_t)o.fieldlength)))
 		rc = rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory");
-	if (!rc)
-		rc = o.phase == YCSB_LOAD ? verify_load(&v, ledger, err) : verify_run(&v, ledger, err);
+	struct ledger_inserts li;
+	count_ledger(job, ledger, &li);
+	if (!rc && o.phase == YCSB_LOAD) {
+		rc = verify_load(&v, ledger, err);
+		write_note(res, &li, false, 0, 0, 0);
+	} else if (!rc) {
+		rc = verify_run(&v, ledger, &li, err);
+	}
 	if (v.s) {
 		b->rollback(v.s);
 		b->session_close(v.s);

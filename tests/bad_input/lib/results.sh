@@ -26,3 +26,12 @@ hostile=$(cat <<'END'
 ';system("echo PWN"."ED>p")#
 END
 )
+
+# A short sqlite YCSB run with inserts (workload D, half inserts) into r/,
+# its store in s/ loaded first; extra arguments go to the run.
+ycsb_run() {
+	local wl="$RPB_SRC/data/workloads/ycsb/workloadd"
+	"$RPB_BIN/rpbench-sqlite" load "$wl" --dir s --out l --quiet -p recordcount=50 &&
+		"$RPB_BIN/rpbench-sqlite" run "$wl" --dir s --out r --quiet -p recordcount=50 \
+			-p operationcount=100 -p insertproportion=0.5 -p readproportion=0.5 "$@"
+}
