@@ -324,6 +324,20 @@ Test(e2e_jtl, raw_bytes_follow_the_label_directions, .fini = e2e_cleanup)
 
 /* YCSB's labels: the load's INSERTs and the run's UPDATEs send their
  * records; READ does not send. */
+/* A run without failures: totals.acked_bytes is what every label sent,
+ * whichever labels those are (YCSB's main label, READ, sends nothing). */
+static void assert_acked_bytes_sent(const char *out, const struct dir_sums *s)
+{
+	unsigned long long sent = 0;
+	for (unsigned l = 0; l < RPB_MAX_LABELS; l++)
+		sent += s->sent[l];
+	json_t *res = e2e_result(out);
+	cr_assert_eq(e2e_jint(res, "totals.failed_samples"), 0);
+	cr_assert_eq((unsigned long long)e2e_jint(res, "totals.acked_bytes"), sent,
+		     "%s: acked_bytes is not the sum of the labels' sent bytes (%llu)", out, sent);
+	json_decref(res);
+}
+
 Test(e2e_jtl, ycsb_bytes_follow_the_label_directions, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
@@ -348,12 +362,14 @@ Test(e2e_jtl, ycsb_bytes_follow_the_label_directions, .fini = e2e_cleanup)
 	unsigned ins = label_of("ycsb", "INSERT");
 	cr_assert_eq(s.rows[ins], 100);
 	cr_assert_gt(s.sent[ins], 0, "INSERT sent nothing");
+	assert_acked_bytes_sent(load, &s);
 	check_directions(e.out, "ycsb", &s);
 	unsigned rd = label_of("ycsb", "READ"), up = label_of("ycsb", "UPDATE");
 	cr_assert(s.rows[rd] > 0 && s.rows[up] > 0, "workloada reads and updates");
 	cr_assert_gt(s.sent[up], 0, "UPDATE sent nothing");
 	cr_assert_eq(s.bytes[up], 0);
 	cr_assert_eq(s.sent[rd], 0, "READ sent bytes");
+	assert_acked_bytes_sent(e.out, &s);
 	e2e_env_fini(&e);
 }
 

@@ -100,16 +100,14 @@ static uint64_t total_acked(struct rpb_runner *rn)
 	return n;
 }
 
-/* Payload bytes the acknowledged main operations stored: none unless label
- * 0 sends (the harvest's requests read: their bytes are
- * labels.request.bytes). */
-static uint64_t acked_bytes(struct rpb_runner *rn)
+/* Payload bytes the acknowledged main operations stored (each operation's
+ * op_bytes, pattern.h), of the first upto workers: whatever their labels,
+ * and nothing of a failed or retried attempt. */
+static uint64_t acked_bytes(struct rpb_runner *rn, unsigned upto)
 {
 	uint64_t n = 0;
-	if (!rpb_label_sent(rn->pattern, 0))
-		return 0;
-	for (unsigned t = 0; t < rn->nworkers; t++)
-		n += atomic_load(&rn->workers[t].labels[0].bytes);
+	for (unsigned t = 0; t < upto && t < rn->nworkers; t++)
+		n += atomic_load(&rn->workers[t].acked_bytes);
 	return n;
 }
 
@@ -140,8 +138,8 @@ void rpb_status_line(struct rpb_runner *rn, char *buf, size_t n)
 	const char *noun = rn->pattern->noun;
 	grouped(acked, sizeof acked, threads_acked(rn));
 	/* Patterns that write no payload (metadata) say nothing about bytes. */
-	if (acked_bytes(rn)) {
-		human_bytes(bytes, sizeof bytes, acked_bytes(rn));
+	if (acked_bytes(rn, rn->nthreads)) { /* the threads' own, as their count */
+		human_bytes(bytes, sizeof bytes, acked_bytes(rn, rn->nthreads));
 		snprintf(stored, sizeof stored, " (%s stored)", bytes);
 	}
 	rpb_hms(hms, sizeof hms, (double)(rn->t_end - rn->t_start) / 1e9);
@@ -605,7 +603,7 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 		"{s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:I}", "elapsed_s", elapsed,
 		"measured_s", secs, "samples", (json_int_t)samples, "measured_samples",
 		(json_int_t)measured_all, "failed_samples", (json_int_t)errors, "acked",
-		(json_int_t)total_acked(rn), "acked_bytes", (json_int_t)acked_bytes(rn), "bytes",
+		(json_int_t)total_acked(rn), "acked_bytes", (json_int_t)acked_bytes(rn, rn->nworkers), "bytes",
 		(json_int_t)bytes, "throughput_per_s", secs > 0 ? (double)all->count / secs : 0.0,
 		"peak_rss_bytes", (json_int_t)rpb_peak_rss_bytes());
 	if (have_usage)

@@ -167,6 +167,7 @@ static bool do_op(struct rpb_worker *w, uint64_t i)
 			note_reaped(w, &err);
 		if (st == RPB_OK) {
 			bump(&w->acked, 1);
+			bump(&w->acked_bytes, w->op_bytes);
 			if (run->bytes) {
 				uint64_t total = atomic_fetch_add(&rn->bytes_total, w->op_bytes) + w->op_bytes;
 				if (total >= run->bytes)

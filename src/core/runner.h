@@ -100,6 +100,7 @@ struct rpb_worker {
 	/* Measurements. */
 	struct rpb_label_stats labels[RPB_MAX_LABELS];
 	_Atomic uint64_t acked;        /* main operations acknowledged */
+	_Atomic uint64_t acked_bytes;  /* their op_bytes: the payload they stored */
 	_Atomic uint64_t issued;       /* main operations started (retries once) */
 	_Atomic uint64_t errors[RPB_STATUS_COUNT]; /* failed samples per class */
 	_Atomic uint64_t retries;
