@@ -782,7 +782,10 @@ static int cmd_verify(const struct rpb_backend *b, const struct cli *c, const ch
 	if (pat->verify(b, st, &rf.job, &rf.ledger, &res, &err) != RPB_OK) {
 		if (res.damaged)
 			fprintf(stderr, "%s: %s/%s: %s; give the results directory of an rpbench run\n",
-				prog, c->target, rf.ledger.interrupted ? RPB_LEDGER_FILE : "result.json",
+				prog, c->target,
+				res.damaged_in          ? res.damaged_in
+				: rf.ledger.interrupted ? RPB_LEDGER_FILE
+							: "result.json",
 				err.msg);
 		else
 			fprintf(stderr, "%s: verify could not run: %s\n", prog, err.msg);

@@ -43,6 +43,8 @@ struct rpb_verify_result {
 			       * behind (expected, not unexpected) */
 	const char *left_by;  /* what left them: "failed probe steps" */
 	bool damaged;         /* the ledger is impossible for this run: the error says why */
+	const char *damaged_in; /* the results directory's file that is, when not the
+				 * ledger (or result.json) itself: a pattern's own */
 	char note[256];       /* a pattern's own line, printed after the counts (ycsb: its
 			       * run inserts and failed operations by label), or empty */
 	char first_problem[512]; /* one line describing the first discrepancy */

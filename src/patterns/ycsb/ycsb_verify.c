@@ -166,10 +166,11 @@ static void count_ledger(const struct rpb_job *job, const struct rpb_ledger *l,
 	}
 }
 
-/* rpb_verify_damaged for read_ack: -1. */
-static int damaged(struct vctx *v, struct rpb_err *err, const char *field, uint64_t value,
-		   const char *why)
+/* rpb_verify_damaged for read_ack, naming file: -1. */
+static int damaged(struct vctx *v, struct rpb_err *err, const char *file, const char *field,
+		   uint64_t value, const char *why)
 {
+	v->res->damaged_in = file;
 	rpb_verify_damaged(v->res, err, field, value, why);
 	return -1;
 }
@@ -197,7 +198,7 @@ static int read_ack(struct vctx *v, const char *dir, uint64_t issued, struct run
 	const size_t want = sizeof *ra->h + YCSB_ACK_WINDOW;
 	ra->h = (struct ycsb_ack_head *)rpb_file_slurp(path, want, &len, &why);
 	if (!ra->h || len != want)
-		return damaged(v, err, YCSB_ACK_FILE " size", ra->h ? len : 0,
+		return damaged(v, err, YCSB_ACK_FILE, "size", ra->h ? len : 0,
 			       "the insert counter's file is damaged");
 	const struct ycsb_ack_head *h = ra->h;
 	uint64_t next = atomic_load(&ra->h->next);
@@ -205,21 +206,21 @@ static int read_ack(struct vctx *v, const char *dir, uint64_t issued, struct run
 	const char *field = NULL;
 	uint64_t value = 0;
 	if (memcmp(h->magic, YCSB_ACK_MAGIC, sizeof h->magic) != 0 || h->window != YCSB_ACK_WINDOW)
-		field = YCSB_ACK_FILE " window", value = h->window;
+		field = "window", value = h->window;
 	else if (h->start != v->o->recordcount)
-		field = YCSB_ACK_FILE " start", value = h->start;
+		field = "start", value = h->start;
 	else if (next < h->start || next - h->start > issued)
-		field = YCSB_ACK_FILE " next", value = next;
+		field = "next", value = next;
 	else if (limit < (int64_t)h->start - 1 || limit >= (int64_t)next)
-		field = YCSB_ACK_FILE " limit", value = (uint64_t)limit;
+		field = "limit", value = (uint64_t)limit;
 	if (field)
-		return damaged(v, err, field, value, "not the insert counter of this run");
+		return damaged(v, err, YCSB_ACK_FILE, field, value, "not the insert counter of this run");
 	if (rpb_path_join(path, sizeof path, dir, YCSB_GIVEN_UP_FILE) != 0)
 		return 1;
 	/* Each line: a number and a newline, at most 21 bytes. */
 	char *log = rpb_file_slurp(path, (size_t)(next - h->start) * 21 + 1, &len, &why);
 	if (!log)
-		return damaged(v, err, YCSB_GIVEN_UP_FILE " lines", 0, why);
+		return damaged(v, err, YCSB_GIVEN_UP_FILE, "lines", 0, why);
 	size_t lines = 0;
 	for (size_t i = 0; i < len; i++)
 		lines += log[i] == '\n';
@@ -230,8 +231,8 @@ static int read_ack(struct vctx *v, const char *dir, uint64_t issued, struct run
 		unsigned long long k = strtoull(p, &stop, 10);
 		if (stop == p || *p < '0' || *p > '9' || *stop != '\n' || k < h->start || k >= next) {
 			char line[64];
-			snprintf(line, sizeof line, YCSB_GIVEN_UP_FILE " line %zu", ra->ngiven_up + 1);
-			rc = damaged(v, err, line, stop == p ? 0 : k,
+			snprintf(line, sizeof line, "line %zu", ra->ngiven_up + 1);
+			rc = damaged(v, err, YCSB_GIVEN_UP_FILE, line, stop == p ? 0 : k,
 				     "each line is an insert number the run took");
 		}
 		ra->given_up[ra->ngiven_up] = k;
@@ -243,7 +244,7 @@ static int read_ack(struct vctx *v, const char *dir, uint64_t issued, struct run
 	qsort(ra->given_up, ra->ngiven_up, sizeof *ra->given_up, cmp_u64);
 	for (size_t i = 1; i < ra->ngiven_up; i++)
 		if (ra->given_up[i] == ra->given_up[i - 1])
-			return damaged(v, err, YCSB_GIVEN_UP_FILE " number", ra->given_up[i],
+			return damaged(v, err, YCSB_GIVEN_UP_FILE, "number", ra->given_up[i],
 				       "listed twice");
 	return 0;
 }
