@@ -3,6 +3,7 @@
  * store itself holds, determinism of the seed, and SIGINT. Suites are named
  * e2e_<backend> so the log names each backend. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <inttypes.h>
 #include <regex.h>
 #include <signal.h>
@@ -159,6 +160,31 @@ Test(e2e_null, run_completes, .fini = e2e_cleanup)
 	}
 	e2e_assert_code(&p, 0);
 	e2e_proc_free(&p);
+	e2e_env_fini(&e);
+}
+
+/* The run's span ends with its last thread, not when the supervisor next
+ * looks (it sleeps up to 50 ms: a short run's throughput would shrink by
+ * that); exact, whatever the machine's speed. */
+Test(e2e_null, run_ends_with_its_last_thread, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "null");
+	e2e_run_ci(&e, "--set", "ops=50", "--set", "probe_every=0", NULL);
+	json_t *r = e2e_result(e.out);
+	double last = 0;
+	size_t i;
+	json_t *t;
+	json_array_foreach(json_object_get(r, "threads"), i, t) {
+		json_t *end = json_object_get(t, "end_s");
+		cr_assert(json_is_number(end), "threads[%zu] has no end_s", i);
+		if (json_number_value(end) > last)
+			last = json_number_value(end);
+	}
+	double elapsed = json_number_value(json_object_get(json_object_get(r, "totals"), "elapsed_s"));
+	cr_assert(last > 0 && fabs(elapsed - last) < 1e-6,
+		  "elapsed_s %.9f is not the last thread's end_s %.9f", elapsed, last);
+	json_decref(r);
 	e2e_env_fini(&e);
 }
 

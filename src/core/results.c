@@ -428,10 +428,14 @@ static json_t *threads_json(struct rpb_runner *rn)
 		struct rpb_worker *w = &rn->workers[t];
 		double secs = (double)(w->t_end - w->t_start) / 1e9;
 		uint64_t acked = atomic_load(&w->acked);
-		json_array_append_new(a, json_pack("{s:i, s:I, s:I, s:I, s:f, s:f}", "thread", (int)t,
+		/* When the thread's loop ended, from the run's start: the run ends
+		 * with its last thread (elapsed_s is the largest end_s). */
+		double end_s = w->t_end > rn->t_start ? (double)(w->t_end - rn->t_start) / 1e9 : 0.0;
+		json_array_append_new(a, json_pack("{s:i, s:I, s:I, s:I, s:f, s:f, s:f}", "thread", (int)t,
 						   "issued", (json_int_t)atomic_load(&w->issued), "acked",
 						   (json_int_t)acked, "retries",
 						   (json_int_t)atomic_load(&w->retries), "active_s", secs,
+						   "end_s", end_s,
 						   "ops_per_s", secs > 0 ? (double)acked / secs : 0.0));
 	}
 	return a;
