@@ -29,11 +29,7 @@ static void report(const struct e2e_env *e, const char *run, const char *out)
 {
 	struct e2e_args a = {0};
 	e2e_args_add(&a, RPBENCH, "report", run, "--out", out, NULL);
-	struct e2e_proc p;
-	e2e_exec(&p, e->cap, &a);
-	e2e_assert_code(&p, 0); /* a report was written, however the run ended */
-	e2e_assert_quiet(&p);
-	e2e_proc_free(&p);
+	e2e_exec_ok(e->cap, &a); /* a report was written, however the run ended */
 }
 
 /* The figures drawn: as many SVGs as index.html shows, each with its PNG. */
@@ -257,11 +253,7 @@ Test(report_ends, null_compare, .fini = e2e_cleanup)
 	struct e2e_args a = {0};
 	e2e_args_add(&a, RPBENCH, "compare", E2E_CI_INGEST, "--backends", "null", "--out", e.out,
 		     "--quiet", NULL);
-	struct e2e_proc p;
-	e2e_exec(&p, e.cap, &a);
-	e2e_assert_code(&p, 0);
-	e2e_assert_quiet(&p);
-	e2e_proc_free(&p);
+	e2e_exec_ok(e.cap, &a);
 	char rep[E2E_PATH], path[E2E_PATH];
 	e2e_path(&e, rep, "out/report");
 	char *html = e2e_slurp_in(rep, "index.html");
