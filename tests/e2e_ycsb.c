@@ -204,10 +204,7 @@ Test(e2e_compare, ycsb_loads_then_runs, .fini = e2e_cleanup)
 	e2e_args_add(&a, RPB_BINARY_DIR "/bin/rpbench", "compare", YCSB_WL("a"), "--backends",
 		     "leveldb,sqlite", "--out", e.out, "--quiet", "--set", "recordcount=100", "--set",
 		     "operationcount=200", "--set", "sync=none", NULL);
-	struct e2e_proc p;
-	e2e_exec(&p, e.cap, &a);
-	e2e_assert_code(&p, 0);
-	e2e_proc_free(&p);
+	e2e_exec_ok(e.cap, &a);
 	static const char *const backends[] = {"leveldb", "sqlite"};
 	for (int i = 0; i < 2; i++) {
 		char dir[E2E_PATH];
