@@ -335,10 +335,7 @@ Test(e2e_jtl, ycsb_bytes_follow_the_label_directions, .fini = e2e_cleanup)
 		e2e_args_add(&a, "--dir", store, "--set", "recordcount=100", "--set",
 			     "operationcount=200", "--set", "sync=none", "--set", "jtl=on", "--set",
 			     "jtl_columns=5", NULL);
-		struct e2e_proc p;
-		e2e_exec(&p, e.cap, &a);
-		e2e_assert_code(&p, 0);
-		e2e_proc_free(&p);
+		e2e_exec_ok(e.cap, &a);
 	}
 	struct dir_sums s;
 	check_directions(load, "ycsb", &s);
