@@ -100,7 +100,7 @@ static void thousands(char *buf, size_t n, json_int_t v)
 	buf[k] = '\0';
 }
 
-/* "<how> after 1,258 creates", the count the run's totals.acked. */
+/* "<how> after 1,258 creates", the count being the run's totals.acked. */
 static void after_creates(char *buf, size_t n, const char *out, const char *how)
 {
 	json_t *r = e2e_result(out);
