@@ -324,13 +324,9 @@ static void run_ci(const struct e2e_env *e, const char *backend, const char *out
 	e2e_args_add(&a, bin, "run", E2E_CI_INGEST, "--quiet", "--out", out, "--set", "ops=40", NULL);
 	va_list ap;
 	va_start(ap, out);
-	for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
-		e2e_args_add(&a, s, NULL);
+	e2e_args_addv(&a, ap);
 	va_end(ap);
-	struct e2e_proc p;
-	e2e_exec(&p, e->cap, &a);
-	e2e_assert_code(&p, 0);
-	e2e_proc_free(&p);
+	e2e_exec_ok(e->cap, &a);
 }
 
 Test(e2e_compare, refuses_other_sync, .fini = e2e_cleanup)

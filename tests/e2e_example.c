@@ -82,11 +82,7 @@ Test(e2e_example, run_results_and_verify, .fini = e2e_cleanup)
 	struct e2e_args a;
 	e2e_run_args(&a, &e, ini, e.out);
 	e2e_args_add(&a, "--set", "jtl=on", "--set", "jtl_columns=5", NULL);
-	struct e2e_proc p;
-	e2e_exec(&p, e.cap, &a);
-	e2e_assert_code(&p, 0);
-	e2e_assert_quiet(&p);
-	e2e_proc_free(&p);
+	e2e_exec_ok(e.cap, &a);
 
 	/* The table's label_dirs: a put sends its value (sentBytes), receives
 	 * nothing (bytes). */

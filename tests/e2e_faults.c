@@ -65,14 +65,9 @@ static json_t *run_ci(const struct e2e_env *e, int want, ...)
 	e2e_run_args(&a, e, E2E_CI_INGEST, e->out);
 	va_list ap;
 	va_start(ap, want);
-	for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
-		e2e_args_add(&a, "--set", s, NULL);
+	e2e_args_setv(&a, ap);
 	va_end(ap);
-	struct e2e_proc p;
-	e2e_exec(&p, e->cap, &a);
-	e2e_assert_code(&p, want);
-	e2e_assert_quiet(&p);
-	e2e_proc_free(&p);
+	free(e2e_exec_expect(e->cap, &a, want));
 	const char *files[] = {"summary.txt", "result.json", "intervals.csv", RPB_LEDGER_FILE,
 			       RPB_FAILURES_FILE};
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {

@@ -24,14 +24,9 @@ static void fedora_run(const struct e2e_env *e, const char *out, ...)
 	e2e_args_add(&a, "--set", "model=fedora", NULL);
 	va_list ap;
 	va_start(ap, out);
-	for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
-		e2e_args_add(&a, "--set", s, NULL);
+	e2e_args_setv(&a, ap);
 	va_end(ap);
-	struct e2e_proc p;
-	e2e_exec(&p, e->cap, &a);
-	e2e_assert_code(&p, 0);
-	e2e_assert_quiet(&p);
-	e2e_proc_free(&p);
+	e2e_exec_ok(e->cap, &a);
 }
 
 static json_t *fedora_obj(json_t *r)

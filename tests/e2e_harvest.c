@@ -24,8 +24,7 @@ enum { EXIT_STOPPED = 3, EXIT_VERIFY = 4 };
 static void run_args(struct e2e_args *a, const struct e2e_env *e, const char *out, va_list ap)
 {
 	e2e_run_args(a, e, CI_HARVEST, out);
-	for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
-		e2e_args_add(a, s, NULL);
+	e2e_args_addv(a, ap);
 }
 
 /* Runs ci-harvest into out with extra args (up to NULL); asserts the exit
@@ -39,11 +38,7 @@ static void run_ci(const struct e2e_env *e, const char *out, int want, ...)
 	va_start(ap, want);
 	run_args(&a, e, out, ap);
 	va_end(ap);
-	struct e2e_proc p;
-	e2e_exec(&p, e->cap, &a);
-	e2e_assert_code(&p, want);
-	e2e_assert_quiet(&p);
-	e2e_proc_free(&p);
+	free(e2e_exec_expect(e->cap, &a, want));
 }
 
 static json_t *pattern_get(json_t *r, const char *path)

@@ -132,8 +132,7 @@ static void verify_against(const struct e2e_env *e, struct listener *l, struct e
 	e2e_args_add(&a, e->bin, "verify", e->out, NULL);
 	va_list ap;
 	va_start(ap, p);
-	for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
-		e2e_args_add(&a, s, NULL);
+	e2e_args_addv(&a, ap);
 	va_end(ap);
 	e2e_exec(p, e->cap, &a);
 	cr_assert(l->startups, "`%s` never reached the listener:\n%s", p->cmd, p->err);

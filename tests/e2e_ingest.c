@@ -252,12 +252,9 @@ Test(e2e_sqlite, progress_lines, .fini = e2e_cleanup)
 	struct e2e_args a = {0};
 	e2e_args_add(&a, e.bin, "run", E2E_CI_INGEST, "--out", e.out, "--set", "interval=0.1",
 		     "--set", "ops=0", "--set", duration, NULL);
-	struct e2e_proc p;
-	e2e_exec(&p, e.cap, &a);
-	e2e_assert_code(&p, 0);
-	e2e_assert_quiet(&p);
+	char *out = e2e_exec_expect(e.cap, &a, 0);
 	unsigned plus = 0, equals = 0, status = 0;
-	for (char *save = NULL, *line = strtok_r(p.out, "\n", &save); line;
+	for (char *save = NULL, *line = strtok_r(out, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		regmatch_t m[4];
 		if (!strncmp(line, "summary +", 9)) {
@@ -276,10 +273,10 @@ Test(e2e_sqlite, progress_lines, .fini = e2e_cleanup)
 			status++;
 	}
 	cr_assert_geq(plus, 3, "a %s run with interval 0.1 printed %u \"summary +\" lines:\n%s",
-		      duration, plus, p.out);
-	cr_assert_geq(equals, 3, "only %u \"summary =\" lines:\n%s", equals, p.out);
-	cr_assert_eq(status, 1, "%u \"Status:\" lines:\n%s", status, p.out);
-	e2e_proc_free(&p);
+		      duration, plus, out);
+	cr_assert_geq(equals, 3, "only %u \"summary =\" lines:\n%s", equals, out);
+	cr_assert_eq(status, 1, "%u \"Status:\" lines:\n%s", status, out);
+	free(out);
 	e2e_env_fini(&e);
 }
 #endif
@@ -440,11 +437,7 @@ static void load_run(struct e2e_env *e, const char *name, const char *seed, stru
 	e2e_run_args(&a, e, E2E_CI_INGEST, out);
 	if (seed)
 		e2e_args_add(&a, "--set", seed, NULL);
-	struct e2e_proc p;
-	e2e_exec(&p, e->cap, &a);
-	e2e_assert_code(&p, 0);
-	e2e_assert_quiet(&p);
-	e2e_proc_free(&p);
+	e2e_exec_ok(e->cap, &a);
 	json_t *r = e2e_result(out);
 	memset(es, 0, sizeof *es);
 	snprintf(es->prefix, sizeof es->prefix, "o/%s/", e2e_jstr(r, "manifest.run_tag"));

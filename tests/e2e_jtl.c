@@ -35,10 +35,18 @@ static void run_jtl(const struct e2e_env *e, const char *out, const char *column
 	e2e_args_add(&a, "--set", "jtl=on", "--set", "num=200", NULL);
 	if (columns)
 		e2e_args_add(&a, "--set", columns, NULL);
-	struct e2e_proc p;
-	e2e_exec(&p, e->cap, &a);
-	e2e_assert_code(&p, 0);
-	e2e_proc_free(&p);
+	e2e_exec_ok(e->cap, &a);
+}
+
+/* A SQLite test directory with run_jtl's results in o213 (the default
+ * columns) and o5 (jtl_columns = 5): the same seed, the same samples. */
+static void run_both(struct e2e_env *e, char *o213, char *o5)
+{
+	e2e_env_init(e, "sqlite");
+	e2e_path(e, o213, "o213");
+	e2e_path(e, o5, "o5");
+	run_jtl(e, o213, NULL);
+	run_jtl(e, o5, "jtl_columns=5");
 }
 
 static unsigned count_char(const char *s, char c, size_t n)
@@ -76,12 +84,8 @@ Test(e2e_jtl, default_columns_are_jmeter_2_13s, .fini = e2e_cleanup)
 	/* The two lists differ by sentBytes only. */
 	cr_assert_eq(strlen(cols_5), strlen(cols_2_13) + strlen("sentBytes,"));
 	struct e2e_env e;
-	e2e_env_init(&e, "sqlite");
 	char o213[E2E_PATH], o5[E2E_PATH];
-	e2e_path(&e, o213, "o213");
-	e2e_path(&e, o5, "o5");
-	run_jtl(&e, o213, NULL);
-	run_jtl(&e, o5, "jtl_columns=5");
+	run_both(&e, o213, o5);
 	size_t r213, r5;
 	free(check_jtl(o213, cols_2_13, &r213));
 	free(check_jtl(o5, cols_5, &r5));
@@ -126,12 +130,8 @@ Test(e2e_jtl, jmeter_2_13_reads_the_default, .fini = e2e_cleanup)
 		cr_skip_test("jmeter is not installed (apt-get install jmeter)");
 	}
 	struct e2e_env e;
-	e2e_env_init(&e, "sqlite");
 	char o213[E2E_PATH], o5[E2E_PATH];
-	e2e_path(&e, o213, "o213");
-	e2e_path(&e, o5, "o5");
-	run_jtl(&e, o213, NULL);
-	run_jtl(&e, o5, "jtl_columns=5");
+	run_both(&e, o213, o5);
 	size_t rows;
 	char *jtl = check_jtl(o213, cols_2_13, &rows);
 	char *got = jmeter_read(&e, o213);
@@ -176,10 +176,7 @@ Test(e2e_jtl, harvest_request_bytes_records_and_token, .fini = e2e_cleanup)
 	struct e2e_args a = {0};
 	e2e_run_args(&a, &e, E2E_WORKLOAD("ci-harvest.ini"), e.out);
 	e2e_args_add(&a, "--set", "jtl=on", "--set", "records=2000", "--set", "ops=30", NULL);
-	struct e2e_proc p;
-	e2e_exec(&p, e.cap, &a);
-	e2e_assert_code(&p, 0);
-	e2e_proc_free(&p);
+	e2e_exec_ok(e.cap, &a);
 	size_t rows;
 	char *jtl = check_jtl(e.out, cols_2_13, &rows);
 	unsigned long long bytes = 0, records = 0, deleted = 0, requests = 0, last_pages = 0;
@@ -352,10 +349,7 @@ Test(e2e_jtl, ycsb_bytes_follow_the_label_directions, .fini = e2e_cleanup)
 		e2e_args_add(&a, "--dir", store, "--set", "recordcount=100", "--set",
 			     "operationcount=200", "--set", "sync=none", "--set", "jtl=on", "--set",
 			     "jtl_columns=5", NULL);
-		struct e2e_proc p;
-		e2e_exec(&p, e.cap, &a);
-		e2e_assert_code(&p, 0);
-		e2e_proc_free(&p);
+		e2e_exec_ok(e.cap, &a);
 	}
 	struct dir_sums s;
 	check_directions(load, "ycsb", &s);

@@ -32,14 +32,9 @@ static void run_ci(const struct e2e_env *e, const char *out, int want, ...)
 	e2e_args_add(&a, "--set", "node=" NODE, NULL);
 	va_list ap;
 	va_start(ap, want);
-	for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
-		e2e_args_add(&a, s, NULL);
+	e2e_args_addv(&a, ap);
 	va_end(ap);
-	struct e2e_proc p;
-	e2e_exec(&p, e->cap, &a);
-	e2e_assert_code(&p, want);
-	e2e_assert_quiet(&p);
-	e2e_proc_free(&p);
+	free(e2e_exec_expect(e->cap, &a, want));
 }
 
 static char *read_text(const char *dir, const char *name)

@@ -22,20 +22,36 @@ static const char *const ci_benchmarks[] = {
 };
 #define CI_NBENCH (sizeof ci_benchmarks / sizeof ci_benchmarks[0])
 
-/* Runs raw-ci into out with extra args (up to NULL); asserts the exit code
- * and, for a run that should work, a quiet stderr. Returns the process. */
+/* raw-ci into out with the extra args of ap (up to NULL). */
+static void raw_args(struct e2e_args *a, const struct e2e_env *e, const char *out, va_list ap)
+{
+	e2e_run_args(a, e, RAW_CI, out);
+	e2e_args_addv(a, ap);
+}
+
+/* Runs raw-ci into out with extra args (up to NULL). */
 static void run_raw(struct e2e_proc *p, const struct e2e_env *e, const char *out, ...)
 	__attribute__((sentinel));
 static void run_raw(struct e2e_proc *p, const struct e2e_env *e, const char *out, ...)
 {
 	struct e2e_args a;
-	e2e_run_args(&a, e, RAW_CI, out);
 	va_list ap;
 	va_start(ap, out);
-	for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
-		e2e_args_add(&a, s, NULL);
+	raw_args(&a, e, out, ap);
 	va_end(ap);
 	e2e_exec(p, e->cap, &a);
+}
+
+/* run_raw for a run that should work: asserts exit 0 and a quiet stderr. */
+static void raw_ok(const struct e2e_env *e, const char *out, ...) __attribute__((sentinel));
+static void raw_ok(const struct e2e_env *e, const char *out, ...)
+{
+	struct e2e_args a;
+	va_list ap;
+	va_start(ap, out);
+	raw_args(&a, e, out, ap);
+	va_end(ap);
+	e2e_exec_ok(e->cap, &a);
 }
 
 static json_t *bench(json_t *r, size_t i)
@@ -79,11 +95,7 @@ static void t_raw_run_verify(const char *backend)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, backend);
-	struct e2e_proc p;
-	run_raw(&p, &e, e.out, NULL);
-	e2e_assert_code(&p, 0);
-	e2e_assert_quiet(&p);
-	e2e_proc_free(&p);
+	raw_ok(&e, e.out, NULL);
 	json_t *r = e2e_result(e.out);
 	cr_assert_str_eq(e2e_jstr(r, "manifest.pattern"), "raw");
 	cr_assert_str_eq(e2e_jstr(r, "stop.reason"), "completed");
@@ -136,11 +148,7 @@ Test(e2e_null, raw_completes, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "null");
-	struct e2e_proc p;
-	run_raw(&p, &e, e.out, NULL);
-	e2e_assert_code(&p, 0);
-	e2e_assert_quiet(&p);
-	e2e_proc_free(&p);
+	raw_ok(&e, e.out, NULL);
 	json_t *r = e2e_result(e.out);
 	cr_assert_eq(json_integer_value(json_object_get(bench(r, 3), "found")), 0,
 		     "the null backend keeps nothing");
@@ -171,10 +179,7 @@ Test(e2e_leveldb, raw_verify_finds_missing, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "leveldb");
-	struct e2e_proc p;
-	run_raw(&p, &e, e.out, NULL);
-	e2e_assert_code(&p, 0);
-	e2e_proc_free(&p);
+	raw_ok(&e, e.out, NULL);
 	struct e2e_store s;
 	e2e_store_open(&s, "leveldb", e.store);
 	drop_first(&s);
@@ -196,10 +201,7 @@ Test(e2e_sqlite, raw_fillsync, .fini = e2e_cleanup)
 	run_raw(&p, &e, e.out, "--set", "benchmarks=fillsync", NULL);
 	e2e_assert_refusal(&p, 1, "fillsync needs [run] sync = commit", NULL);
 	e2e_proc_free(&p);
-	run_raw(&p, &e, e.out, "--set", "sync=commit", "--set", "benchmarks=fillseq,fillsync", NULL);
-	e2e_assert_code(&p, 0);
-	e2e_assert_quiet(&p);
-	e2e_proc_free(&p);
+	raw_ok(&e, e.out, "--set", "sync=commit", "--set", "benchmarks=fillseq,fillsync", NULL);
 	json_t *r = e2e_result(e.out);
 	cr_assert_eq(json_integer_value(json_object_get(bench(r, 1), "ops")), CI_NUM / 1000);
 	e2e_verify_clean(&e, e.out, CI_NUM / 1000); /* fillsync, too, starts on an empty table */
@@ -214,14 +216,10 @@ static void t_raw_batched_sequence(const char *backend)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, backend);
-	struct e2e_proc p;
-	run_raw(&p, &e, e.out, "--set", "num=3001", "--set", "batch=7", "--set",
-		"benchmarks=fillrandom,readreverse,deleterandom,readseq,fillseq,deleterandom,readseq,"
-		"readrandom",
-		NULL);
-	e2e_assert_code(&p, 0);
-	e2e_assert_quiet(&p);
-	e2e_proc_free(&p);
+	raw_ok(&e, e.out, "--set", "num=3001", "--set", "batch=7", "--set",
+	       "benchmarks=fillrandom,readreverse,deleterandom,readseq,fillseq,deleterandom,readseq,"
+	       "readrandom",
+	       NULL);
 	json_t *r = e2e_result(e.out);
 	cr_assert_eq(json_integer_value(json_object_get(bench(r, 4), "ops")), 3001,
 		     "fillseq writes every key once");
@@ -247,10 +245,7 @@ static void t_raw_one_scan(const char *backend)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, backend);
-	struct e2e_proc p;
-	run_raw(&p, &e, e.out, "--set", "scan_chunk=0", NULL);
-	e2e_assert_code(&p, 0);
-	e2e_proc_free(&p);
+	raw_ok(&e, e.out, "--set", "scan_chunk=0", NULL);
 	json_t *r = e2e_result(e.out);
 	json_t *seq = bench(r, 4);
 	cr_assert_str_eq(json_string_value(json_object_get(seq, "name")), "readseq");
@@ -280,12 +275,8 @@ static void t_raw_fill_starts_empty(const char *backend)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, backend);
-	struct e2e_proc p;
-	run_raw(&p, &e, e.out, "--set", "benchmarks=fillseq,fillrandom,readrandom,fillseq,readrandom",
-		NULL);
-	e2e_assert_code(&p, 0);
-	e2e_assert_quiet(&p);
-	e2e_proc_free(&p);
+	raw_ok(&e, e.out, "--set", "benchmarks=fillseq,fillrandom,readrandom,fillseq,readrandom",
+	       NULL);
 	json_t *r = e2e_result(e.out);
 	json_int_t found = json_integer_value(json_object_get(bench(r, 2), "found"));
 	cr_assert(found > CI_NUM * 0.58 && found < CI_NUM * 0.68,

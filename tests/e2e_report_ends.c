@@ -29,11 +29,7 @@ static void report(const struct e2e_env *e, const char *run, const char *out)
 {
 	struct e2e_args a = {0};
 	e2e_args_add(&a, RPBENCH, "report", run, "--out", out, NULL);
-	struct e2e_proc p;
-	e2e_exec(&p, e->cap, &a);
-	e2e_assert_code(&p, 0); /* a report was written, however the run ended */
-	e2e_assert_quiet(&p);
-	e2e_proc_free(&p);
+	e2e_exec_ok(e->cap, &a); /* a report was written, however the run ended */
 }
 
 /* The figures drawn: as many SVGs as index.html shows, each with its PNG. */
@@ -104,6 +100,26 @@ static void thousands(char *buf, size_t n, json_int_t v)
 	buf[k] = '\0';
 }
 
+/* "<how> after 1,258 creates", the count being the run's totals.acked. */
+static void after_creates(char *buf, size_t n, const char *out, const char *how)
+{
+	json_t *r = e2e_result(out);
+	char count[32];
+	thousands(count, sizeof count, e2e_jint(r, "totals.acked"));
+	snprintf(buf, n, "%s after %s creates", how, count);
+	json_decref(r);
+}
+
+/* Reports the run of e->out into rep (the test directory's "rep"): it
+ * draws `figures` figures, each figure over time marked with want. */
+static void report_marked(const struct e2e_env *e, char *rep, size_t figures, const char *want,
+			  bool labels_time)
+{
+	report(e, e->out, e2e_path(e, rep, "rep"));
+	cr_assert_eq(count_figures(rep), figures);
+	assert_marks(rep, want, labels_time);
+}
+
 /* The table's row that starts with head holds cell. */
 static void assert_row(const char *table, const char *head, const char *cell)
 {
@@ -146,16 +162,13 @@ Test(report_ends, disk_full, .fini = e2e_cleanup)
 	e2e_proc_free(&p);
 	json_t *r = e2e_result(e.out);
 	cr_assert_str_eq(e2e_jstr(r, "stop.class"), "disk-full");
-	char count[32], want[128];
-	thousands(count, sizeof count, e2e_jint(r, "totals.acked"));
-	snprintf(want, sizeof want, "disk full after %s creates", count);
 	json_decref(r);
+	char want[128];
+	after_creates(want, sizeof want, e.out, "disk full");
 
 	char rep[E2E_PATH];
-	report(&e, e.out, e2e_path(&e, rep, "rep"));
 	/* Over time, over objects, percentiles, bytes, each label, gauges. */
-	cr_assert_eq(count_figures(rep), 7);
-	assert_marks(rep, want, true);
+	report_marked(&e, rep, 7, want, true);
 	/* A log axis reads at 1-2-5 steps, over a range of such steps. */
 	char *gp = e2e_slurp_in(rep, "figures/latency-time.gp");
 	cr_assert(strstr(gp, "'100' 100, '200' 200, '500' 500, '1k' 1000, '2k' 2000, '5k' 5000"),
@@ -209,16 +222,11 @@ Test(report_ends, sigint, .fini = e2e_cleanup)
 	struct e2e_env e;
 	e2e_env_init(&e, "sqlite");
 	stopped_run(&e, SIGINT, EXIT_SIGNAL);
-	json_t *r = e2e_result(e.out);
-	char count[32], want[128];
-	thousands(count, sizeof count, e2e_jint(r, "totals.acked"));
-	snprintf(want, sizeof want, "stopped by SIGINT after %s creates", count);
-	json_decref(r);
+	char want[128];
+	after_creates(want, sizeof want, e.out, "stopped by SIGINT");
 	char rep[E2E_PATH];
-	report(&e, e.out, e2e_path(&e, rep, "rep"));
 	/* No samples.jtl: all but labels-time. */
-	cr_assert_eq(count_figures(rep), 6);
-	assert_marks(rep, want, false);
+	report_marked(&e, rep, 6, want, false);
 	e2e_env_fini(&e);
 }
 
@@ -231,11 +239,9 @@ Test(report_ends, sigkill, .fini = e2e_cleanup)
 	last_elapsed(e.out, t, sizeof t);
 	snprintf(want, sizeof want, "killed: results up to t = %s s", t);
 	char rep[E2E_PATH];
-	report(&e, e.out, e2e_path(&e, rep, "rep"));
 	/* From intervals.csv alone: no percentiles, which result.json would
 	 * have held, and no probes. */
-	cr_assert_eq(count_figures(rep), 5);
-	assert_marks(rep, want, false);
+	report_marked(&e, rep, 5, want, false);
 	char *html = e2e_slurp_in(rep, "index.html");
 	cr_assert(strstr(html, "a killed run has none"), "index.html does not say why percentiles are missing");
 	free(html);
@@ -257,11 +263,7 @@ Test(report_ends, null_compare, .fini = e2e_cleanup)
 	struct e2e_args a = {0};
 	e2e_args_add(&a, RPBENCH, "compare", E2E_CI_INGEST, "--backends", "null", "--out", e.out,
 		     "--quiet", NULL);
-	struct e2e_proc p;
-	e2e_exec(&p, e.cap, &a);
-	e2e_assert_code(&p, 0);
-	e2e_assert_quiet(&p);
-	e2e_proc_free(&p);
+	e2e_exec_ok(e.cap, &a);
 	char rep[E2E_PATH], path[E2E_PATH];
 	e2e_path(&e, rep, "out/report");
 	char *html = e2e_slurp_in(rep, "index.html");

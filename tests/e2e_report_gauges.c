@@ -26,8 +26,7 @@ static void gauge_run(const struct e2e_env *e, const char *out, int want, ...)
 	e2e_args_add(&a, "--set", "threads=1", "--set", "ops=3000", "--set", "interval=100ms", NULL);
 	va_list ap;
 	va_start(ap, want);
-	for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
-		e2e_args_add(&a, "--set", s, NULL);
+	e2e_args_setv(&a, ap);
 	va_end(ap);
 	struct e2e_proc p;
 	e2e_exec(&p, e->cap, &a);

@@ -20,10 +20,7 @@ Test(report_labels, harvest_filler_beside_requests, .fini = e2e_cleanup)
 	e2e_run_args(&a, &e, E2E_WORKLOAD("ci-harvest.ini"), e.out);
 	e2e_args_add(&a, "--set", "token=snapshot", "--set", "snapshot_build=background", "--set",
 		     "jtl=on", NULL);
-	struct e2e_proc p;
-	e2e_exec(&p, e.cap, &a);
-	e2e_assert_code(&p, 0);
-	e2e_proc_free(&p);
+	e2e_exec_ok(e.cap, &a);
 
 	/* A row whose label the run does not have, made to run a command. */
 	char path[E2E_PATH * 2];
@@ -41,9 +38,7 @@ Test(report_labels, harvest_filler_beside_requests, .fini = e2e_cleanup)
 	char rep[E2E_PATH];
 	struct e2e_args r = {0};
 	e2e_args_add(&r, RPBENCH, "report", e.out, "--out", e2e_path(&e, rep, "rep"), NULL);
-	e2e_exec(&p, e.cap, &r);
-	e2e_assert_code(&p, 0);
-	e2e_proc_free(&p);
+	e2e_exec_ok(e.cap, &r);
 	char *dat = e2e_slurp_in(rep, "data/labels-time-sqlite.dat");
 	char *gp = e2e_slurp_in(rep, "figures/labels-time.gp");
 	char *html = e2e_slurp_in(rep, "index.html");

@@ -84,12 +84,9 @@ static void run_split(const struct e2e_env *e, const char *out, const char *read
 	struct e2e_args a;
 	e2e_run_args(&a, e, CI_HARVEST, out);
 	e2e_args_add(&a, E2E_HARVEST_WRITERS, "--set", rd, "--set", tk, "--set", sd, NULL);
-	struct e2e_proc p;
-	e2e_exec(&p, e->cap, &a);
-	e2e_assert_code(&p, 0);
-	e2e_assert_quiet(&p);
-	cr_assert_null(strstr(p.out, SECRET), "the progress output shows the read_dsn password");
-	e2e_proc_free(&p);
+	char *printed = e2e_exec_expect(e->cap, &a, 0);
+	cr_assert_null(strstr(printed, SECRET), "the progress output shows the read_dsn password");
+	free(printed);
 }
 
 static json_int_t pint(json_t *r, const char *path)

@@ -20,15 +20,33 @@
 
 extern char **environ;
 
+/* Appends the arguments of ap up to a NULL, each after before (if any). */
+static void args_append(struct e2e_args *a, const char *before, va_list ap)
+{
+	for (const char *s; (s = va_arg(ap, const char *)) != NULL;) {
+		cr_assert_lt(a->n + (before != NULL), E2E_MAX_ARGS, "too many arguments");
+		if (before)
+			a->v[a->n++] = before;
+		a->v[a->n++] = s;
+	}
+	a->v[a->n] = NULL;
+}
+
+void e2e_args_addv(struct e2e_args *a, va_list ap)
+{
+	args_append(a, NULL, ap);
+}
+
+void e2e_args_setv(struct e2e_args *a, va_list ap)
+{
+	args_append(a, "--set", ap);
+}
+
 void e2e_args_add(struct e2e_args *a, ...)
 {
 	va_list ap;
 	va_start(ap, a);
-	for (const char *s; (s = va_arg(ap, const char *)) != NULL;) {
-		cr_assert_lt(a->n, E2E_MAX_ARGS, "too many arguments");
-		a->v[a->n++] = s;
-	}
-	a->v[a->n] = NULL;
+	args_append(a, NULL, ap);
 	va_end(ap);
 }
 
@@ -158,6 +176,23 @@ void e2e_proc_free(struct e2e_proc *p)
 	p->out = p->err = NULL;
 }
 
+char *e2e_exec_expect(const char *capdir, const struct e2e_args *a, int want)
+{
+	struct e2e_proc p;
+	e2e_exec(&p, capdir, a);
+	e2e_assert_code(&p, want);
+	e2e_assert_quiet(&p);
+	char *out = p.out;
+	p.out = NULL;
+	e2e_proc_free(&p);
+	return out;
+}
+
+void e2e_exec_ok(const char *capdir, const struct e2e_args *a)
+{
+	free(e2e_exec_expect(capdir, a, 0));
+}
+
 void e2e_assert_code(const struct e2e_proc *p, int want)
 {
 	cr_assert_eq(p->code, want, "`%s` exited %d, expected %d\nstdout: %.2000s\nstderr: %.2000s",
@@ -279,14 +314,7 @@ char *e2e_verify(const struct e2e_env *e, const char *out, int want)
 	e2e_args_add(&a, e->bin, "verify", out, NULL);
 	if (e->server)
 		e2e_args_add(&a, "--dsn", e->dsn, NULL);
-	struct e2e_proc p;
-	e2e_exec(&p, e->cap, &a);
-	e2e_assert_code(&p, want);
-	e2e_assert_quiet(&p);
-	char *text = p.out;
-	p.out = NULL;
-	e2e_proc_free(&p);
-	return text;
+	return e2e_exec_expect(e->cap, &a, want);
 }
 
 void e2e_verify_clean(const struct e2e_env *e, const char *out, long long n)
@@ -304,14 +332,9 @@ void e2e_run_ci(const struct e2e_env *e, ...)
 	e2e_run_args(&a, e, E2E_CI_INGEST, e->out);
 	va_list ap;
 	va_start(ap, e);
-	for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
-		e2e_args_add(&a, s, NULL);
+	e2e_args_addv(&a, ap);
 	va_end(ap);
-	struct e2e_proc p;
-	e2e_exec(&p, e->cap, &a);
-	e2e_assert_code(&p, 0);
-	e2e_assert_quiet(&p);
-	e2e_proc_free(&p);
+	e2e_exec_ok(e->cap, &a);
 }
 
 /* ---- the live ledger ---- */
@@ -704,8 +727,7 @@ void e2e_spawn_ingest_until(struct e2e_proc *p, const struct e2e_env *e, uint64_
 	e2e_args_add(&a, "--set", "ops=0", "--set", E2E_UNTIL_KILLED, "--set", "sync=commit", NULL);
 	va_list ap;
 	va_start(ap, want);
-	for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
-		e2e_args_add(&a, "--set", s, NULL);
+	e2e_args_setv(&a, ap);
 	va_end(ap);
 	e2e_spawn_until(p, e->cap, &a, e->out, want);
 }

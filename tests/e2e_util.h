@@ -5,6 +5,7 @@
 #define RPBT_E2E_UTIL_H
 
 #include <jansson.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -39,6 +40,10 @@ struct e2e_args {
 };
 /* Appends the arguments up to a NULL. */
 void e2e_args_add(struct e2e_args *a, ...) __attribute__((sentinel));
+/* Appends the arguments of ap up to a NULL: a variadic helper's tail. */
+void e2e_args_addv(struct e2e_args *a, va_list ap);
+/* Appends "--set", s for each s of ap up to a NULL. */
+void e2e_args_setv(struct e2e_args *a, va_list ap);
 
 /* One child process and what it printed. */
 struct e2e_proc {
@@ -97,6 +102,12 @@ char *e2e_verify(const struct e2e_env *e, const char *out, int want);
 /* Runs verify on out and asserts it found exactly n objects and nothing
  * missing, corrupt or unexpected. */
 void e2e_verify_clean(const struct e2e_env *e, const char *out, long long n);
+
+/* Runs a; asserts exit code want and an empty stderr (the messages name the
+ * command and show its output). Returns its stdout (malloc'd). */
+char *e2e_exec_expect(const char *capdir, const struct e2e_args *a, int want);
+/* Runs a; asserts exit 0 and an empty stderr. */
+void e2e_exec_ok(const char *capdir, const struct e2e_args *a);
 
 /* Asserts the exit code, with the command and its stderr in the message. */
 void e2e_assert_code(const struct e2e_proc *p, int want);

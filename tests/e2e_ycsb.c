@@ -37,14 +37,9 @@ static void ycsb_exec(const struct e2e_env *e, const char *verb, const char *wl,
 		     "--set", "sync=none", NULL);
 	va_list ap;
 	va_start(ap, out);
-	for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
-		e2e_args_add(&a, s, NULL);
+	e2e_args_addv(&a, ap);
 	va_end(ap);
-	struct e2e_proc p;
-	e2e_exec(&p, e->cap, &a);
-	e2e_assert_code(&p, 0);
-	e2e_assert_quiet(&p);
-	e2e_proc_free(&p);
+	e2e_exec_ok(e->cap, &a);
 }
 
 static long long label_measured(json_t *r, const char *name)
@@ -184,14 +179,11 @@ Test(e2e_sqlite, ycsb_dash_p_and_stdout, .fini = e2e_cleanup)
 	struct e2e_args a = {0};
 	e2e_args_add(&a, e.bin, "load", "-P", YCSB_WL("a"), "-p", "recordcount=50", "-p",
 		     "dataintegrity=true", "--out", e.out, "--set", "interval=60", NULL);
-	struct e2e_proc p;
-	e2e_exec(&p, e.cap, &a);
-	e2e_assert_code(&p, 0);
-	e2e_assert_quiet(&p);
-	cr_assert(strstr(p.out, "\n[OVERALL], RunTime(ms), "), "%s", p.out);
-	cr_assert(strstr(p.out, "\n[INSERT], Operations, 50\n"), "%s", p.out);
-	cr_assert(strstr(p.out, " sec: 50 operations;"), "no YCSB status line:\n%s", p.out);
-	e2e_proc_free(&p);
+	char *out = e2e_exec_expect(e.cap, &a, 0);
+	cr_assert(strstr(out, "\n[OVERALL], RunTime(ms), "), "%s", out);
+	cr_assert(strstr(out, "\n[INSERT], Operations, 50\n"), "%s", out);
+	cr_assert(strstr(out, " sec: 50 operations;"), "no YCSB status line:\n%s", out);
+	free(out);
 	json_t *r = e2e_result(e.out);
 	json_t *opts = json_object_get(json_object_get(r, "manifest"), "options");
 	cr_assert_str_eq(json_string_value(json_object_get(opts, "ycsb.recordcount")), "50");
@@ -212,10 +204,7 @@ Test(e2e_compare, ycsb_loads_then_runs, .fini = e2e_cleanup)
 	e2e_args_add(&a, RPB_BINARY_DIR "/bin/rpbench", "compare", YCSB_WL("a"), "--backends",
 		     "leveldb,sqlite", "--out", e.out, "--quiet", "--set", "recordcount=100", "--set",
 		     "operationcount=200", "--set", "sync=none", NULL);
-	struct e2e_proc p;
-	e2e_exec(&p, e.cap, &a);
-	e2e_assert_code(&p, 0);
-	e2e_proc_free(&p);
+	e2e_exec_ok(e.cap, &a);
 	static const char *const backends[] = {"leveldb", "sqlite"};
 	for (int i = 0; i < 2; i++) {
 		char dir[E2E_PATH];

@@ -203,14 +203,9 @@ static void golden_run(const char *pattern, const char *workload, ...)
 	e2e_run_args(&a, &e, workload, e.out);
 	va_list ap;
 	va_start(ap, workload);
-	for (const char *s; (s = va_arg(ap, const char *)) != NULL;)
-		e2e_args_add(&a, "--set", s, NULL);
+	e2e_args_setv(&a, ap);
 	va_end(ap);
-	struct e2e_proc p;
-	e2e_exec(&p, e.cap, &a);
-	e2e_assert_code(&p, 0);
-	e2e_assert_quiet(&p);
-	e2e_proc_free(&p);
+	e2e_exec_ok(e.cap, &a);
 	compare_or_update(pattern, e.out, "result.json");
 	compare_or_update(pattern, e.out, "summary.txt");
 	char report[E2E_PATH];

@@ -1,10 +1,10 @@
 /* db_bench's loops over LevelDB's C API, with the options the rpbench
- * LevelDB backend uses by default (16 MiB write buffer, 64 MiB block cache,
- * 10-bit bloom filter, 4 KiB blocks, 1000 open files, snappy, 2 MiB files).
- * One write batch per transaction; reads with default read options. */
+ * LevelDB backend uses by default (calib_leveldb.h). One write batch per
+ * transaction; reads with default read options. */
 #include <leveldb/c.h>
 
 #include "calib.h"
+#include "calib_leveldb.h"
 
 static leveldb_t *db;
 static leveldb_writeoptions_t *wo;
@@ -103,32 +103,18 @@ int main(int argc, char **argv)
 {
 	struct calib c;
 	calib_args(&c, argc, argv, "db");
-	leveldb_options_t *o = leveldb_options_create();
-	leveldb_cache_t *cache = leveldb_cache_create_lru(64u << 20);
-	leveldb_filterpolicy_t *bloom = leveldb_filterpolicy_create_bloom(10);
-	leveldb_options_set_create_if_missing(o, 1);
-	leveldb_options_set_error_if_exists(o, 1);
-	leveldb_options_set_write_buffer_size(o, 16u << 20);
-	leveldb_options_set_cache(o, cache);
-	leveldb_options_set_filter_policy(o, bloom);
-	leveldb_options_set_block_size(o, 4096);
-	leveldb_options_set_max_open_files(o, 1000);
-	leveldb_options_set_compression(o, leveldb_snappy_compression);
-	leveldb_options_set_max_file_size(o, 2u << 20);
-	char *err = NULL;
-	db = leveldb_open(o, c.target, &err);
+	struct calib_leveldb l;
+	char *err = calib_leveldb_open(&l, c.target, true);
 	if (err)
 		die("open (give a new --db directory)", err);
+	db = l.db;
 	wo = leveldb_writeoptions_create();
 	leveldb_writeoptions_set_sync(wo, c.sync);
 	ro = leveldb_readoptions_create();
 	calib_each(&c, &loops);
-	leveldb_close(db);
+	calib_leveldb_close(&l);
 	leveldb_writeoptions_destroy(wo);
 	leveldb_readoptions_destroy(ro);
-	leveldb_options_destroy(o);
-	leveldb_filterpolicy_destroy(bloom);
-	leveldb_cache_destroy(cache);
 	free(c.values);
 	return 0;
 }

@@ -3,7 +3,8 @@
  * key names, fieldcount fields of fieldlength bytes in one value of the same
  * encoding), loaded in one write per record, then operationcount gets of
  * keys drawn by YCSB's scrambled zipfian, each record's fields walked as
- * rpbench's read does. Options as rpbench's LevelDB backend's defaults.
+ * rpbench's read does. Options as rpbench's LevelDB backend's defaults
+ * (calib_leveldb.h).
  * Independent of rpbench's code on purpose; prints ops/s of the read phase.
  * With --table-byte B it reads an existing store instead (a copy of one
  * rpbench loaded: its keys carry the table as one leading byte), so both
@@ -18,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "calib_leveldb.h"
 
 static double now(void)
 {
@@ -138,20 +141,9 @@ int main(int argc, char **argv)
 			"[--fieldcount N] [--fieldlength N]\n", argv[0]);
 		return 1;
 	}
-	leveldb_options_t *o = leveldb_options_create();
-	leveldb_cache_t *cache = leveldb_cache_create_lru(64u << 20);
-	leveldb_filterpolicy_t *bloom = leveldb_filterpolicy_create_bloom(10);
-	leveldb_options_set_create_if_missing(o, table_byte < 0);
-	leveldb_options_set_error_if_exists(o, table_byte < 0);
-	leveldb_options_set_write_buffer_size(o, 16u << 20);
-	leveldb_options_set_cache(o, cache);
-	leveldb_options_set_filter_policy(o, bloom);
-	leveldb_options_set_block_size(o, 4096);
-	leveldb_options_set_max_open_files(o, 1000);
-	leveldb_options_set_compression(o, leveldb_snappy_compression);
-	leveldb_options_set_max_file_size(o, 2u << 20);
-	char *err = NULL;
-	leveldb_t *db = leveldb_open(o, dir, &err);
+	struct calib_leveldb l;
+	char *err = calib_leveldb_open(&l, dir, table_byte < 0);
+	leveldb_t *db = l.db;
 	if (err) {
 		fprintf(stderr, "%s: open %s: %s (give a new --db directory)\n", argv[0], dir, err);
 		return 2;
@@ -188,12 +180,9 @@ int main(int argc, char **argv)
 	double secs = now() - t0;
 	printf("direct workloadc: %" PRIu64 " gets in %.3f s = %.1f ops/sec (%" PRIu64
 	       " found, %" PRIu64 " fields)\n", ops, secs, (double)ops / secs, found, walked);
-	leveldb_close(db);
+	calib_leveldb_close(&l);
 	leveldb_writeoptions_destroy(wo);
 	leveldb_readoptions_destroy(ro);
-	leveldb_options_destroy(o);
-	leveldb_filterpolicy_destroy(bloom);
-	leveldb_cache_destroy(cache);
 	free(rec);
 	return found == ops ? 0 : 3;
 }
