@@ -19,6 +19,7 @@
 set -euo pipefail
 
 SRC=$(cd "$(dirname "$0")/.." && pwd)
+. "$SRC/bench/pgbench-ingest.sh"
 BUILD="" NUM=100000 PG_NUM=10000 PAIRS=3 INGEST_OPS=20000 BACKENDS="leveldb sqlite postgres" OUT=""
 die() {
 	echo "calibrate.sh: $*" >&2
@@ -152,7 +153,6 @@ done
 # PostgreSQL ingest against pgbench with the same statements.
 if [ -n "$DSN" ]; then
 	for sync in none commit; do
-		pgsync=$([ "$sync" = none ] && echo off || echo on)
 		cat >"$OUT/ingest-$sync.ini" <<-EOF
 			[run]
 			threads = 1
@@ -167,17 +167,8 @@ if [ -n "$DSN" ]; then
 		EOF
 		for pair in $(seq 1 "$PAIRS"); do
 			echo "ingest sync $sync pair $pair/$PAIRS" >&2
-			s="pgb_${sync}_$pair"
-			quiet_sql "CREATE SCHEMA $s; CREATE TABLE $s.objects (k bytea PRIMARY KEY, v bytea NOT NULL);
-				CREATE TABLE $s.descriptions (k bytea PRIMARY KEY, v bytea NOT NULL);
-				CREATE TABLE $s.members (k bytea PRIMARY KEY, v bytea NOT NULL);"
-			tps=$(PGOPTIONS="-c search_path=$s,public -c synchronous_commit=$pgsync" pgbench -n -M prepared \
-				-c 1 -t "$INGEST_OPS" -f "$SRC/bench/calibrate/ingest.pgbench" "$DSN" 2>&1 |
-				sed -n 's/^tps = \([0-9.]*\) (without initial connection time)/\1/p')
-			[ -n "$tps" ] || die "pgbench printed no tps; run it by hand to see why"
-			printf 'ingest\tpostgres\t%s\tcreate\tdirect\t%s\t%s\n' "$sync" "$pair" \
-				"$(awk -v t="$tps" 'BEGIN { printf "%.3f", 1e6 / t }')" >>"$ROWS"
-			quiet_sql "DROP SCHEMA $s CASCADE"
+			us=$(pgbench_ingest_us "pgb_${sync}_$pair" "$sync" "$INGEST_OPS") || die "pgbench failed"
+			printf 'ingest\tpostgres\t%s\tcreate\tdirect\t%s\t%s\n' "$sync" "$pair" "$us" >>"$ROWS"
 			r="ing_${sync}_$pair"
 			"$BIN/rpbench-postgres" run "$OUT/ingest-$sync.ini" --quiet --out "$OUT/$r" \
 				--dsn "$DSN" --schema "$r" >/dev/null

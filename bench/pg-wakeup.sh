@@ -16,6 +16,7 @@
 set -euo pipefail
 
 SRC=$(cd "$(dirname "$0")/.." && pwd)
+. "$SRC/bench/pgbench-ingest.sh"
 BUILD="" OPS=3000 PAIRS=3 OUT=""
 die() {
 	echo "pg-wakeup.sh: $*" >&2
@@ -70,19 +71,9 @@ for pair in $(seq 1 "$PAIRS"); do
 	for mode in $( ((pair % 2)) && echo idle busy || echo busy idle); do
 		[ "$mode" = busy ] && spin_start
 		for sync in none commit; do
-			pgsync=$([ "$sync" = none ] && echo off || echo on)
 			n=$((n + 1))
-			s="wk_pgb_$n"
-			quiet_sql "CREATE SCHEMA $s; CREATE TABLE $s.objects (k bytea PRIMARY KEY, v bytea NOT NULL);
-				CREATE TABLE $s.descriptions (k bytea PRIMARY KEY, v bytea NOT NULL);
-				CREATE TABLE $s.members (k bytea PRIMARY KEY, v bytea NOT NULL);"
-			tps=$(PGOPTIONS="-c search_path=$s,public -c synchronous_commit=$pgsync" pgbench -n -M prepared \
-				-c 1 -t "$OPS" -f "$SRC/bench/calibrate/ingest.pgbench" "$DSN" 2>&1 |
-				sed -n 's/^tps = \([0-9.]*\) (without initial connection time)/\1/p')
-			[ -n "$tps" ] || die "pgbench printed no tps; run it by hand to see why"
-			printf '%s\t%s\tpgbench\t%s\t%s\n' "$mode" "$sync" "$pair" \
-				"$(awk -v t="$tps" 'BEGIN { printf "%.1f", 1e6 / t }')" >>"$ROWS"
-			quiet_sql "DROP SCHEMA $s CASCADE"
+			us=$(pgbench_ingest_us "wk_pgb_$n" "$sync" "$OPS") || die "pgbench failed"
+			printf '%s\t%s\tpgbench\t%s\t%.1f\n' "$mode" "$sync" "$pair" "$us" >>"$ROWS"
 			r="wk_rpb_$n"
 			"$BIN/rpbench-postgres" run "$SRC/data/workloads/ci-ingest.ini" --quiet --out "$OUT/$r" \
 				--dsn "$DSN" --schema "$r" --set ops="$OPS" --set threads=1 --set clients=1 \
