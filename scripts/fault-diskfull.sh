@@ -4,7 +4,8 @@
 # chooses, RPB_QUOTA_FS forces one), in seconds. For each case: the ingest run
 # must end with exit 3, stop reason error, class disk-full and a Status line
 # saying so; verify must find every acknowledged create (0 missing, 0
-# corrupt, 0 unexpected); after the file system is grown, a second run
+# corrupt, 0 unexpected); its report must be drawn up to the end and marked
+# "disk full after N creates"; after the file system is grown, a second run
 # on the same store must complete and verify too. One line per case; exits
 # non-zero when any case ends another way.
 #
@@ -21,9 +22,10 @@ work=$(mktemp -d /tmp/rpbdf.XXXXXX)
 # Fill until full: no op limit, objects up to 64 KiB, durable commits (a
 # PostgreSQL crash must not lose acknowledged ones). The duration only turns
 # a run that never fills the disk into a failure: 10 minutes (times
-# RPB_TEST_TIME_FACTOR), where filling takes seconds.
+# RPB_TEST_TIME_FACTOR), where filling takes seconds; intervals of 0.1 s so
+# the report draws it over time.
 guard=$(awk -v f="${RPB_TEST_TIME_FACTOR:-1}" 'BEGIN { printf "%d", 600 * f }')
-fill=(--set ops=0 --set "duration=$guard" --set size_max=64k --set sync=commit --quiet)
+fill=(--set ops=0 --set "duration=$guard" --set size_max=64k --set sync=commit --set interval=0.1 --quiet)
 # The second run, on the grown file system: small, must complete.
 again=(--set ops=100 --set size_max=64k --set sync=commit --quiet)
 
@@ -80,6 +82,29 @@ check_verify() {
 		echo "verify checked $(sed -n 's/^verified \([0-9]*\) .*/\1/p' "$log") objects, the run acknowledged ${acked:-?}"
 }
 
+# check_report RUN_DIR REPORT_DIR: problems with the report of a disk-full
+# run, if any: rpbench report draws it up to its end, marked "disk full after
+# N creates" (N as the Status line counts) in index.html and on the figures
+# over time it draws.
+check_report() {
+	local run=$1 rep=$2 n mark rc=0
+	[ -x "$build/bin/rpbench" ] || return 0
+	"$build/bin/rpbench" report "$run" -o "$rep" -q >"$rep.log" 2>&1 || rc=$?
+	if [ "$rc" != 0 ]; then
+		echo "report exited $rc: $(tail -n 1 "$rep.log")"
+		return
+	fi
+	n=$(sed -En 's/^Status: .* after ([0-9,]+) creates.*/\1/p' "$run/summary.txt")
+	mark="disk full after ${n:-?} creates"
+	grep -qF "$mark" "$rep/index.html" || echo "index.html lacks \"$mark\""
+	# A run that filled the disk within 3 intervals has no line to draw
+	# (index.html says so); every figure over time that is drawn is marked.
+	local gp
+	for gp in "$rep"/figures/latency-time.gp "$rep"/figures/throughput-time.gp; do
+		[ ! -f "$gp" ] || grep -qF "$mark" "$gp" || echo "${gp##*/} lacks \"$mark\""
+	done
+}
+
 # The words of a command that runs BIN verify DIR with its output in LOG.
 verify_cmd() { # verify_cmd BIN DIR LOG
 	# shellcheck disable=SC2016 # expanded by that bash, not this one
@@ -118,6 +143,7 @@ run_case() {
 		problems="quota-run exited $qrc after ${#st[@]} of 5 commands: $(grep '^quota-run:' "$d/quota-run.log" | tail -n 1)"
 	else
 		problems=$(check_both "$d" "${st[0]}" "${st[2]}" "${st[3]}" "${st[4]}")
+		[ -n "$problems" ] || problems=$(check_report "$d/run1" "$d/report")
 	fi
 	local secs
 	secs=$(elapsed "$t0")
@@ -133,7 +159,7 @@ run_case() {
 	amp=$(jq -r 'if .totals.acked_bytes > 0 and .totals.store_bytes != null
 		then "\(.totals.store_bytes / .totals.acked_bytes * 100 | round / 100)x" else "n/a" end' \
 		"$d/run1/result.json" 2>/dev/null || echo n/a)
-	printf '%-18s ok   %5s  %-5s %s; space %s; verify %s (on the full disk: %s); grown: run 2 and verify ok\n' \
+	printf '%-18s ok   %5s  %-5s %s; space %s; verify %s (on the full disk: %s); report marked; grown: run 2 and verify ok\n' \
 		"$name" "$secs" "${fs:-?}" "$(short_status "$d/run1")" "$amp" "$(verify_counts "$d/verify1.txt")" "$full"
 }
 
