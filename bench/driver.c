@@ -228,10 +228,11 @@ static void make_out(const char *out, struct made_dirs *m)
 	}
 }
 
-/* A start that failed leaves no results directory behind that rpbench made
- * for it: its own store directory there, while it holds nothing but the
- * mark (call with the store's lock held), then every directory make_out
- * made, innermost first, each only while empty (rmdir), so nothing another
+/* A start that failed leaves no directory behind that rpbench made for it
+ * (the results directory, a new --dir): the store directory dir, when
+ * own_store says this start made it, while it holds nothing but the mark
+ * (call with the store's lock held), then every directory make_out made,
+ * innermost first, each only while empty (rmdir), so nothing another
  * program put there goes. */
 static void unmake_out(struct made_dirs *m, const char *dir, bool own_store)
 {
@@ -467,7 +468,7 @@ static int cmd_run(const struct rpb_backend *b, struct cli *c, const char *prog,
 	uint32_t tag = (uint32_t)((rpb_now_ns() ^ rpb_wall_ms() * 2654435761u) ^ ((uint64_t)getpid() << 16));
 	char top_out[PATH_MAX];
 	char own_dir[PATH_MAX];
-	struct made_dirs made = {.n = 0};
+	struct made_dirs made = {.n = 0}, made_store = {.n = 0};
 	bool started = false, ran = false, own_store = false;
 	out_name(out, sizeof out, c, &job, b);
 	if (rpb_dist_on()) {
@@ -506,6 +507,8 @@ static int cmd_run(const struct rpb_backend *b, struct cli *c, const char *prog,
 	if ((rpb_dist_on() && rpb_dist_rank() == 0 && prepare_out(top_out, msg, sizeof msg) != 0) ||
 	    prepare_out(out, msg, sizeof msg) != 0)
 		goto fail;
+	if (embedded && !(b->flags & RPB_BF_STORES_NOTHING))
+		make_out(dir, &made_store); /* --dir elsewhere: its new directories */
 	if (embedded && !(b->flags & RPB_BF_STORES_NOTHING) &&
 	    rpb_storedir_claim(dir, c->fresh, &lock_fd, msg, sizeof msg) != 0)
 		goto fail;
@@ -631,8 +634,11 @@ done:
 	 * nothing for verify or a report to read. */
 	if (started && !ran)
 		remove_result_files(out);
-	if (!ran)
+	if (!ran) { /* the store's directories first: they may lie inside out */
+		unmake_out(&made_store, dir, lock_fd >= 0 && made_store.n &&
+					      made_store.end[made_store.n - 1] == strlen(made_store.path));
 		unmake_out(&made, dir, own_store);
+	}
 	if (lock_fd >= 0)
 		close(lock_fd); /* after the store: nobody may empty it while it is open */
 	free(command);
