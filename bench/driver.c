@@ -769,7 +769,7 @@ static int cmd_verify(const struct rpb_backend *b, const struct cli *c, const ch
 	store_cfg(&cfg, b, &rf.job, *dir ? dir : NULL, dsn && *dsn ? dsn : NULL,
 		  c->schema ? c->schema : rf.name);
 	cfg.primary_only = true; /* the store of record, not a replica's copy */
-	cfg.dsn_untrusted = !c->dsn; /* then it is result.json's */
+	cfg.dsn_untrusted = !c->dsn && dsn && *dsn; /* result.json named a server */
 	cfg.lock = RPB_LOCK_VERIFY;
 	if (b->open(&cfg, &st, &err) != RPB_OK) {
 		if (err.status == RPB_CONFLICT) /* the store's lock: a run is writing it */

@@ -186,6 +186,20 @@ Test(e2e_hostile_server, verify_sends_no_credentials_to_a_recorded_dsn, .fini = 
 	cr_assert_str_eq(l.password, FILE_SECRET, "with --dsn, libpq sent \"%s\" (%s)", l.password,
 			 p.err);
 	e2e_proc_free(&p);
+	/* A run that connected through the PG* environment records an empty
+	 * DSN: verify connects through the user's own environment again,
+	 * credentials and all (PGPASSWORD here). */
+	record_dsn(e.out, "");
+	cr_assert_eq(setenv("PGHOST", "127.0.0.1", 1), 0);
+	char port[16];
+	snprintf(port, sizeof port, "%u", l.port);
+	cr_assert_eq(setenv("PGPORT", port, 1), 0);
+	cr_assert_eq(setenv("PGPASSWORD", ENV_SECRET, 1), 0);
+	verify_against(&e, &l, &p, NULL);
+	cr_assert_str_eq(l.password, ENV_SECRET,
+			 "an empty recorded DSN: verify did not use the environment's PGPASSWORD (\"%s\", %s)",
+			 l.password, p.err);
+	e2e_proc_free(&p);
 	listener_stop(&l);
 	e2e_env_fini(&e);
 }
