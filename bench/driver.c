@@ -469,7 +469,7 @@ static int cmd_run(const struct rpb_backend *b, struct cli *c, const char *prog,
 	char top_out[PATH_MAX];
 	char own_dir[PATH_MAX];
 	struct made_dirs made = {.n = 0}, made_store = {.n = 0};
-	bool started = false, ran = false, own_store = false;
+	bool prepared = false, ran = false, own_store = false;
 	out_name(out, sizeof out, c, &job, b);
 	if (rpb_dist_on()) {
 		/* One load node per rank: rank 0's results directory, each rank's
@@ -507,6 +507,7 @@ static int cmd_run(const struct rpb_backend *b, struct cli *c, const char *prog,
 	if ((rpb_dist_on() && rpb_dist_rank() == 0 && prepare_out(top_out, msg, sizeof msg) != 0) ||
 	    prepare_out(out, msg, sizeof msg) != 0)
 		goto fail;
+	prepared = true; /* from here, every result file in out is this run's */
 	if (embedded && !(b->flags & RPB_BF_STORES_NOTHING))
 		make_out(dir, &made_store); /* --dir elsewhere: its new directories */
 	if (embedded && !(b->flags & RPB_BF_STORES_NOTHING) &&
@@ -595,7 +596,6 @@ static int cmd_run(const struct rpb_backend *b, struct cli *c, const char *prog,
 	if (rpb_live_ledger_open(&live, out, rpb_job_workers(&job), msg, sizeof msg) != 0 ||
 	    rpb_results_begin(&rn, &where, msg, sizeof msg) != 0)
 		goto fail;
-	started = true;
 	rn.live = &live;
 	agreed = true;
 	if (!rpb_dist_agree(true)) {
@@ -631,8 +631,9 @@ done:
 	rpb_live_ledger_close(&live);
 	b->close(rn.store);
 	/* A start that failed leaves nothing behind: nothing ran, so there is
-	 * nothing for verify or a report to read. */
-	if (started && !ran)
+	 * nothing for verify or a report to read (samples.jtl, the ledger or
+	 * result.json may have been written before the failure). */
+	if (prepared && !ran)
 		remove_result_files(out);
 	if (!ran) { /* the store's directories first: they may lie inside out */
 		unmake_out(&made_store, dir, lock_fd >= 0 && made_store.n &&
