@@ -316,11 +316,25 @@ Test(e2e_jtl, raw_bytes_follow_the_label_directions, .fini = e2e_cleanup)
 	cr_assert_gt(s.sent[fill], 0, "fillseq sent nothing");
 	cr_assert_gt(s.sent[over], 0, "overwrite sent nothing");
 	cr_assert_eq(s.bytes[fill] + s.bytes[over], 0);
+	/* readrandom receives each key it finds and its value, exactly. */
+	json_t *r = e2e_result(e.out);
+	json_t *bench = NULL, *b;
+	size_t i;
+	json_array_foreach(json_object_get(json_object_get(r, "pattern"), "benchmarks"), i, b)
+		if (!strcmp(json_string_value(json_object_get(b, "name")), "readrandom"))
+			bench = b;
+	cr_assert_not_null(bench, "no readrandom in pattern.benchmarks");
+	unsigned long long found = (unsigned long long)json_integer_value(json_object_get(bench, "found"));
+	unsigned long long per = (unsigned long long)(e2e_jint(r, "pattern.key_size") +
+						      e2e_jint(r, "pattern.value_size"));
+	unsigned rr = label_of("raw", "readrandom");
+	cr_assert(found > 0 && s.bytes[rr] == found * per,
+		  "readrandom received %llu bytes for %llu keys found of %llu bytes each", s.bytes[rr],
+		  found, per);
+	json_decref(r);
 	e2e_env_fini(&e);
 }
 
-/* YCSB's labels: the load's INSERTs and the run's UPDATEs send their
- * records; READ does not send. */
 /* A run without failures: totals.acked_bytes is what every label sent,
  * whichever labels those are (YCSB's main label, READ, sends nothing). */
 static void assert_acked_bytes_sent(const char *out, const struct dir_sums *s)
@@ -335,6 +349,8 @@ static void assert_acked_bytes_sent(const char *out, const struct dir_sums *s)
 	json_decref(res);
 }
 
+/* YCSB's labels: the load's INSERTs and the run's UPDATEs send their
+ * records; READ and SCAN receive the records they return and send nothing. */
 Test(e2e_jtl, ycsb_bytes_follow_the_label_directions, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
@@ -363,7 +379,20 @@ Test(e2e_jtl, ycsb_bytes_follow_the_label_directions, .fini = e2e_cleanup)
 	cr_assert_gt(s.sent[up], 0, "UPDATE sent nothing");
 	cr_assert_eq(s.bytes[up], 0);
 	cr_assert_eq(s.sent[rd], 0, "READ sent bytes");
+	cr_assert_gt(s.bytes[rd], 0, "READ received nothing");
 	assert_acked_bytes_sent(e.out, &s);
+	/* Workload E's scans receive the records they return. */
+	char scans[E2E_PATH];
+	e2e_path(&e, scans, "scans");
+	struct e2e_args a;
+	e2e_run_args(&a, &e, E2E_WORKLOAD("ycsb/workloade"), scans);
+	e2e_args_add(&a, "--dir", store, "--set", "recordcount=100", "--set", "operationcount=100",
+		     "--set", "sync=none", "--set", "jtl=on", "--set", "jtl_columns=5", NULL);
+	e2e_exec_ok(e.cap, &a);
+	check_directions(scans, "ycsb", &s);
+	unsigned sc = label_of("ycsb", "SCAN");
+	cr_assert(s.rows[sc] > 0 && s.bytes[sc] > 0, "SCAN: %llu rows received %llu bytes", s.rows[sc],
+		  s.bytes[sc]);
 	e2e_env_fini(&e);
 }
 

@@ -130,8 +130,10 @@ static uint64_t next_index(struct raw_worker *rw, const struct rpb_raw_opts *o, 
 	return b == RAW_FILLSEQ ? rw->done + k : rpb_rng_range(&rw->rng, 0, o->num);
 }
 
+/* *bytes: what the transaction wrote (db_bench's MB/s counts those);
+ * *received: what its reads returned (the sample's bytes, samples.jtl). */
 static enum rpb_status point_txn(struct rpb_worker *w, struct raw_worker *rw, enum raw_bench b,
-				 uint64_t n, uint64_t *bytes, struct rpb_err *err)
+				 uint64_t n, uint64_t *bytes, uint64_t *received, struct rpb_err *err)
 {
 	struct rpb_runner *rn = w->rn;
 	const struct rpb_backend *be = rn->backend;
@@ -148,6 +150,7 @@ static enum rpb_status point_txn(struct rpb_worker *w, struct raw_worker *rw, en
 		if (b == RAW_READRANDOM) {
 			st = be->get(s, RPB_T_RAW, key, &rw->got, err);
 			found += st == RPB_OK;
+			*received += st == RPB_OK ? ks + rw->got.len : 0;
 		} else if (b == RAW_DELETERANDOM) {
 			st = be->del(s, RPB_T_RAW, key, err);
 		} else {
@@ -164,7 +167,7 @@ static enum rpb_status point_txn(struct rpb_worker *w, struct raw_worker *rw, en
 	if (st) {
 		w->in_doubt = writes && at_commit;
 		rpb_txn_rollback(w, s);
-		*bytes = 0;
+		*bytes = *received = 0;
 		return st;
 	}
 	rw->found += found;
@@ -374,7 +377,7 @@ static enum rpb_status raw_op(struct rpb_worker *w, uint64_t i, struct rpb_err *
 	}
 	enum raw_bench b = bench_at(rn, rw->pos);
 	struct rpb_rng keys = rw->rng; /* a retry draws the same keys */
-	uint64_t bytes = 0, n = 0, start = rpb_now_ns();
+	uint64_t bytes = 0, received = 0, n = 0, start = rpb_now_ns();
 	enum rpb_status st;
 	bool last;
 	if (b == RAW_READSEQ || b == RAW_READREVERSE) {
@@ -385,11 +388,11 @@ static enum rpb_status raw_op(struct rpb_worker *w, uint64_t i, struct rpb_err *
 	} else {
 		uint64_t total = raw_bench_ops(o, b), batch = raw_bench_batch(o, b);
 		n = total - rw->done < batch ? total - rw->done : batch;
-		st = point_txn(w, rw, b, n, &bytes, err);
+		st = point_txn(w, rw, b, n, &bytes, &received, err);
 		last = rw->done + n == total;
 	}
 	uint64_t end = rpb_now_ns();
-	rpb_sample(w, (unsigned)b, start, end, st, bytes, st ? err : NULL);
+	rpb_sample(w, (unsigned)b, start, end, st, bytes + received, st ? err : NULL);
 	if (st) {
 		rw->rng = keys;
 		return st;

@@ -322,14 +322,17 @@ static enum rpb_status do_read(struct rpb_worker *w, struct ycsb_worker *yw, str
 	int f = o->readallfields ? -1 : (int)ycsb_next_field(&yw->gen);
 	struct rpb_session *s = rpb_next_session(w);
 	uint64_t t0 = rpb_now_ns();
+	size_t received = 0; /* the record read, key and value, as an insert sends it */
 	enum rpb_status st = rpb_txn_begin(w, s, RPB_TXN_READ, err);
 	if (!st) {
 		st = get_record(w, s, yw, f, err);
+		if (!st)
+			received = yw->keylen + yw->got.len;
 		if (st == RPB_NOT_FOUND && stores_nothing(w->rn))
 			st = RPB_OK;
 		st = end_txn(w, s, st, false, err);
 	}
-	rpb_sample(w, YCSB_READ, t0, rpb_now_ns(), st, 0, st ? err : NULL);
+	rpb_sample(w, YCSB_READ, t0, rpb_now_ns(), st, st ? 0 : received, st ? err : NULL);
 	return st;
 }
 
@@ -353,8 +356,8 @@ static enum rpb_status do_update(struct rpb_worker *w, struct ycsb_worker *yw, b
 		t1 = rpb_now_ns();
 		bool nothing = st == RPB_NOT_FOUND && stores_nothing(w->rn);
 		if (rmw)
-			rpb_sample(w, YCSB_READ, t0, t1, nothing ? RPB_OK : st, 0,
-				   st && !nothing ? err : NULL);
+			rpb_sample(w, YCSB_READ, t0, t1, nothing ? RPB_OK : st,
+				   st ? 0 : yw->keylen + yw->got.len, st && !nothing ? err : NULL);
 		if (nothing) { /* the null backend: write a whole record */
 			st = RPB_OK;
 			size = build_record(yw, o);
@@ -425,13 +428,13 @@ static enum rpb_status do_scan(struct rpb_worker *w, struct ycsb_worker *yw, str
 		if (st == RPB_NOT_FOUND)
 			st = RPB_OK;
 		else if (!st)
-			yw->scanned++;
+			scan_entry(yw, start, rpb_slice_make(yw->got.data, yw->got.len));
 		if (!st && len > yw->scanned)
 			st = b->scan(s, YCSB_TABLE, &start, NULL, (size_t)(len - yw->scanned), scan_entry,
 				     yw, err);
 		st = end_txn(w, s, st, false, err);
 	}
-	rpb_sample(w, YCSB_SCAN, t0, rpb_now_ns(), st, 0, st ? err : NULL);
+	rpb_sample(w, YCSB_SCAN, t0, rpb_now_ns(), st, st ? 0 : yw->scan_bytes, st ? err : NULL);
 	return st;
 }
 
