@@ -12,6 +12,7 @@
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "e2e_util.h"
+#include "timelimit.h"
 
 #define ENV_SECRET "env-secret-4b1d"
 #define FILE_SECRET "file-secret-9c2e"
@@ -30,6 +32,8 @@ struct listener {
 	unsigned port;
 	pthread_t thread;
 	bool startups;        /* a startup message arrived */
+	_Atomic unsigned served; /* connections closed; the fields above are read
+				  * once it has grown (release/acquire) */
 	char password[256];   /* the last password message's text */
 };
 
@@ -83,8 +87,11 @@ static void serve(struct listener *l, int c)
 static void *listener_main(void *arg)
 {
 	struct listener *l = arg;
-	for (int c; (c = accept(l->fd, NULL, NULL)) >= 0; close(c))
+	for (int c; (c = accept(l->fd, NULL, NULL)) >= 0;) {
 		serve(l, c);
+		close(c);
+		atomic_fetch_add_explicit(&l->served, 1, memory_order_release);
+	}
 	return NULL;
 }
 
@@ -128,6 +135,7 @@ static void verify_against(const struct e2e_env *e, struct listener *l, struct e
 {
 	l->startups = false;
 	l->password[0] = '\0';
+	unsigned before = atomic_load_explicit(&l->served, memory_order_acquire);
 	struct e2e_args a = {0};
 	e2e_args_add(&a, e->bin, "verify", e->out, NULL);
 	va_list ap;
@@ -135,6 +143,11 @@ static void verify_against(const struct e2e_env *e, struct listener *l, struct e
 	e2e_args_addv(&a, ap);
 	va_end(ap);
 	e2e_exec(p, e->cap, &a);
+	/* The listener closes its side once verify has gone: wait for that,
+	 * so what it recorded is complete (a hang limit only). */
+	double until = e2e_now_s() + rpbt_limit_s(60);
+	while (atomic_load_explicit(&l->served, memory_order_acquire) == before && e2e_now_s() < until)
+		usleep(1000);
 	cr_assert(l->startups, "`%s` never reached the listener:\n%s", p->cmd, p->err);
 }
 
