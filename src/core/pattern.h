@@ -31,7 +31,7 @@ struct rpb_worker;
  * written into the store (a create, an update), read back from it (a get,
  * a scan, the harvest's response), or none (the label's samples carry no
  * payload: a delete, a rename, a snapshot). samples.jtl's sentBytes and
- * bytes columns and result.json's acked_bytes follow it. 0 is no value,
+ * bytes columns follow it. 0 is no value,
  * so a label_dirs row left out is seen (tests/pattern_table_test.c checks
  * every registered pattern). */
 enum rpb_bytes_dir {
@@ -167,11 +167,6 @@ const struct rpb_pattern *rpb_pattern_find(const char *name);
 static inline bool rpb_label_received(const struct rpb_pattern *p, unsigned l)
 {
 	return l < p->nlabels && p->label_dirs[l] == RPB_BYTES_RECEIVED;
-}
-/* Whether label l's bytes go into the store (label_dirs). */
-static inline bool rpb_label_sent(const struct rpb_pattern *p, unsigned l)
-{
-	return l < p->nlabels && p->label_dirs[l] == RPB_BYTES_SENT;
 }
 
 #endif
