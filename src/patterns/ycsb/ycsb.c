@@ -537,7 +537,7 @@ static void ycsb_progress(struct rpb_runner *rn, double seconds, bool final)
 
 static const char *const ycsb_files[] = {"ycsb.txt", YCSB_ACK_FILE, YCSB_GIVEN_UP_FILE, NULL};
 /* Updates and inserts carry the record written, READ-MODIFY-WRITE the one
- * it writes back; READ and SCAN read (their samples record no bytes). */
+ * it writes back; READ and SCAN receive the records they return (key and value). */
 static const enum rpb_bytes_dir ycsb_label_dirs[YCSB_NOPS] = {
 	[YCSB_READ] = RPB_BYTES_RECEIVED, [YCSB_UPDATE] = RPB_BYTES_SENT,
 	[YCSB_INSERT] = RPB_BYTES_SENT,	  [YCSB_SCAN] = RPB_BYTES_RECEIVED,
