@@ -20,6 +20,7 @@
 #include "driver_help.h"
 #include "dsn.h"
 #include "fsutil.h"
+#include "hostinfo.h"
 #include "ledger.h"
 #include "paths.h"
 #include "pattern.h"
@@ -628,6 +629,9 @@ done:
 	if (rn.jtl)
 		fclose(rn.jtl);
 	rpb_runner_free(&rn);
+	/* The pattern's files, closed now, reach the disk too. */
+	if (ran && job.pattern)
+		rpb_results_sync_files(out, job.pattern->files);
 	rpb_live_ledger_close(&live);
 	b->close(rn.store);
 	/* A start that failed leaves nothing behind: nothing ran, so there is
@@ -673,6 +677,34 @@ static bool store_is_ours(const char *dir)
 	       S_ISREG(sb.st_mode);
 }
 
+/* A live ledger read as it reached the disk (a power cut): what it cannot
+ * prove, in one line, when anything. */
+static void print_unprovable(const struct rpb_verify_result *res, const struct rpb_ledger *l)
+{
+	uint64_t durable = 0, untrusted = 0;
+	for (unsigned t = 0; t < l->nworkers; t++) {
+		durable += l->workers[t].durable;
+		untrusted += l->workers[t].issued - l->workers[t].trusted;
+	}
+	if (!untrusted && !res->unprovable)
+		return;
+	char when[32] = "its start";
+	if (l->durable_ms)
+		rpb_iso_time(when, sizeof when, l->durable_ms);
+	if (untrusted)
+		printf("note: the ledger was last made durable at op %" PRIu64 " (%s) and %s; %" PRIu64
+		       " later operations it records cannot be checked%s",
+		       durable, when, l->torn ? l->torn : "what it says after that is not whole",
+		       untrusted, res->unprovable ? "" : "\n");
+	else
+		printf("note: the store holds operations the ledger on disk does not record (it "
+		       "reached the disk before them; last made durable at op %" PRIu64 ", %s)",
+		       durable, when);
+	if (res->unprovable)
+		printf("%s%" PRIu64 " operations after it left records, accepted whole, unchecked\n",
+		       untrusted ? ", and " : ": ", res->unprovable);
+}
+
 static void print_verified(const struct rpb_verify_result *res, const struct rpb_ledger *l)
 {
 	printf("verified %" PRIu64 " objects: %" PRIu64 " missing, %" PRIu64 " corrupt, %" PRIu64
@@ -690,6 +722,8 @@ static void print_verified(const struct rpb_verify_result *res, const struct rpb
 	if (l->interrupted)
 		printf("note: the run did not finish; checked against its live ledger (%s)\n",
 		       RPB_LEDGER_FILE);
+	if (l->stale)
+		print_unprovable(res, l);
 }
 
 static int cmd_verify(const struct rpb_backend *b, const struct cli *c, const char *prog)
@@ -709,8 +743,9 @@ static int cmd_verify(const struct rpb_backend *b, const struct cli *c, const ch
 	struct rpb_result_file rf;
 	if (rpb_result_read(&rf, c->target, msg, sizeof msg) != 0) {
 		fprintf(stderr, "%s: %s\n", prog, msg);
+		rc = rf.lost ? RPB_EXIT_ENV : RPB_EXIT_USAGE; /* a power cut, not bad input */
 		rpb_result_free(&rf);
-		return RPB_EXIT_USAGE;
+		return rc;
 	}
 	rc = RPB_EXIT_ENV;
 	struct rpb_store *st = NULL;

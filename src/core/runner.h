@@ -165,6 +165,7 @@ struct rpb_runner {
 	unsigned rank;                 /* this load node's MPI rank (0 standalone) */
 	void *pattern_state;           /* shared pattern state from prepare */
 	struct rpb_live_ledger *live;  /* acknowledgements on disk while running, or NULL */
+	bool checkpoint_failed;        /* a durable point of the live ledger failed (noted once) */
 	struct rpb_injector *injector; /* inject = lock: the session that holds locks */
 	bool stop_reaped;              /* the stopping error came from the reaper */
 	bool stop_by_peer;             /* another rank's stop ended this one (dist.h) */
