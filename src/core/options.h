@@ -28,12 +28,23 @@ struct rpb_warmup {
 /* A deterministic fault for tests and demos: on every every-th operation the
  * worker stalls inside its open transaction (stall), or a second session
  * holds a conflicting write lock for ms first, so the worker blocks inside
- * the library or server (lock). */
-enum rpb_inject_kind { RPB_INJECT_OFF = 0, RPB_INJECT_STALL, RPB_INJECT_LOCK };
+ * the library or server (lock), or the process kills itself with SIGKILL
+ * at a named point of the operation (kill: a crash at a moment that matters,
+ * without timing). */
+enum rpb_inject_kind { RPB_INJECT_OFF = 0, RPB_INJECT_STALL, RPB_INJECT_LOCK, RPB_INJECT_KILL };
+/* Where kill strikes: before the operation's transaction begins (the
+ * Fedora model has written and renamed its binary's file by then), just
+ * before its commit, after its commit returned but before the ledger
+ * records it, and between a binary file's temporary name and its rename
+ * (the Fedora model's file store). */
+enum rpb_kill_point { RPB_KILL_BEGIN = 0, RPB_KILL_COMMIT, RPB_KILL_ACKED, RPB_KILL_FILE,
+		      RPB_KILL_POINTS };
+extern const char *const rpb_kill_point_names[RPB_KILL_POINTS];
 struct rpb_inject {
 	enum rpb_inject_kind kind;
 	uint64_t ms;
 	uint64_t every;
+	enum rpb_kill_point point; /* kill */
 };
 
 enum rpb_opt_type {
@@ -45,7 +56,7 @@ enum rpb_opt_type {
 	RPB_OPT_BOOL,
 	RPB_OPT_WARMUP,  /* operations per thread, or a time with a suffix */
 	RPB_OPT_POLICY,  /* stop, continue or retry:N */
-	RPB_OPT_INJECT,  /* off, stall:MS@N or lock:MS@N */
+	RPB_OPT_INJECT,  /* off, stall:MS@N, lock:MS@N or kill:POINT@N */
 	RPB_OPT_STRING,  /* text of at most umax bytes, in a char array field */
 };
 

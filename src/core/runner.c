@@ -167,6 +167,7 @@ static bool do_op(struct rpb_worker *w, uint64_t i)
 		if (st == RPB_TXN_TIMEOUT && w->was_reaped)
 			note_reaped(w, &err);
 		if (st == RPB_OK) {
+			rpb_inject_kill(w, i, RPB_KILL_ACKED);
 			bump(&w->acked, 1);
 			bump(&w->acked_bytes, w->op_bytes);
 			if (run->bytes) {

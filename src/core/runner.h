@@ -215,6 +215,10 @@ enum rpb_status rpb_txn_finish(struct rpb_worker *w, struct rpb_session *s, enum
 void rpb_inject_point(struct rpb_worker *w, uint64_t i, bool before_begin, enum rpb_table table,
 		      rpb_slice key);
 
+/* inject = kill: kills the process (SIGKILL, as kill -9 does) when main
+ * operation i of any worker reaches point p and it is the every-th. */
+void rpb_inject_kill(struct rpb_worker *w, uint64_t i, enum rpb_kill_point p);
+
 /* Requests a stop; the first reason is kept. Returns true if this call set it. */
 bool rpb_request_stop(struct rpb_runner *rn, enum rpb_stop why);
 

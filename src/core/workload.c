@@ -73,7 +73,10 @@ static const struct rpb_optdef run_options[] = {
 	  .umin = 1, .umax = 86400000, .off = RUN(inject),
 	  .help = "test fault: stall:MS@N sleeps MS ms (less once reaped) inside every Nth op's "
 		  "transaction; lock:MS@N has another session hold a conflicting lock MS ms (or "
-		  "until the run stops) first" },
+		  "until the run stops) first; kill:POINT@N kills the process (SIGKILL) in the "
+		  "first such op at POINT: begin (before its transaction), commit (before "
+		  "commit), acked (committed, not yet in the ledger), file (Fedora model: a "
+		  "binary's temporary file written, not yet renamed)" },
 	{ .key = "slow_ms", .type = RPB_OPT_COUNT, .dflt = "60300",
 	  .umin = 1, .umax = 86400000, .off = RUN(slow_ms),
 	  .help = "a sample slower than this (ms) is an error" },

@@ -17,6 +17,14 @@
 #include "fsutil.h"
 #include "ingest_fedora.h"
 
+/* In the store's directory while a run writes it (fed_binstore_was_open);
+ * walks skip names starting with a dot. */
+#define OPEN_MARK ".rpbench-writing"
+/* A temporary file's name: the digest's, this, the writer's pid and tid. */
+#define TEMP_INFIX ".tmp."
+
+static enum rpb_status io_fail(struct rpb_err *err, int e, const char *what, const char *path);
+
 enum rpb_status fed_binstore_open(struct fed_binstore *bs, const struct rpb_ingest_opts *o,
 				  const char *store_dir, const char *results_dir, bool sync,
 				  bool create, struct rpb_err *err)
@@ -43,7 +51,36 @@ enum rpb_status fed_binstore_open(struct fed_binstore *bs, const struct rpb_inge
 			    "binary store directory %s cannot be %s (%s); set ingest.binary_dir to a "
 			    "writable directory", bs->dir, create ? "created" : "opened",
 			    err->native ? strerror(err->native) : "not a directory");
-	return st;
+	if (st || !create)
+		return st;
+	char mark[4200];
+	snprintf(mark, sizeof mark, "%s/%s", bs->dir, OPEN_MARK);
+	int fd = open(mark, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	bs->was_open = fd < 0 && errno == EEXIST;
+	if (fd < 0 && !bs->was_open)
+		return io_fail(err, errno, "creating", mark);
+	if (fd >= 0)
+		close(fd);
+	bs->marked = true;
+	if (rpb_fsync_dir(bs->dir) != 0)
+		return io_fail(err, errno, "syncing", bs->dir);
+	return RPB_OK;
+}
+
+bool fed_binstore_was_open(const struct fed_binstore *bs)
+{
+	return bs->was_open;
+}
+
+void fed_binstore_close(struct fed_binstore *bs)
+{
+	char mark[4200];
+	if (!bs->marked)
+		return;
+	snprintf(mark, sizeof mark, "%s/%s", bs->dir, OPEN_MARK);
+	if (unlink(mark) == 0)
+		rpb_fsync_dir(bs->dir);
+	bs->marked = false;
 }
 
 size_t fed_binstore_path(const struct fed_binstore *bs, const char *sha1, char *out, size_t n)
@@ -80,7 +117,8 @@ static enum rpb_status make_dir(const char *dir, const char *parent, bool sync,
 }
 
 enum rpb_status fed_binstore_put(const struct fed_binstore *bs, const char *sha1, const void *p,
-				 size_t n, bool *created, struct rpb_err *err)
+				 size_t n, bool *created, fed_hook_fn before_rename, void *arg,
+				 struct rpb_err *err)
 {
 	char path[4200], d1[4200], d2[4200], tmp[4300];
 	*created = false;
@@ -98,7 +136,7 @@ enum rpb_status fed_binstore_put(const struct fed_binstore *bs, const char *sha1
 	/* A name of this thread's own: two threads storing the same content
 	 * each write their own file, and the second rename replaces the first
 	 * with the same bytes. */
-	snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%ld", path, (long)getpid(), (long)gettid());
+	snprintf(tmp, sizeof tmp, "%s" TEMP_INFIX "%ld.%ld", path, (long)getpid(), (long)gettid());
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return io_fail(err, errno, "creating", tmp);
@@ -120,6 +158,8 @@ enum rpb_status fed_binstore_put(const struct fed_binstore *bs, const char *sha1
 		e = errno;
 	if (close(fd) != 0 && !e)
 		e = errno;
+	if (!e && before_rename)
+		before_rename(arg);
 	if (!e && rename(tmp, path) != 0)
 		e = errno;
 	if (e) {
@@ -173,6 +213,32 @@ void fed_binstore_remove(const struct fed_binstore *bs, const char *sha1)
 {
 	char path[4200];
 	fed_binstore_path(bs, sha1, path, sizeof path);
+	unlink(path);
+}
+
+size_t fed_binstore_temp_of(const char *name, size_t len)
+{
+	const char *dot = memchr(name, '.', len);
+	size_t d = dot ? (size_t)(dot - name) : 0;
+	return d && len > d + strlen(TEMP_INFIX) && !memcmp(dot, TEMP_INFIX, strlen(TEMP_INFIX)) ? d : 0;
+}
+
+void fed_binstore_remove_name(const struct fed_binstore *bs, const char *name, size_t len)
+{
+	size_t d = fed_binstore_temp_of(name, len), dl = d ? d : len;
+	char digest[FED_SHA1_HEX + 1], path[4400];
+	if (dl < 4 || dl > FED_SHA1_HEX || len > 200 || memchr(name, '/', len))
+		return;
+	for (size_t i = 0; i < dl; i++)
+		if (!((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'f')))
+			return; /* not a digest: not the store's */
+	memcpy(digest, name, dl);
+	digest[dl] = '\0';
+	size_t n = fed_binstore_path(bs, digest, path, sizeof path);
+	if (n + len - dl + 1 > sizeof path)
+		return;
+	memcpy(path + n, name + dl, len - dl);
+	path[n + len - dl] = '\0';
 	unlink(path);
 }
 

@@ -49,6 +49,8 @@ struct fed_shared {
 	unsigned nstats;
 	pthread_mutex_t stripe[FED_STRIPES];
 	_Atomic uint64_t known[FED_CACHE]; /* hash | 1 of branch paths that exist */
+	uint64_t swept;             /* leftovers of a run that died, removed at the start */
+	_Atomic bool doubtful;      /* a create failed in doubt after writing its file */
 };
 
 struct fed_worker {
@@ -110,6 +112,8 @@ enum rpb_status fed_prepare(struct rpb_runner *rn, struct fed_shared **out, stru
 	struct rpb_session *s = NULL;
 	const struct rpb_backend *b = rn->backend;
 	st = b->session_open(rn->store, &s, err);
+	if (!st && sh->bs.dir[0])
+		st = fed_sweep(b, s, &sh->bs, !o->binary_dir[0], &sh->swept, err);
 	struct rpb_buf doc = {0};
 	char key[FED_KEY_MAX];
 	uint64_t now = rpb_wall_ms();
@@ -154,6 +158,10 @@ void fed_fini(struct fed_shared *sh)
 		return;
 	for (unsigned i = 0; i < FED_STRIPES; i++)
 		pthread_mutex_destroy(&sh->stripe[i]);
+	/* The run ended; a file of a create in doubt may still be an orphan,
+	 * for the next run's start to sweep. */
+	if (!atomic_load(&sh->doubtful))
+		fed_binstore_close(&sh->bs);
 	free(sh->stats);
 	free(sh);
 }
@@ -407,6 +415,18 @@ static bool in_files(const struct fed_shared *sh, const struct rpb_ingest_opts *
 	return sh->bs.dir[0] && o->binary_threshold && size >= o->binary_threshold;
 }
 
+/* inject = kill:file@N, between a create's temporary file and its rename. */
+struct kill_at {
+	struct rpb_worker *w;
+	uint64_t i;
+};
+
+static void kill_before_rename(void *arg)
+{
+	struct kill_at *k = arg;
+	rpb_inject_kill(k->w, k->i, RPB_KILL_FILE);
+}
+
 uint64_t fed_stage(struct rpb_worker *w, struct fed_worker *fw, uint64_t i)
 {
 	const struct rpb_job *job = w->rn->job;
@@ -425,9 +445,10 @@ enum rpb_status fed_create(struct rpb_worker *w, struct fed_shared *sh, struct f
 	/* The server: the binary's digest and, when large, its file first. */
 	bool is_file = in_files(sh, o, size), file_created = false, at_commit = false;
 	enum rpb_status st = digest_of(&c, fw->content, (size_t)size, fw->digest);
+	struct kill_at kill = {w, i};
 	if (!st && is_file)
 		st = fed_binstore_put(&sh->bs, fw->digest, fw->content, (size_t)size, &file_created,
-				      err);
+				      kill_before_rename, &kill, err);
 	if (!st) {
 		/* The parent of the first branch not known to exist, and below. */
 		unsigned first = 1;
@@ -464,6 +485,8 @@ enum rpb_status fed_create(struct rpb_worker *w, struct fed_shared *sh, struct f
 		c.stats->files += is_file && file_created;
 		c.stats->deduped += is_file && !file_created;
 		c.stats->inlined += !is_file;
+	} else if (file_created && at_commit) {
+		atomic_store_explicit(&sh->doubtful, true, memory_order_relaxed);
 	} else if (file_created && !at_commit) {
 		/* Certainly not committed: the file would be an orphan. */
 		fed_binstore_remove(&sh->bs, fw->digest);
@@ -585,7 +608,7 @@ static enum rpb_status probe_put(struct fed_ctx *c, struct fed_shared *sh, uint6
 	enum rpb_status st = digest_of(c, fw->content, (size_t)size, fw->probe_digest);
 	if (!st && fw->probe_is_file)
 		st = fed_binstore_put(&sh->bs, fw->probe_digest, fw->content, (size_t)size,
-				      &fw->probe_file_created, c->err);
+				      &fw->probe_file_created, NULL, NULL, c->err);
 	if (st)
 		return st;
 	lock_levels(sh, fw, p, 1, 1);
@@ -762,4 +785,7 @@ void fed_report_json(const struct rpb_runner *rn, const struct fed_shared *sh, j
 			  "branches_created", (json_int_t)branches, "files_written", (json_int_t)files,
 			  "files_shared", (json_int_t)deduped, "inline", (json_int_t)inlined,
 			  "parent_rewrites", sig));
+	if (sh->swept) /* a run before this one died: what it left in doubt */
+		json_object_set_new(json_object_get(obj, "fedora"), "leftovers_removed",
+				    json_integer((json_int_t)sh->swept));
 }
