@@ -392,16 +392,48 @@ static void on_file(void *ctx, const char *name, size_t len)
 		(int)len, name, v->bs.dir);
 }
 
+/* The file probe n of thread t writes, accepted: its PUT may have left it. */
+static enum rpb_status accept_probe_file(struct vctx *v, unsigned t, uint64_t n,
+					 struct rpb_err *err)
+{
+	uint64_t size = ingest_probe_content(v->job, t, n, v->content);
+	char digest[FED_SHA1_HEX + 1];
+	if (v->o->digest != INGEST_SHA1)
+		ingest_digest_hex(v->content, (size_t)size, digest);
+	else if (!fed_sha1_hex(v->content, (size_t)size, digest))
+		return rpb_err_set(err, RPB_IO, 0, NULL, "OpenSSL could not compute a SHA-1");
+	hset_add(&v->digests, hash_of(digest, strlen(digest)));
+	return RPB_OK;
+}
+
 /* Files an in-doubt create may have left (failed inside commit, or running
- * when the run died, its file renamed or not): not orphans of this run. */
+ * when the run died, its file renamed or not), and the probe the operation
+ * the run died in may have been running: not orphans of this run. */
 static enum rpb_status accept_in_doubt_file(struct vctx *v, unsigned t, uint64_t i,
 					    struct rpb_err *err)
 {
-	uint64_t size;
+	uint64_t size, every = v->o->probe_every;
 	char digest[FED_SHA1_HEX + 1];
 	enum rpb_status st = create_digest(v, t, i, digest, &size, err);
 	if (!st)
 		hset_add(&v->digests, hash_of(digest, strlen(digest)));
+	const struct rpb_ledger_worker *lw = &v->ledger->workers[t];
+	if (!st && every && (i + 1) % every == 0 && lw->in_flight && i + 1 == lw->issued)
+		st = accept_probe_file(v, t, (i + 1) / every, err);
+	return st;
+}
+
+/* A probe whose PUT failed inside commit may have left its file. */
+static enum rpb_status accept_step_files(struct vctx *v, struct rpb_err *err)
+{
+	uint64_t every = v->o->probe_every;
+	enum rpb_status st = RPB_OK;
+	for (unsigned t = 0; !st && every && t < v->ledger->nworkers; t++) {
+		const struct rpb_ledger_worker *lw = &v->ledger->workers[t];
+		for (size_t k = 0; !st && k < lw->nsteps; k++)
+			if (lw->steps[k].label == L_PROBE_CREATE && lw->steps[k].in_doubt)
+				st = accept_probe_file(v, t, (lw->steps[k].op + 1) / every, err);
+	}
 	return st;
 }
 
@@ -446,6 +478,8 @@ enum rpb_status ingest_fedora_verify(const struct rpb_backend *b, struct rpb_sto
 			problem(&v, "a child reference points to a node that is not there: one of %s's "
 				"children", v.parents + v.want[k].parent);
 		}
+	if (!st)
+		st = accept_step_files(&v, err);
 	if (!st && !no_files)
 		fed_binstore_each(&v.bs, on_file, &v);
 	if (!st && (v.nomem || v.nodes.nomem || v.listed.nomem || v.digests.nomem))
