@@ -24,6 +24,7 @@
 #include "ledger.h"
 #include "paths.h"
 #include "pattern.h"
+#include "powercut.h"
 #include "progress.h"
 #include "results.h"
 #include "runner.h"
@@ -688,21 +689,17 @@ static void print_unprovable(const struct rpb_verify_result *res, const struct r
 	}
 	if (!untrusted && !res->unprovable)
 		return;
-	char when[32] = "its start";
+	char when[32] = "before the first operation";
 	if (l->durable_ms)
 		rpb_iso_time(when, sizeof when, l->durable_ms);
+	printf("note: the ledger on disk was last made durable at op %" PRIu64 " (%s)", durable, when);
 	if (untrusted)
-		printf("note: the ledger was last made durable at op %" PRIu64 " (%s) and %s; %" PRIu64
-		       " later operations it records cannot be checked%s",
-		       durable, when, l->torn ? l->torn : "what it says after that is not whole",
-		       untrusted, res->unprovable ? "" : "\n");
-	else
-		printf("note: the store holds operations the ledger on disk does not record (it "
-		       "reached the disk before them; last made durable at op %" PRIu64 ", %s)",
-		       durable, when);
+		printf(" and %s: %" PRIu64 " later operations it records cannot be checked",
+		       l->torn ? l->torn : "its later part is not whole", untrusted);
 	if (res->unprovable)
-		printf("%s%" PRIu64 " operations after it left records, accepted whole, unchecked\n",
-		       untrusted ? ", and " : ": ", res->unprovable);
+		printf("%s %" PRIu64 " operations it does not record left records in the store, "
+		       "accepted whole but not checked", untrusted ? ", and" : ";", res->unprovable);
+	printf("\n");
 }
 
 static void print_verified(const struct rpb_verify_result *res, const struct rpb_ledger *l)
@@ -748,6 +745,8 @@ static int cmd_verify(const struct rpb_backend *b, const struct cli *c, const ch
 		return rc;
 	}
 	rc = RPB_EXIT_ENV;
+	struct rpb_verify_result res = {0};
+	bool counted = false;
 	struct rpb_store *st = NULL;
 	struct rpb_err err = {0};
 	int lock_fd = -1;
@@ -814,7 +813,6 @@ static int cmd_verify(const struct rpb_backend *b, const struct cli *c, const ch
 			fprintf(stderr, "%s: cannot reopen the store of %s: %s\n", prog, c->target, err.msg);
 		goto out;
 	}
-	struct rpb_verify_result res = {0};
 	rf.ledger.store_dir = *dir ? dir : NULL;
 	rf.ledger.results_dir = c->target;
 	if (!pat->verify) {
@@ -840,7 +838,14 @@ static int cmd_verify(const struct rpb_backend *b, const struct cli *c, const ch
 		rc = RPB_EXIT_VERIFY;
 	} else
 		rc = RPB_EXIT_OK;
+	counted = true;
 out:
+	/* After bench/quota-run's power cut: the cut and what verify found, in
+	 * result.json. */
+	if (getenv(RPB_POWER_CUT_ENV) && rf.root &&
+	    rpb_power_cut_record(c->target, getenv(RPB_POWER_CUT_ENV), rc, counted ? &res : NULL,
+				 &rf.ledger, msg, sizeof msg) != 0)
+		fprintf(stderr, "%s: %s\n", prog, msg);
 	b->close(st);
 	if (lock_fd >= 0)
 		close(lock_fd);
