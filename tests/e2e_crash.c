@@ -17,20 +17,6 @@
 
 #define EXIT_KILLED (128 + SIGKILL)
 
-/* Files under dir whose name holds infix (NULL: all), counted on disk. */
-static long count_files(const char *dir, const char *infix)
-{
-	char cmd[E2E_PATH * 2];
-	snprintf(cmd, sizeof cmd, "find '%s' -type f %s%s%s 2>/dev/null | wc -l", dir,
-		 infix ? "-name '*" : "", infix ? infix : "", infix ? "*'" : "");
-	FILE *f = popen(cmd, "r");
-	cr_assert_not_null(f);
-	long n = -1;
-	cr_assert_eq(fscanf(f, "%ld", &n), 1);
-	pclose(f);
-	return n;
-}
-
 /* The Fedora model with every binary in the file store, two threads, a
  * probe every 3 creates, until killed at point on the 5th create. */
 static void killed_run(const struct e2e_env *e, const char *out, const char *point,
@@ -75,7 +61,7 @@ static void t_kill_point(const char *backend, const char *point)
 	 * the results directory. */
 	snprintf(bins, sizeof bins, "%s/binaries", e.server ? e.out : e.store);
 	killed_run(&e, e.out, point, NULL);
-	long temps = count_files(bins, ".tmp."), all = count_files(bins, NULL);
+	long temps = e2e_count_files(bins, ".tmp."), all = e2e_count_files(bins, NULL);
 	if (!strcmp(point, "file"))
 		cr_assert_geq(temps, 1, "killed between a temporary file and its rename: %ld in %s",
 			      temps, bins);
@@ -101,8 +87,8 @@ static void t_kill_point(const char *backend, const char *point)
 				"leftovers_removed"));
 	cr_assert_geq(removed, temps, "the next run removed %lld leftovers; %ld temporary files "
 		      "were there", (long long)removed, temps);
-	cr_assert_eq(count_files(bins, ".tmp."), 0, "temporary files left in %s", bins);
-	cr_assert_leq(count_files(bins, NULL), all - removed + 10);
+	cr_assert_eq(e2e_count_files(bins, ".tmp."), 0, "temporary files left in %s", bins);
+	cr_assert_leq(e2e_count_files(bins, NULL), all - removed + 10);
 	json_decref(r);
 	verify_clean(&e, next, false);
 	verify_clean(&e, e.out, true); /* the killed run still verifies */

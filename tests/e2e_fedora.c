@@ -43,19 +43,6 @@ static json_int_t fint(json_t *r, const char *key)
 	return json_integer_value(v);
 }
 
-/* Files in the binary store, counted on disk. */
-static long count_files(const char *dir)
-{
-	char cmd[E2E_PATH * 2];
-	snprintf(cmd, sizeof cmd, "find '%s' -type f | wc -l", dir);
-	FILE *f = popen(cmd, "r");
-	cr_assert_not_null(f);
-	long n = -1;
-	cr_assert_eq(fscanf(f, "%ld", &n), 1);
-	pclose(f);
-	return n;
-}
-
 static void t_fedora_run_verify(const char *backend)
 {
 	struct e2e_env e;
@@ -74,7 +61,7 @@ static void t_fedora_run_verify(const char *backend)
 	cr_assert_gt(fint(r, "branches_created"), acked, "4 levels of 256: most paths are new");
 	const char *dir = json_string_value(json_object_get(fedora_obj(r), "binary_dir"));
 	cr_assert_not_null(dir);
-	cr_assert_eq(count_files(dir), files, "one file per written binary, none of the probes'");
+	cr_assert_eq(e2e_count_files(dir, NULL), files, "one file per written binary, none of the probes'");
 	cr_assert_eq(e2e_jint(r, "labels.probe-delete.samples"), 2 * 6);
 	cr_assert_eq(e2e_jint(r, "labels.probe-delete.errors"), 0);
 	json_decref(r);
