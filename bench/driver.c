@@ -679,7 +679,7 @@ static bool store_is_ours(const char *dir)
 }
 
 /* A live ledger read as it reached the disk (a power cut): what it cannot
- * prove, in one line, when anything. */
+ * prove, in one line. */
 static void print_unprovable(const struct rpb_verify_result *res, const struct rpb_ledger *l)
 {
 	uint64_t durable = 0, untrusted = 0;
@@ -687,8 +687,6 @@ static void print_unprovable(const struct rpb_verify_result *res, const struct r
 		durable += l->workers[t].durable;
 		untrusted += l->workers[t].issued - l->workers[t].trusted;
 	}
-	if (!untrusted && !res->unprovable)
-		return;
 	char when[32] = "before the first operation";
 	if (l->durable_ms)
 		rpb_iso_time(when, sizeof when, l->durable_ms);
@@ -699,6 +697,8 @@ static void print_unprovable(const struct rpb_verify_result *res, const struct r
 	if (res->unprovable)
 		printf("%s %" PRIu64 " operations it does not record left records in the store, "
 		       "accepted whole but not checked", untrusted ? ", and" : ";", res->unprovable);
+	if (!untrusted && !res->unprovable)
+		printf("; operations after what it records, if any, cannot be checked");
 	printf("\n");
 }
 

@@ -7,9 +7,11 @@
 # acknowledged, lost (verify's missing), corrupt, unexpected, in doubt,
 # unprovable, and the independent count of what the crash image holds
 # (SQLite's sqlite3, PostgreSQL's psql: the run's records in the store's
-# own tables; none for LevelDB, which has no tool of its own) with whether
-# verify's missing agrees with it (acknowledged - present, up to the
-# operations in doubt, which may be present or not).
+# own tables, and for the Fedora model its file on disk; none for LevelDB,
+# which has no tool of its own) with whether verify's missing agrees with
+# it (acknowledged - present, up to the operations in doubt, which may be
+# present or not). With --on-image the acknowledged are those of the ledger
+# as it reached the disk, and the store holds more (its note says so).
 #
 #   bench/power-cut-table.sh [--build DIR] [--runs N] [--max S] [--on-image]
 #                            [--backends LIST] [--syncs LIST] [--workloads LIST]
@@ -45,19 +47,32 @@ case $workload in
 fedora) where="CAST(k AS TEXT) >= 'f/$tag/' AND CAST(k AS TEXT) < 'f/${tag}0'" ;;
 ycsbd) where="1 = 1" ;;
 esac
+# Fedora: one line per binary node a create made, "inline" or its file's
+# SHA-1; present when inline or when its file is there.
 case $backend in
 sqlite)
+	bins=$RPB_QUOTA_DIR/store/binaries
 	if [ "$workload" = fedora ]; then
-		q="SELECT count(*) FROM descriptions WHERE $where AND CAST(v AS TEXT) LIKE 'type=binary%' AND instr(CAST(v AS TEXT), char(10) || 'op=') > 0"
+		q="SELECT CASE WHEN instr(CAST(v AS TEXT), 'store=file') > 0 THEN substr(CAST(v AS TEXT), instr(CAST(v AS TEXT), 'sha1=') + 5, 40) ELSE 'inline' END FROM descriptions WHERE $where AND CAST(v AS TEXT) LIKE 'type=binary%' AND instr(CAST(v AS TEXT), char(10) || 'op=') > 0"
 	else q="SELECT count(*) FROM raw"; fi
-	sqlite3 "file:$RPB_QUOTA_DIR/store/rpbench.sqlite?mode=ro" "$q" >"$dest" ;;
+	sqlite3 "file:$RPB_QUOTA_DIR/store/rpbench.sqlite?mode=ro" "$q" >"$dest.rows" ;;
 postgres)
+	bins=$RPB_QUOTA_DIR/binaries
 	if [ "$workload" = fedora ]; then
-		q="SELECT count(*) FROM rpbench.descriptions WHERE convert_from(k, 'UTF8') >= 'f/$tag/' AND convert_from(k, 'UTF8') < 'f/${tag}0' AND position('type=binary' in convert_from(v, 'UTF8')) = 1 AND position(E'\nop=' in convert_from(v, 'UTF8')) > 0"
+		q="SELECT CASE WHEN position('store=file' in t) > 0 THEN substring(t from position('sha1=' in t) + 5 for 40) ELSE 'inline' END FROM (SELECT convert_from(v, 'UTF8') AS t FROM rpbench.descriptions WHERE convert_from(k, 'UTF8') >= 'f/$tag/' AND convert_from(k, 'UTF8') < 'f/${tag}0') d WHERE position('type=binary' in t) = 1 AND position(E'\nop=' in t) > 0"
 	else q="SELECT count(*) FROM rpbench.raw"; fi
-	psql "$RPB_QUOTA_DSN" -qAtc "$q" >"$dest" ;;
-*) echo - >"$dest" ;;
+	psql "$RPB_QUOTA_DSN" -qAtc "$q" >"$dest.rows" ;;
+*) echo - >"$dest"; exit 0 ;;
 esac
+if [ "$workload" = fedora ]; then
+	n=0
+	while read -r d; do
+		[ "$d" = inline ] || [ -f "$bins/${d:0:2}/${d:2:2}/$d" ] && n=$((n + 1))
+	done <"$dest.rows"
+	echo "$n" >"$dest"
+else
+	cp "$dest.rows" "$dest"
+fi
 END
 )
 
