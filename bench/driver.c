@@ -819,6 +819,13 @@ static int cmd_verify(const struct rpb_backend *b, const struct cli *c, const ch
 		fprintf(stderr, "%s: the %s pattern has no verify\n", prog, pat->name);
 		goto out;
 	}
+	if (rf.ledger.stale && !pat->verify_stale) {
+		fprintf(stderr, "%s: %s/%s was read from a file system mounted again since the run (a "
+			"power cut or a crash), so the store may hold operations it does not record, and "
+			"the %s pattern's verify cannot tell which; keep its results off the file system "
+			"whose power is cut\n", prog, c->target, RPB_LEDGER_FILE, pat->name);
+		goto out;
+	}
 	if (pat->verify(b, st, &rf.job, &rf.ledger, &res, &err) != RPB_OK) {
 		if (res.damaged)
 			fprintf(stderr, "%s: %s/%s: %s; give the results directory of an rpbench run\n",

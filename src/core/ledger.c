@@ -71,6 +71,14 @@ int rpb_live_ledger_open(struct rpb_live_ledger *L, const char *dir, unsigned nw
 		rpb_live_ledger_close(L);
 		return -1;
 	}
+	/* On the disk at once: a power cut during the pattern's preparation
+	 * leaves a ledger of no operations, not zeros. */
+	if (rpb_live_ledger_checkpoint(L, 0) != 0) {
+		snprintf(msg, n, "cannot sync %s/%s: %s; check the results directory (--out)", dir,
+			 RPB_LEDGER_FILE, strerror(errno));
+		rpb_live_ledger_close(L);
+		return -1;
+	}
 	return 0;
 }
 

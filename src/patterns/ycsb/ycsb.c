@@ -565,6 +565,7 @@ const struct rpb_pattern rpb_pattern_ycsb = {
 	.config_size = sizeof(struct rpb_ycsb_opts),
 	.finish = ycsb_finish,
 	.files = ycsb_files,
+	.verify_stale = true,
 	.prepare = ycsb_prepare,
 	.worker_init = ycsb_worker_init,
 	.worker_fini = ycsb_worker_fini,
