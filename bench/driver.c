@@ -624,24 +624,25 @@ static int cmd_run(const struct rpb_backend *b, struct cli *c, const char *prog,
 		snprintf(msg, sizeof msg, "out of memory recording the command line");
 		goto fail;
 	}
-	/* Lines for people; on stderr when stdout is the pattern's (YCSB's exporter). */
-	FILE *say = rn.pattern->stdout_output ? stderr : stdout;
-	rn.say = say;
-	if (!rn.quiet) {
-		fprintf(say, "rpbench %s: %s on %s (%s), sync = %s, %" PRIu64 " thread(s) x %" PRIu64
+	/* When stdout is the pattern's own (YCSB's exporter), the lines for
+	 * people at the end go to stderr, and none are printed here: a start
+	 * that then fails still says one line. */
+	rn.say = rn.pattern->stdout_output ? stderr : stdout;
+	if (!rn.quiet && !rn.pattern->stdout_output) {
+		printf("rpbench %s: %s on %s (%s), sync = %s, %" PRIu64 " thread(s) x %" PRIu64
 		       " client(s), seed %" PRIu64 "\n",
 		       RPB_VERSION, rn.pattern->name, b->name, b->version(),
 		       job.run.sync == RPB_SYNC_COMMIT ? "commit" : "none", job.run.threads,
 		       job.run.clients, job.run.seed);
 		if (!embedded)
-			fprintf(say, "store: schema %s at %s\n", cfg.name, *dsn_shown ? dsn_shown : "(PG* environment)");
+			printf("store: schema %s at %s\n", cfg.name, *dsn_shown ? dsn_shown : "(PG* environment)");
 		else
-			fprintf(say, "store: %s\n", abs_dir);
+			printf("store: %s\n", abs_dir);
 		char until[256];
 		rpb_run_until(until, sizeof until, &job.run);
-		fprintf(say, "%s; results: %s\n", until, abs_out);
+		printf("%s; results: %s\n", until, abs_out);
 		if (rpb_dist_on())
-			fprintf(say, "load nodes: %d ranks, each with its own threads, store and results in "
+			printf("load nodes: %d ranks, each with its own threads, store and results in "
 			       "rank-N; merged lines below, merged results in %s\n",
 			       rpb_dist_size(), top_out);
 		rn.quiet = rpb_stdout_lost();

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "e2e_util.h"
+#include "ycsb.h"
 #include "ycsb_output.h"
 
 #define YCSB_WL(x) E2E_WORKLOAD("ycsb/workload" x)
@@ -375,6 +376,123 @@ Test(e2e_leveldb, ycsb_failed_reads_counted, .fini = e2e_cleanup)
 		cr_assert_gt(nf->l, 100, "a quarter of the keys are missing: %lld", (long long)nf->l);
 		yo_free(&o);
 	}
+	e2e_env_fini(&e);
+}
+#endif
+
+#ifdef RPB_HAVE_LEVELDB
+struct bytes_seen {
+	uint64_t bad_for_ycsb, records;
+	const char *key_prefix;
+};
+
+/* Every field value byte against RandomByteIterator's sets by position. */
+static void check_values(void *ctx, rpb_slice key, rpb_slice val)
+{
+	struct bytes_seen *b = ctx;
+	static const unsigned mask[6] = {31, 63, 95, 31, 63, 95};
+	struct ycsb_field f;
+	size_t at = 0;
+	(void)key;
+	b->records++;
+	while (ycsb_field_next((const unsigned char *)val.data, val.len, &at, &f) > 0)
+		for (size_t i = 0; i < f.len; i++)
+			b->bad_for_ycsb += f.val[i] < 32 || ((unsigned)(f.val[i] - 32) & ~mask[i % 6]);
+}
+
+/* values = ycsb (the default) stores RandomByteIterator's bytes, each in
+ * its position's set; values = windows rpbench's earlier uniform printable
+ * bytes, which are not. A load with insertstart and no insertcount inserts
+ * recordcount records from insertstart, as YCSB's Client does; a record of
+ * 300 fields loads and verifies; dataintegrity's check after each read is
+ * YCSB's [VERIFY], one OK status per read. */
+Test(e2e_leveldb, ycsb_values_and_loads, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "leveldb");
+	static const char *const kinds[] = {"values=ycsb", "values=windows"};
+	for (int k = 0; k < 2; k++) {
+		char out[E2E_PATH + 16], store[E2E_PATH + 16];
+		snprintf(out, sizeof out, "%s/l%d", e.tmp, k);
+		snprintf(store, sizeof store, "%s/s%d", e.tmp, k);
+		struct e2e_proc p;
+		ycsb_spawn(&p, &e, "load", YCSB_WL("a"), out, "--dir", store, "-p", "recordcount=100",
+			   "-p", "insertstart=50", "-p", kinds[k], "--quiet", "--set", "sync=none", NULL);
+		e2e_assert_code(&p, 0);
+		e2e_proc_free(&p);
+		struct e2e_store s;
+		struct bytes_seen b = {0};
+		e2e_store_open(&s, "leveldb", store);
+		e2e_scan_prefix(&s, RPB_T_RAW, "user", check_values, &b);
+		e2e_store_close(&s);
+		cr_assert_eq(b.records, 100, "recordcount records from insertstart");
+		if (k == 0)
+			cr_assert_eq(b.bad_for_ycsb, 0, "every byte is RandomByteIterator's");
+		else
+			cr_assert_gt(b.bad_for_ycsb, 1000, "windows are uniform printable bytes");
+		char *text = e2e_verify(&e, out, 0);
+		cr_assert(!strncmp(text, "verified 100 objects: 0 missing", 31), "%s", text);
+		free(text);
+		json_t *r = e2e_result(out);
+		cr_assert_eq(e2e_jint(r, "totals.acked"), 100);
+		json_decref(r);
+	}
+	char out[E2E_PATH], store[E2E_PATH];
+	e2e_path(&e, out, "wide");
+	e2e_path(&e, store, "wide-store");
+	struct e2e_proc p;
+	ycsb_spawn(&p, &e, "load", YCSB_WL("c"), out, "--dir", store, "-p", "recordcount=20", "-p",
+		   "fieldcount=300", "-p", "fieldlength=4", "-p", "dataintegrity=true", "--quiet", NULL);
+	e2e_assert_code(&p, 0);
+	e2e_proc_free(&p);
+	char *text = e2e_verify(&e, out, 0);
+	cr_assert(!strncmp(text, "verified 20 objects: 0 missing, 0 corrupt", 41), "%s", text);
+	free(text);
+	char run[E2E_PATH];
+	e2e_path(&e, run, "wide-run");
+	ycsb_spawn(&p, &e, "run", YCSB_WL("c"), run, "--dir", store, "-p", "recordcount=20", "-p",
+		   "fieldcount=300", "-p", "fieldlength=4", "-p", "dataintegrity=true",
+		   "-p", "operationcount=200", "--quiet", NULL);
+	e2e_assert_code(&p, 0);
+	e2e_proc_free(&p);
+	struct yo_expect x = {.type = YO_HDR, .npct = 2, .pct = {"95th", "99th"}};
+	struct yo_out o;
+	read_txt(run, &x, &o, 200);
+	const struct yo_rec *v = yo_find(&o, "VERIFY", "Return=OK"), *n = yo_find(&o, "VERIFY", "Operations");
+	cr_assert(v && n && v->l == 200 && n->l == 200, "one VERIFY, OK, per read");
+	yo_free(&o);
+	e2e_env_fini(&e);
+}
+#endif
+
+#ifdef RPB_HAVE_SQLITE
+/* YCSB's workloads by name from the build tree, as YCSB's users name them:
+ * share/rpbench/workloads/ycsb/workloada (the deb's are tested by
+ * scripts/deb-test.sh); a name that is none lists them. */
+Test(e2e_sqlite, ycsb_workload_by_name, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "sqlite");
+	char load[E2E_PATH], run[E2E_PATH];
+	e2e_path(&e, load, "load");
+	e2e_path(&e, run, "run");
+	struct e2e_proc p;
+	ycsb_spawn(&p, &e, "load", "workloada", load, "--dir", e.store, "-p", "recordcount=50",
+		   "--quiet", "--set", "sync=none", NULL);
+	e2e_assert_code(&p, 0);
+	e2e_proc_free(&p);
+	ycsb_spawn(&p, &e, "run", "workloada", run, "--dir", e.store, "-p", "recordcount=50", "-p",
+		   "operationcount=100", "--quiet", "--set", "sync=none", NULL);
+	e2e_assert_code(&p, 0);
+	e2e_proc_free(&p);
+	json_t *r = e2e_result(run);
+	const char *wl = e2e_jstr(r, "manifest.workload");
+	cr_assert(strstr(wl, "/workloads/ycsb/workloada"), "%s", wl);
+	json_decref(r);
+	e2e_verify_clean(&e, run, 50);
+	ycsb_spawn(&p, &e, "run", "workloadz", run, NULL);
+	e2e_assert_refusal(&p, 1, "no workload of that name", "workloada", "did you mean", NULL);
+	e2e_proc_free(&p);
 	e2e_env_fini(&e);
 }
 #endif
