@@ -98,8 +98,9 @@ Test(e2e_null, rate_ycsb_read_and_update_alike, .fini = e2e_cleanup)
 }
 
 /* The other patterns with several labels: metadata's four operations of
- * one cycle alike; raw's second benchmark (later operations) above its
- * first, where it was its own actual latency when only label 0 counted
+ * one cycle alike; ingest's probe steps (every 20th create's) alike with
+ * the creates; raw's second benchmark (later operations) above its first,
+ * where each of them was its own actual latency when only label 0 counted
  * from the intended start. */
 Test(e2e_null, rate_every_label_of_every_pattern, .fini = e2e_cleanup)
 {
@@ -109,6 +110,13 @@ Test(e2e_null, rate_every_label_of_every_pattern, .fini = e2e_cleanup)
 	static const char *const md[] = {"getFileId", "rename", "delete"};
 	for (int i = 0; i < 3; i++)
 		assert_close(label_mean(r, md[i]), label_mean(r, "mkdir"), md[i]);
+	json_decref(r);
+	r = run(&e, "ingest", E2E_CI_INGEST, "--set", "rate=" FAR_ABOVE, "--set", "ops=2000", "--set",
+		"probe_every=20", "--set", "threads=1", NULL);
+	static const char *const probes[] = {"probe-create", "probe-head", "probe-get", "probe-patch",
+					     "probe-delete"};
+	for (int i = 0; i < 5; i++)
+		assert_close(label_mean(r, probes[i]), label_mean(r, "create"), probes[i]);
 	json_decref(r);
 	r = run(&e, "raw", E2E_WORKLOAD("raw-ci.ini"), "--set", "rate=" FAR_ABOVE, "--set",
 		"benchmarks=fillseq,readrandom", NULL);
