@@ -176,18 +176,32 @@ int ycsb_record_check(const struct rpb_ycsb_opts *o, const char *key, size_t key
 	return 0;
 }
 
+/* RandomByteIterator.fillBytesImpl's six bytes from one int: its low 5
+ * bits, then 6, 6 (& 95), 5, 6, 6 (& 95), each plus ' '. */
+static inline void six_bytes(unsigned char *o, uint32_t b, size_t k)
+{
+	unsigned char v[6] = {
+		(unsigned char)((b & 31) + ' '),	 (unsigned char)(((b >> 5) & 63) + ' '),
+		(unsigned char)(((b >> 10) & 95) + ' '), (unsigned char)(((b >> 15) & 31) + ' '),
+		(unsigned char)(((b >> 20) & 63) + ' '), (unsigned char)(((b >> 25) & 95) + ' '),
+	};
+	memcpy(o, v, k);
+}
+
 void ycsb_random_bytes(struct rpb_rng *r, unsigned char *out, size_t len)
 {
-	/* RandomByteIterator.fillBytesImpl: one int per six bytes; its low 5
-	 * bits, then 6, 6 (& 95), 5, 6, 6 (& 95) bits, each plus ' '. A last
-	 * run shorter than six takes the first bytes of that pattern. */
-	static const struct { unsigned shift, mask; } at[6] = {
-		{0, 31}, {5, 63}, {10, 95}, {15, 31}, {20, 63}, {25, 95},
-	};
-	for (size_t i = 0; i < len; i += 6) {
-		uint32_t bits = (uint32_t)(rpb_rng_next(r) >> 32);
-		size_t k = len - i < 6 ? len - i : 6;
-		for (size_t j = 0; j < k; j++)
-			out[i + j] = (unsigned char)(((bits >> at[j].shift) & at[j].mask) + ' ');
+	/* One 64-bit draw is two of RandomByteIterator's ints; a last run
+	 * shorter than six takes the first bytes of the pattern. */
+	size_t i = 0;
+	for (; i + 12 <= len; i += 12) {
+		uint64_t x = rpb_rng_next(r);
+		six_bytes(out + i, (uint32_t)(x >> 32), 6);
+		six_bytes(out + i + 6, (uint32_t)x, 6);
+	}
+	if (i < len) {
+		uint64_t x = rpb_rng_next(r);
+		six_bytes(out + i, (uint32_t)(x >> 32), len - i < 6 ? len - i : 6);
+		if (len - i > 6)
+			six_bytes(out + i + 6, (uint32_t)x, len - i - 6);
 	}
 }
