@@ -2,11 +2,14 @@
  * defaults, the properties of YCSB's Client, Measurements and exporters
  * that rpbench honours, and the rules across them. */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "shown.h"
 #include "ycsb.h"
@@ -256,10 +259,17 @@ static int read_histogram(struct rpb_ycsb_opts *o, const char *where, char *msg,
 {
 	char shown[RPB_SHOWN_SIZE];
 	rpb_shown(shown, sizeof shown, o->fieldlengthhistogram);
-	FILE *f = fopen(o->fieldlengthhistogram, "r");
+	/* Untrusted input: a regular file only (a FIFO or a device would
+	 * block or never end), opened without waiting for a writer. */
+	struct stat sb;
+	int fd = open(o->fieldlengthhistogram, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	FILE *f = fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? fdopen(fd, "r") : NULL;
 	if (!f) {
 		snprintf(msg, n, "%s[ycsb] fieldlengthhistogram = %s cannot be read (%s); give YCSB's "
-			 "histogram file", where, shown, strerror(errno));
+			 "histogram file", where, shown,
+			 fd >= 0 ? "not a regular file" : strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
 	char line[256];
