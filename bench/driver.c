@@ -18,6 +18,7 @@
 #include "cmdline.h"
 #include "driver.h"
 #include "driver_help.h"
+#include "driver_ycsb.h"
 #include "dsn.h"
 #include "fsutil.h"
 #include "hostinfo.h"
@@ -34,6 +35,7 @@
 #include "workload.h"
 
 #define MAX_SETS 256
+#define MAX_PROPS 16
 
 struct cli {
 	const char *command;
@@ -41,7 +43,10 @@ struct cli {
 	const char *given;  /* the workload as the command line named it */
 	bool load;	    /* the verb load: the pattern's load phase */
 	const char *sets[MAX_SETS];
+	bool foreign[MAX_SETS]; /* -p: the pattern's own property (YCSB's), else --set */
 	size_t nsets;
+	const char *props[MAX_PROPS]; /* -P files after the first: more of its properties */
+	size_t nprops;
 	const char *dir, *dsn, *schema, *out;
 	bool fresh, quiet;
 };
@@ -98,11 +103,14 @@ static int parse_cli(struct cli *c, const char *prog, int argc, char **argv)
 			continue;
 		}
 		switch (ch) {
-		case 'P': /* YCSB's -P FILE: the workload file */
-			if (c->target)
-				return usage_error(prog, "-P gives the workload file a second time ('%s')",
-						   rpb_text_shown(shown, sizeof shown, optarg));
-			c->target = optarg;
+		case 'P': /* YCSB's -P FILE: the workload file, then more of its properties */
+			if (!c->target) {
+				c->target = optarg;
+				break;
+			}
+			if (c->nprops == MAX_PROPS)
+				return usage_error(prog, "too many -P files (at most %s)", "16");
+			c->props[c->nprops++] = optarg;
 			break;
 		case 'p': /* YCSB's -p key=value: --set */
 		case 's':
@@ -112,6 +120,7 @@ static int parse_cli(struct cli *c, const char *prog, int argc, char **argv)
 			if (ch == 'j' && !threads_set(optarg))
 				return usage_error(prog, "-j takes a thread count from 1 to 1024, not '%s'",
 						   rpb_text_shown(shown, sizeof shown, optarg));
+			c->foreign[c->nsets] = ch == 'p';
 			c->sets[c->nsets++] = ch == 'j' ? threads_set(optarg) : optarg;
 			break;
 		case 'M': c->command = "--help-man"; c->target = optarg; return 0;
@@ -145,8 +154,10 @@ static char *recorded_command(const struct cli *c, const char *argv0)
 	rpb_cmd_word(f, c->command);
 	if (c->target)
 		rpb_cmd_word(f, c->target);
+	for (size_t i = 0; i < c->nprops; i++)
+		rpb_cmd_opt(f, "-P", c->props[i]);
 	for (size_t i = 0; i < c->nsets; i++)
-		rpb_cmd_set(f, "--set", c->sets[i]);
+		rpb_cmd_set(f, c->foreign[i] ? "-p" : "--set", c->sets[i]);
 	if (c->dir)
 		rpb_cmd_opt(f, "--dir", c->dir);
 	if (c->dsn)
@@ -361,8 +372,57 @@ static int add_load_phase(struct cli *c, const struct rpb_job *job, char *msg, s
 		return -1;
 	}
 	snprintf(set, sizeof set, "%s.%s", p->name, p->load_phase);
+	c->foreign[c->nsets] = false;
 	c->sets[c->nsets++] = set;
 	return 0;
+}
+
+/* The -P files after the first: more of the pattern's own properties. */
+static int load_props(struct rpb_job *job, const struct cli *c, char *msg, size_t n)
+{
+	for (size_t i = 0; i < c->nprops; i++) {
+		char shown[RPB_SHOWN_SIZE];
+		rpb_text_shown(shown, sizeof shown, c->props[i]);
+		if (!job->pattern || !job->pattern->load_foreign) {
+			snprintf(msg, n, "-P %s: more property files are YCSB's, for its workloads; give "
+				 "one workload file", shown);
+			return -1;
+		}
+		FILE *f = fopen(c->props[i], "r");
+		if (!f) {
+			snprintf(msg, n, "-P %s: cannot read it (%s); give a YCSB property file", shown,
+				 strerror(errno));
+			return -1;
+		}
+		int rc = job->pattern->load_foreign(job, f, shown, rpb_job_set, msg, n);
+		fclose(f);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+/* One -p KEY=VALUE: the pattern's property as its source reads it (YCSB
+ * takes any; those rpbench has no use for are named in *ignored), else
+ * --set. */
+static int apply_set(struct rpb_job *job, const struct cli *c, size_t i, char *ignored,
+		     size_t in, char *msg, size_t n)
+{
+	const struct rpb_pattern *p = job->pattern;
+	if (!c->foreign[i] || !p || !p->property)
+		return rpb_job_set(job, c->sets[i], msg, n);
+	char key[RPB_JOB_NAME_MAX + 1], shown[RPB_SHOWN_SIZE];
+	const char *eq = strchr(c->sets[i], '=');
+	if (!eq || (size_t)(eq - c->sets[i]) > RPB_JOB_NAME_MAX) {
+		snprintf(msg, n, "-p '%s': write key=value (YCSB's -p)",
+			 rpb_text_shown(shown, sizeof shown, c->sets[i]));
+		return -1;
+	}
+	snprintf(key, sizeof key, "%.*s", (int)(eq - c->sets[i]), c->sets[i]);
+	int rc = p->property(job, key, eq + 1, rpb_job_set, msg, n);
+	if (rc == 1)
+		rpb_cat(ignored, in, "%s%s", *ignored ? ", " : "", rpb_text_shown(shown, 64, key));
+	return rc == 1 ? 0 : rc;
 }
 
 static int load_job(struct rpb_job *job, struct cli *c, const char *prog)
@@ -375,22 +435,27 @@ static int load_job(struct rpb_job *job, struct cli *c, const char *prog)
 			prog);
 		return RPB_EXIT_USAGE;
 	}
+	char ignored[512] = "";
 	if (rpb_path_check(c->target, "the workload file", 0, msg, sizeof msg) != 0 ||
 	    rpb_path_workload_unknown(c->target, msg, sizeof msg) ||
-	    rpb_job_load(job, c->target, msg, sizeof msg) != 0)
+	    rpb_job_load(job, c->target, msg, sizeof msg) != 0 ||
+	    load_props(job, c, msg, sizeof msg) != 0)
 		goto bad;
 	size_t i = 0;
 	for (; i < c->nsets; i++)
-		if (rpb_job_set(job, c->sets[i], msg, sizeof msg) != 0)
+		if (apply_set(job, c, i, ignored, sizeof ignored, msg, sizeof msg) != 0)
 			goto bad;
 	/* The load phase comes after the command line's own --set. */
 	if (c->load && add_load_phase(c, job, msg, sizeof msg) != 0)
 		goto bad;
 	for (; i < c->nsets; i++)
-		if (rpb_job_set(job, c->sets[i], msg, sizeof msg) != 0)
+		if (apply_set(job, c, i, ignored, sizeof ignored, msg, sizeof msg) != 0)
 			goto bad;
 	if (rpb_job_finish(job, msg, sizeof msg) != 0)
 		goto bad;
+	if (*ignored)
+		fprintf(stderr, "warning: -p: YCSB properties rpbench does not use, ignored: %s\n",
+			ignored);
 	return 0;
 bad:
 	fprintf(stderr, "%s: %s\n", prog, msg);
@@ -561,7 +626,11 @@ static int cmd_run(const struct rpb_backend *b, struct cli *c, const char *prog,
 		snprintf(msg, sizeof msg, "out of memory recording the command line");
 		goto fail;
 	}
-	if (!rn.quiet) {
+	/* When stdout is the pattern's own (YCSB's exporter), the lines for
+	 * people at the end go to stderr, and none are printed here: a start
+	 * that then fails still says one line. */
+	rn.say = rn.pattern->stdout_output ? stderr : stdout;
+	if (!rn.quiet && !rn.pattern->stdout_output) {
 		printf("rpbench %s: %s on %s (%s), sync = %s, %" PRIu64 " thread(s) x %" PRIu64
 		       " client(s), seed %" PRIu64 "\n",
 		       RPB_VERSION, rn.pattern->name, b->name, b->version(),
@@ -899,6 +968,10 @@ static int driver_main(const struct rpb_backend *b, int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		return RPB_EXIT_ENV;
 	}
+	/* YCSB's own flags (-threads, -target, -s, -load, ...) in the driver's words. */
+	char ymsg[512];
+	if (rpb_ycsb_argv(&argc, &argv, ymsg, sizeof ymsg) != 0)
+		return usage_error(prog, "%s", ymsg);
 	struct cli c;
 	int rc = parse_cli(&c, prog, argc, argv);
 	if (rc)

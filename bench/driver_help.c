@@ -108,7 +108,13 @@ void rpb_driver_help(struct rpb_help *h, const struct rpb_backend *b, const char
 	rpb_help_item(h, "-s, --set KEY=VALUE", "override a workload option: section.key=value, or "
 		      "key=value when the key is unique among [run] and the pattern (repeatable)");
 	rpb_help_item(h, "-j, --threads N", "worker threads: the same as --set run.threads=N");
-	rpb_help_item(h, "-P FILE, -p KEY=VALUE", "YCSB's spellings of the workload file and of --set");
+	rpb_help_item(h, "-P FILE, -p KEY=VALUE", "YCSB's: the workload file (more -P: more of its "
+		      "properties) and a property as YCSB reads it (any is accepted; the unused are "
+		      "named), else as --set");
+	rpb_help_item(h, "-threads N, -target N", "YCSB's: -p threadcount=N, -p target=N");
+	rpb_help_item(h, "-load, -t", "YCSB's: the verbs load and run (no verb: run)");
+	rpb_help_item(h, "-s (no KEY=VALUE)", "YCSB's: its status lines on stderr (-p status=true)");
+	rpb_help_item(h, "-db CLASS, -l LABEL", "YCSB's: -p db=CLASS (unused), -p label=LABEL");
 	location_options(h, b);
 	char out[256];
 	snprintf(out, sizeof out, "results directory, new or empty (default: "

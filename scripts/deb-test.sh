@@ -4,7 +4,8 @@
 # its dependencies and man pages, and runs the installed programs with
 # nothing else to lean on: rpbench-sqlite --version, a 1-second run of the
 # installed ci-ingest workload (found by name in share/rpbench/workloads),
-# its verify, and rpbench compare --start-postgres, which starts the
+# its verify, YCSB's workloada by name (load, run, verify), and rpbench
+# compare --start-postgres, which starts the
 # installed pg-throwaway and the installed rpbench-postgres. No step judges
 # speed; the time limits only turn a hang into a failure
 # (RPB_TEST_TIME_FACTOR scales them).
@@ -71,6 +72,22 @@ workload=$(jq -r .manifest.workload "$scratch/run/result.json")
 timeout --kill-after=10 "$limit" "$bin/rpbench-sqlite" verify "$scratch/run" >"$scratch/verify.log" ||
 	{ cat "$scratch/verify.log"; fail "verify of the installed run"; }
 echo "deb-test: installed rpbench-sqlite ran ci-ingest for 1 s: $(cat "$scratch/verify.log")"
+
+# YCSB's workloads by name, as YCSB's users name them: the installed
+# workloads/ycsb/workloada, loaded, run and verified.
+for verb in load run; do
+	timeout --kill-after=10 "$limit" "$bin/rpbench-sqlite" "$verb" workloada -p recordcount=100 \
+		-p operationcount=200 --dir "$scratch/ycsb" -o "$scratch/ycsb-$verb" -q ||
+		fail "rpbench-sqlite $verb workloada from the installed files"
+	workload=$(jq -r .manifest.workload "$scratch/ycsb-$verb/result.json")
+	[ "$workload" = "$root/usr/share/rpbench/workloads/ycsb/workloada" ] ||
+		fail "$verb workloada read $workload, not the installed YCSB workload"
+	grep -q '^\[OVERALL\], Throughput(ops/sec), ' "$scratch/ycsb-$verb/ycsb.txt" ||
+		fail "$verb workloada wrote no YCSB output"
+done
+timeout --kill-after=10 "$limit" "$bin/rpbench-sqlite" verify "$scratch/ycsb-run" >"$scratch/verify.log" ||
+	{ cat "$scratch/verify.log"; fail "verify of the installed YCSB run"; }
+echo "deb-test: installed rpbench-sqlite loaded and ran workloada by name: $(head -1 "$scratch/verify.log")"
 
 if command -v pg_ctlcluster >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
 	env -u RPB_PG_THROWAWAY timeout --kill-after=30 "$limit" "$bin/rpbench" compare ci-ingest -b sqlite,postgres \

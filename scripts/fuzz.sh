@@ -27,7 +27,7 @@ seed() { # name, directory
 	cp "$top/tests/fuzz/corpus/$1"/* "$2"/ 2>/dev/null || true
 	local f i=0
 	case $1 in
-	workload) for f in "$top"/data/workloads/*.ini "$top"/tests/bad_input/*/files/*.ini; do
+	workload) for f in "$top"/data/workloads/*.ini "$top"/data/workloads/ycsb/* "$top"/tests/bad_input/*/files/*.ini; do
 			[ -f "$f" ] && cp "$f" "$2/seed-$((i++)).ini"; done ;;
 	result | result_check)
 		while IFS= read -r f; do cp "$f" "$2/seed-$((i++)).json"; done < <(

@@ -56,15 +56,17 @@ for b in null leveldb sqlite postgres; do
 done
 
 # YCSB: a load, then workload D (inserts and latest reads over the shared
-# acknowledged insert counter) in four threads, verified.
+# acknowledged insert counter) in four threads, verified; YCSB's status
+# lines every 0.1 s read the threads' own measurements while they record.
 for b in null leveldb sqlite postgres; do
 	[ -x "$dir/bin/rpbench-$b" ] || continue
 	loc=(--dir "$out/$b-ycsb-store")
 	[ "$b" = postgres ] && loc=(--dsn "$RPB_TEST_PG_DSN" --schema "tsan_ycsb_$$")
 	for phase in load run; do
-		"$dir/bin/rpbench-$b" "$phase" "$top/data/workloads/ycsb/workloadd" --quiet \
-			--out "$out/$b-ycsb-$phase" "${loc[@]}" -p threadcount=4 -p recordcount=2000 \
-			-p operationcount=4000 || { echo "tsan $b ycsb $phase: exited $?"; exit 1; }
+		"$dir/bin/rpbench-$b" "$phase" "$top/data/workloads/ycsb/workloadd" -s \
+			-p status.interval=0.1 --out "$out/$b-ycsb-$phase" "${loc[@]}" -p threadcount=4 \
+			-p recordcount=2000 -p operationcount=4000 >/dev/null 2>"$out/$b-ycsb-$phase.err" ||
+			{ echo "tsan $b ycsb $phase: exited $?"; cat "$out/$b-ycsb-$phase.err"; exit 1; }
 		[ "$b" = null ] || "$dir/bin/rpbench-$b" verify "$out/$b-ycsb-$phase" >/dev/null
 	done
 	echo "tsan $b ycsb: clean"

@@ -68,6 +68,36 @@ Test(alloc, null_backend_timed_loop_allocates_nothing, .fini = e2e_cleanup)
 	e2e_env_fini(&e);
 }
 
+/* The ycsb pattern's timed loop too: workload F (reads, updates and
+ * read-modify-writes, records built with YCSB's RandomByteIterator) with
+ * YCSB's measurements of each measurementtype, 2,000 against 22,000
+ * operations. */
+static unsigned long long ycsb_allocations(struct e2e_env *e, const char *type, const char *ops)
+{
+	char out[E2E_PATH + 64], set_ops[64], set_type[64];
+	snprintf(out, sizeof out, "%s/%s-%s", e->tmp, type, ops);
+	snprintf(set_ops, sizeof set_ops, "operationcount=%s", ops);
+	snprintf(set_type, sizeof set_type, "measurementtype=%s", type);
+	struct e2e_args a;
+	e2e_run_args(&a, e, E2E_WORKLOAD("ycsb/workloadf"), out);
+	e2e_args_add(&a, "-p", set_ops, "-p", set_type, "--set", "interval=1h", NULL);
+	return counted(e, &a);
+}
+
+Test(alloc, ycsb_timed_loop_allocates_nothing, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "null");
+	static const char *const types[] = {"hdrhistogram", "histogram", "raw"};
+	for (int t = 0; t < 3; t++) {
+		unsigned long long few = ycsb_allocations(&e, types[t], "2000");
+		unsigned long long many = ycsb_allocations(&e, types[t], "22000");
+		cr_assert_leq(many, few + 2, "%s: %llu allocations for 2,000 operations, %llu for "
+			      "22,000", types[t], few, many);
+	}
+	e2e_env_fini(&e);
+}
+
 #endif
 
 #ifdef RPB_HEAPACCT_LIB

@@ -433,3 +433,218 @@ Test(ycsb, record_check_finds_damage)
 	cr_assert_eq(ycsb_record_check(o, "user1", 5, rec, at - 17, scratch, why, sizeof why), -1);
 	rpb_job_free(&job);
 }
+
+/* Writes text to dir/name; returns the path (static). */
+static const char *write_props(const char *dir, const char *text)
+{
+	static char path[160];
+	snprintf(path, sizeof path, "%s/props", dir);
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/* java.util.Properties' syntax, as YCSB's -P reads its files: CRLF, key
+ * separators '=', ':' or blanks, a backslash continuing a line (the next
+ * line's leading blanks dropped), escapes (\=, \t, \uXXXX), comment
+ * lines that never continue; a malformed \u is refused with its line. */
+Test(ycsb, properties_java_syntax)
+{
+	char dir[] = "/tmp/rpbt-ycsb-XXXXXX", msg[1024];
+	cr_assert_not_null(mkdtemp(dir));
+	const char *path = write_props(dir,
+		"# a comment ending in a backslash does not go on \\\r\n"
+		"recordcount=77\r\n"
+		"  operationcount   500\r\n"
+		"fieldnameprefix = f\\\n"
+		"      ld\n"
+		"table=a\\=b\\u0041\\\\!\n"
+		"! readallfields=false\n"
+		"maxscanlength:33\n");
+	struct rpb_job job;
+	rpb_job_defaults(&job);
+	cr_assert_eq(rpb_job_load(&job, path, msg, sizeof msg), 0, "%s", msg);
+	const struct rpb_ycsb_opts *o = ycsb_opts(&job);
+	cr_assert_eq(o->recordcount, 77);
+	cr_assert_eq(o->operationcount, 500);
+	cr_assert_str_eq(o->fieldnameprefix, "fld");
+	cr_assert_eq(o->maxscanlength, 33);
+	cr_assert_str_eq(o->table, "a=bA\\!");
+	cr_assert(o->readallfields, "a comment line sets nothing");
+	rpb_job_free(&job);
+	/* \t is a tab, which is no text result.json records: refused. */
+	path = write_props(dir, "table=a\\tb\n");
+	rpb_job_defaults(&job);
+	cr_assert_neq(rpb_job_load(&job, path, msg, sizeof msg), 0);
+	cr_assert(strstr(msg, "props:1: [ycsb] table = a?b is invalid"), "%s", msg);
+	rpb_job_free(&job);
+	path = write_props(dir, "recordcount=1\ntable=\\u004\n");
+	rpb_job_defaults(&job);
+	cr_assert_neq(rpb_job_load(&job, path, msg, sizeof msg), 0);
+	cr_assert(strstr(msg, "props:2: malformed \\uxxxx escape"), "%s", msg);
+	rpb_job_free(&job);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* Boolean.parseBoolean: "true" in any case is true, anything else false
+ * (yes and 1 too, which rpbench's own syntax takes as true), in a file
+ * and on -p alike. */
+Test(ycsb, properties_java_booleans)
+{
+	char dir[] = "/tmp/rpbt-ycsb-XXXXXX", msg[1024];
+	cr_assert_not_null(mkdtemp(dir));
+	const char *path = write_props(dir, "readallfields=yes\nwriteallfields=TRUE\ndataintegrity=1\n");
+	struct rpb_job job;
+	rpb_job_defaults(&job);
+	cr_assert_eq(rpb_job_load(&job, path, msg, sizeof msg), 0, "%s", msg);
+	const struct rpb_ycsb_opts *o = ycsb_opts(&job);
+	cr_assert(!o->readallfields, "readallfields=yes is false for YCSB");
+	cr_assert(o->writeallfields, "TRUE is true");
+	cr_assert(!o->dataintegrity, "1 is false for YCSB");
+	const struct rpb_pattern *p = rpb_pattern_find("ycsb");
+	cr_assert_eq(p->property(&job, "readallfields", "True", rpb_job_set, msg, sizeof msg), 0, "%s", msg);
+	cr_assert(o->readallfields);
+	cr_assert_eq(p->property(&job, "readallfields", "False", rpb_job_set, msg, sizeof msg), 0);
+	cr_assert(!o->readallfields);
+	/* Any other property: accepted, unused (1); rpbench's own still work. */
+	cr_assert_eq(p->property(&job, "db", "site.ycsb.BasicDB", rpb_job_set, msg, sizeof msg), 1);
+	cr_assert_eq(p->property(&job, "sync", "none", rpb_job_set, msg, sizeof msg), 0, "%s", msg);
+	cr_assert_eq(job.run.sync, RPB_SYNC_NONE);
+	cr_assert_eq(p->property(&job, "measurement.interval", "later", rpb_job_set, msg, sizeof msg), -1);
+	rpb_job_free(&job);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* RandomByteIterator's bytes: each run of six from one int, its low 5
+ * bits, then 6, 6 (& 95), 5, 6, 6 (& 95), each plus ' ': every byte in its
+ * position's set (32..63, 32..95, 32..63 and 96..127), each value of the
+ * set about equally often, 5.67 bits of entropy per byte where uniform
+ * printable bytes have 6.57. */
+Test(ycsb, values_as_random_byte_iterator)
+{
+	enum { LEN = 96, ROUNDS = 20000 };
+	static uint64_t seen[6][256];
+	memset(seen, 0, sizeof seen);
+	struct rpb_rng r;
+	rpb_rng_seed(&r, 1, 2, 3);
+	unsigned char v[LEN];
+	for (int k = 0; k < ROUNDS; k++) {
+		ycsb_random_bytes(&r, v, LEN);
+		for (int i = 0; i < LEN; i++)
+			seen[i % 6][v[i]]++;
+	}
+	static const unsigned mask[6] = {31, 63, 95, 31, 63, 95};
+	double bits = 0;
+	for (int pos = 0; pos < 6; pos++) {
+		uint64_t total = (uint64_t)ROUNDS * LEN / 6;
+		unsigned values = 0;
+		for (int b = 0; b < 256; b++) {
+			bool allowed = b >= 32 && ((unsigned)(b - 32) & ~mask[pos]) == 0;
+			cr_assert(allowed || !seen[pos][b], "byte %d at position %d", b, pos);
+			values += allowed;
+			if (seen[pos][b]) {
+				double p = (double)seen[pos][b] / (double)total;
+				bits -= p * log2(p) / 6;
+			}
+		}
+		for (int b = 32; b < 128; b++)
+			if (((unsigned)(b - 32) & ~mask[pos]) == 0)
+				cr_assert(fabs((double)seen[pos][b] / ((double)total / values) - 1) < 0.1,
+					  "byte %d at position %d: %llu times", b, pos,
+					  (unsigned long long)seen[pos][b]);
+	}
+	cr_assert(fabs(bits - 17.0 / 3) < 0.01, "%.3f bits per byte", bits);
+	/* A short tail takes the first bytes of the pattern. */
+	ycsb_random_bytes(&r, v, 4);
+	cr_assert(v[0] < 64 && v[3] < 64);
+}
+
+/* Values YCSB takes: recordcount = 0 is 2^31 - 1 records; zeropadding = 0
+ * pads nothing; weights above 1 are weights (3:1 is 75% reads); more than
+ * 255 fields; a load with insertstart and no insertcount inserts
+ * recordcount records from insertstart, while the run's key range is
+ * recordcount - insertstart (CoreWorkload's insertcount). */
+Test(ycsb, values_ycsb_accepts)
+{
+	struct rpb_job job;
+	struct rpb_ycsb_opts *o = make_job(&job);
+	o->recordcount = 0;
+	o->insertcount = 10;
+	finish(&job);
+	cr_assert_eq(o->records, 2147483647);
+	cr_assert_eq(o->loadcount, 10);
+	o->zeropadding = 0;
+	char a[64], b[64];
+	ycsb_key(a, sizeof a, o, 7);
+	o->zeropadding = 1;
+	ycsb_key(b, sizeof b, o, 7);
+	cr_assert_str_eq(a, b);
+	o->proportion[YCSB_READ] = 3;
+	o->proportion[YCSB_UPDATE] = 1;
+	double cum[YCSB_NOPS];
+	ycsb_op_weights(o, cum);
+	cr_assert_float_eq(cum[YCSB_READ], 0.75, 1e-12);
+	o->fieldcount = 300;
+	finish(&job);
+	cr_assert_gt(ycsb_record_max(o), 300 * 100);
+	rpb_job_free(&job);
+
+	o = make_job(&job);
+	o->recordcount = 100;
+	o->insertstart = 50;
+	o->phase = YCSB_LOAD;
+	job.run.threads = 2;
+	finish(&job);
+	cr_assert_eq(ycsb_thread_ops(&job, 0) + ycsb_thread_ops(&job, 1), 100, "recordcount records");
+	cr_assert_eq(ycsb_thread_first(o, 0), 50);
+	cr_assert_eq(ycsb_thread_first(o, 1), 100);
+	cr_assert_eq(o->inserts, 50, "the run's range from insertstart");
+	o->insertcount = 60; /* 50 + 60 > recordcount: YCSB refuses it too */
+	char msg[512];
+	cr_assert_neq(ycsb_finish(o, &job, "", msg, sizeof msg), 0);
+	cr_assert(strstr(msg, "recordcount must be bigger than insertstart + insertcount"), "%s", msg);
+	rpb_job_free(&job);
+}
+
+/* fieldlengthdistribution = histogram: HistogramGenerator's file and its
+ * draws, bucket i giving (i + 1) blocks but the last bucket's (buckets -
+ * 1) blocks, each as often as its count says. */
+Test(ycsb, field_length_histogram)
+{
+	char dir[] = "/tmp/rpbt-ycsb-XXXXXX", path[128], msg[512];
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/hist.txt", dir);
+	FILE *f = fopen(path, "w");
+	fputs("BlockSize\t10\n0\t1\n1\t2\n2\t1\n", f);
+	fclose(f);
+	struct rpb_job job;
+	struct rpb_ycsb_opts *o = make_job(&job);
+	o->fieldlengthdistribution = YCSB_LEN_HISTOGRAM;
+	snprintf(o->fieldlengthhistogram, sizeof o->fieldlengthhistogram, "%s", path);
+	finish(&job);
+	cr_assert_eq(o->nhist, 3);
+	cr_assert_eq(o->maxfieldlength, 20);
+	struct ycsb_gen g;
+	ycsb_gen_init(&g, o, NULL, 42, 0);
+	uint64_t n10 = 0, n20 = 0;
+	for (int i = 0; i < DRAWS; i++) {
+		uint64_t len = ycsb_next_fieldlen(&g);
+		cr_assert(len == 10 || len == 20, "%llu", (unsigned long long)len);
+		n10 += len == 10;
+		n20 += len == 20;
+	}
+	/* number in [0, 4): 0 and 1 stop at bucket 0 (10), 2 and 3 at bucket 1 (20) */
+	cr_assert(fabs((double)n10 / DRAWS - 0.5) < 0.01, "%llu of %d", (unsigned long long)n10, DRAWS);
+	f = fopen(path, "w");
+	fputs("BlockSize 10\n", f);
+	fclose(f);
+	cr_assert_neq(ycsb_finish(o, &job, "", msg, sizeof msg), 0);
+	cr_assert(strstr(msg, "hist.txt:1: not 'BlockSize<TAB>N'"), "%s", msg);
+	rpb_job_free(&job);
+	unlink(path);
+	rmdir(dir);
+}

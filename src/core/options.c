@@ -390,9 +390,12 @@ enum rpb_opt_result rpb_opt_store(void *cfg, const struct rpb_optdef *d, const c
 			*(struct rpb_policy *)field = p;
 			break;
 		}
+		/* Every class, not-found too: a store's answer, but an operation
+		 * that fails with it (a YCSB read of a record not there) follows
+		 * the policy as any other failure does. */
 		struct rpb_policy *every = field;
 		for (int c = 0; c < RPB_STATUS_COUNT; c++)
-			if (c != RPB_OK && c != RPB_NOT_FOUND)
+			if (c != RPB_OK)
 				every[c] = p;
 		break;
 	}

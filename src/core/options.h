@@ -40,6 +40,15 @@ enum rpb_inject_kind { RPB_INJECT_OFF = 0, RPB_INJECT_STALL, RPB_INJECT_LOCK, RP
 enum rpb_kill_point { RPB_KILL_BEGIN = 0, RPB_KILL_COMMIT, RPB_KILL_ACKED, RPB_KILL_FILE,
 		      RPB_KILL_POINTS };
 extern const char *const rpb_kill_point_names[RPB_KILL_POINTS];
+
+/* Where a sample's latency starts under rate (the open model): at its
+ * operation's intended start (no coordinated omission), at its actual
+ * start, or both (a pattern may print both; the core's labels then hold
+ * the intended ones). YCSB's measurement.interval has the same three
+ * choices. auto is the pattern's own (struct rpb_pattern's latency_auto),
+ * intended unless it says otherwise. Every label of a run follows the same
+ * rule. Without rate both starts are the same. */
+enum rpb_latency { RPB_LAT_AUTO = 0, RPB_LAT_INTENDED, RPB_LAT_OP, RPB_LAT_BOTH };
 struct rpb_inject {
 	enum rpb_inject_kind kind;
 	uint64_t ms;

@@ -169,6 +169,26 @@ int rpb_path_share(char *buf, size_t n, const char *name)
 	return rpb_path_absolute(rel, buf, n);
 }
 
+/* A workload of the share directory's folders (workloads/ycsb/workloada,
+ * YCSB's files without an extension) named name, into buf; 0 or -1. */
+static int in_folders(char *buf, size_t n, const char *name)
+{
+	char dir[PATH_MAX], rel[NAME_MAX * 2 + 32];
+	if (rpb_path_share(dir, sizeof dir, "workloads") != 0)
+		return -1;
+	DIR *d = opendir(dir);
+	int rc = -1;
+	for (struct dirent *e; d && rc && (e = readdir(d));) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(rel, sizeof rel, "workloads/%s/%s", e->d_name, name);
+		rc = rpb_path_share(buf, n, rel);
+	}
+	if (d)
+		closedir(d);
+	return rc;
+}
+
 const char *rpb_path_workload(char *buf, size_t n, const char *arg)
 {
 	char name[NAME_MAX + 32];
@@ -177,7 +197,9 @@ const char *rpb_path_workload(char *buf, size_t n, const char *arg)
 		return arg;
 	bool ini = len > 4 && strcmp(arg + len - 4, ".ini") == 0;
 	snprintf(name, sizeof name, "workloads/%s%s", arg, ini ? "" : ".ini");
-	return rpb_path_share(buf, n, name) == 0 ? buf : arg;
+	if (rpb_path_share(buf, n, name) == 0 || in_folders(buf, n, arg) == 0)
+		return buf;
+	return arg;
 }
 
 static int name_cmp(const void *a, const void *b)
@@ -203,6 +225,15 @@ bool rpb_path_workload_unknown(const char *arg, char *msg, size_t n)
 		if (l > 4 && e->d_name[0] != '.' && strcmp(e->d_name + l - 4, ".ini") == 0 &&
 		    (names[count] = strndup(e->d_name, l - 4)))
 			count++;
+		/* and the files of its folders (YCSB's workloada ...) */
+		char sub[PATH_MAX];
+		DIR *f = e->d_name[0] != '.' && snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name) <
+							    (int)sizeof sub ? opendir(sub) : NULL;
+		for (struct dirent *g; f && count < MAX_NAMES && (g = readdir(f));)
+			if (g->d_name[0] != '.' && (names[count] = strdup(g->d_name)))
+				count++;
+		if (f)
+			closedir(f);
 	}
 	if (d)
 		closedir(d);

@@ -41,8 +41,9 @@ int rpb_path_share(char *buf, size_t n, const char *name);
 /* The workload file a command line names: the path as given when it exists
  * or names a directory; otherwise, for a bare name ("ci-ingest" or
  * "ci-ingest.ini"), the file of that name in share/rpbench/workloads when
- * there is one (written into buf). Otherwise arg itself: its reader then says
- * what is wrong. */
+ * there is one, else a file of that very name in one of its folders
+ * ("workloada": workloads/ycsb/workloada) (written into buf). Otherwise arg
+ * itself: its reader then says what is wrong. */
 const char *rpb_path_workload(char *buf, size_t n, const char *arg);
 
 /* For a bare name that is neither a file here nor a workload that comes with

@@ -120,6 +120,10 @@ struct rpb_pattern {
 	void (*write_report)(struct rpb_runner *rn, const json_t *result, FILE *f);
 	/* Optional: once, after the results are written: frees what prepare made. */
 	void (*fini)(struct rpb_runner *rn);
+	/* What [run] latency = auto means for this pattern under rate (its
+	 * source's own rule: ycsb, YCSB's default measurement.interval = op);
+	 * RPB_LAT_AUTO (0) means intended. */
+	enum rpb_latency latency_auto;
 	/* When a failure's policy is stop, end only the failing thread; the
 	 * others go on and the run then ends as stopped by that error
 	 * (tachyon-perf: a failed operation ends its thread). */
@@ -142,6 +146,17 @@ struct rpb_pattern {
 	 * file in messages; 0, or -1 with "FILE:LINE: problem; fix". */
 	int (*load_foreign)(struct rpb_job *job, FILE *f, const char *shown, rpb_job_setter set,
 			    char *msg, size_t n);
+	/* Optional: applies one property of the pattern's own command-line
+	 * form (YCSB's -p key=value), as its source reads it: 0 when applied,
+	 * 1 when the pattern has no use for it (the driver names it as
+	 * ignored, as YCSB takes any property), -1 with "problem; fix". set is
+	 * rpb_job_set (which returns RPB_JOB_UNKNOWN for a key no section has).
+	 * NULL: -p is --set. */
+	int (*property)(struct rpb_job *job, const char *key, const char *value, rpb_job_setter set,
+			char *msg, size_t n);
+	/* stdout carries the pattern's own output only (YCSB's exporter): the
+	 * driver's and the core's lines for people go to stderr. */
+	bool stdout_output;
 	/* The store must be filled by the verb load before a run (YCSB's two
 	 * phases); rpbench compare loads each store first. Needs load_phase. */
 	bool loads_first;

@@ -756,8 +756,9 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 			rc = rpb_results_report(rn, root, rn->out_dir, msg, n);
 	}
 	if (!rn->quiet) {
-		fputs(summary, stdout);
-		printf("Results: %s\n", where->out ? where->out : rn->out_dir);
+		FILE *say = rn->say ? rn->say : stdout;
+		fputs(summary, say);
+		fprintf(say, "Results: %s\n", where->out ? where->out : rn->out_dir);
 		rpb_stdout_lost();
 	}
 	free(text);

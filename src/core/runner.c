@@ -69,8 +69,7 @@ void rpb_sample(struct rpb_worker *w, unsigned l, uint64_t start, uint64_t end,
 		enum rpb_status st, uint64_t bytes, const struct rpb_err *err)
 {
 	const struct rpb_run_opts *run = &w->rn->job->run;
-	if (l == 0 && w->intended)
-		start = w->intended; /* open model: no coordinated omission */
+	start = rpb_sample_from(w, start); /* every label alike */
 	uint64_t lat = end > start ? end - start : 0;
 	w->clock_ns = end;
 	w->clock_fresh = true;
@@ -411,8 +410,9 @@ static void supervise(struct rpb_runner *rn, struct rpb_progress *pg)
 	const uint64_t gauge_step = RPB_GAUGE_PERIOD_MS * 1000000ull;
 	uint64_t step = (uint64_t)(rn->job->run.interval * 1e9);
 	/* The first line after one second (or the interval if shorter), then
-	 * every interval from the start. */
-	uint64_t next = rn->t_start + (step < 1000000000u ? step : 1000000000u);
+	 * every interval from the start; a pattern's own lines (YCSB's status
+	 * lines) every interval, after the one rpb_run printed at the start. */
+	uint64_t next = rn->t_start + (rn->pattern->progress || step < 1000000000u ? step : 1000000000u);
 	uint64_t next_gauge = rn->backend->gauges ? rn->t_start + gauge_step : UINT64_MAX;
 	for (;;) {
 		/* Under mpirun every rank's supervisor trades its state with the
@@ -487,6 +487,9 @@ enum rpb_status rpb_run(struct rpb_runner *rn, struct rpb_err *err)
 {
 	rpb_clock_init(); /* before any thread that reads the clock */
 	const struct rpb_pattern *pat = rn->pattern;
+	rn->latency = rn->job->run.latency != RPB_LAT_AUTO ? rn->job->run.latency
+		      : pat->latency_auto != RPB_LAT_AUTO  ? pat->latency_auto
+							   : RPB_LAT_INTENDED;
 	rpb_gauges_init(&rn->gauges);
 	enum rpb_status st = init_workers(rn, err);
 	if (!st)
@@ -551,6 +554,10 @@ enum rpb_status rpb_run(struct rpb_runner *rn, struct rpb_err *err)
 	rn->t_start = rpb_now_ns();
 	atomic_store(&rn->active, rn->nworkers);
 	atomic_store(&rn->threads_active, rn->nthreads);
+	/* A pattern's own lines begin before the first operation, as YCSB's
+	 * status thread starts before its clients. */
+	if (pat->progress && !rn->quiet)
+		pat->progress(rn, 0.0, false);
 	unsigned started = 0;
 	for (; started < rn->nworkers; started++) {
 		int rc = pthread_create(&th[started], NULL, worker_main, &rn->workers[started]);

@@ -143,6 +143,8 @@ struct rpb_runner {
 	const char *out_dir;           /* results directory */
 	const char *store_dir;         /* the store's directory; NULL for a server's store */
 	bool quiet;                    /* no progress lines on stdout */
+	FILE *say;                     /* lines for people: stdout, or stderr when the
+					* pattern's own output is stdout's (NULL: stdout) */
 
 	struct rpb_worker *workers;
 	unsigned nworkers;             /* nthreads, then the pattern's extra workers */
@@ -170,15 +172,33 @@ struct rpb_runner {
 	bool stop_reaped;              /* the stopping error came from the reaper */
 	bool stop_by_peer;             /* another rank's stop ended this one (dist.h) */
 	struct rpb_gauge_stats gauges; /* the backend's gauges (main thread only) */
+	enum rpb_latency latency;      /* [run] latency resolved (never auto), by rpb_run */
 };
 
 /* Records one sample of label l on worker w, timed from start to end (ns,
- * monotonic). For label 0 in the open model the latency is measured from the
- * operation's intended start instead. A failed sample (st != RPB_OK and not
- * RPB_NOT_FOUND when the pattern says so) counts as an error of its class; a
- * sample slower than slow_ms counts as an error too. */
+ * monotonic). Under rate (the open model) with latency = intended or both,
+ * the latency of every sample, whatever its label, counts from its
+ * operation's intended start instead (rpb_sample_from): a later step of the
+ * operation (YCSB's UPDATE within a READ-MODIFY-WRITE, an ingest probe)
+ * includes the earlier ones, as YCSB measures them. A failed sample
+ * (st != RPB_OK) counts as an error of its class; a sample slower than
+ * slow_ms counts as an error too. */
 void rpb_sample(struct rpb_worker *w, unsigned l, uint64_t start, uint64_t end,
 		enum rpb_status st, uint64_t bytes, const struct rpb_err *err);
+
+/* Where the latency of a sample that started at start counts from: the
+ * operation's intended start under rate unless latency = op, else start. */
+static inline uint64_t rpb_sample_from(const struct rpb_worker *w, uint64_t start)
+{
+	return w->intended && w->rn->latency != RPB_LAT_OP ? w->intended : start;
+}
+
+/* The operation's intended start under rate (YCSB's intended start time),
+ * else start: what latency = intended measures from, whatever latency says. */
+static inline uint64_t rpb_intended_start(const struct rpb_worker *w, uint64_t start)
+{
+	return w->intended ? w->intended : start;
+}
 
 /* Records that side step label (> 0) of operation op failed with st (in
  * doubt when it failed inside commit): a pattern calls it for steps whose

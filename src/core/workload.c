@@ -24,6 +24,7 @@
 
 _Static_assert(sizeof(enum rpb_sync) == sizeof(unsigned), "enum size");
 _Static_assert(sizeof(enum rpb_jtl_columns) == sizeof(unsigned), "enum size");
+_Static_assert(sizeof(enum rpb_latency) == sizeof(unsigned), "enum size");
 
 #define DAYS31 (31.0 * 86400.0)
 #define RETRY_MAX 1000
@@ -35,6 +36,7 @@ _Static_assert(sizeof(enum rpb_jtl_columns) == sizeof(unsigned), "enum size");
 
 static const char *const sync_names[] = {"none", "commit", NULL};
 static const char *const jtl_column_names[] = {"2.13", "5", NULL};
+static const char *const latency_names[] = {"auto", "intended", "op", "both", NULL};
 
 static const struct rpb_optdef run_options[] = {
 	{ .key = "threads", .type = RPB_OPT_COUNT, .dflt = "1",
@@ -57,6 +59,11 @@ static const struct rpb_optdef run_options[] = {
 	{ .key = "rate", .type = RPB_OPT_DOUBLE, .dflt = "0",
 	  .dmin = 0, .dmax = 1e9, .off = RUN(rate),
 	  .help = "ops/s in total (open model); 0 = closed loop" },
+	{ .key = "latency", .type = RPB_OPT_ENUM, .dflt = "auto",
+	  .choices = latency_names, .off = RUN(latency),
+	  .help = "under rate, every sample's latency counts from its operation's intended start "
+		  "(intended), its actual start (op) or both; auto: the pattern's (ycsb: op, "
+		  "YCSB's measurement.interval default; the others: intended)" },
 	{ .key = "interval", .type = RPB_OPT_SECONDS, .dflt = "10",
 	  .dmin = 0.1, .dmax = 86400, .off = RUN(interval),
 	  .help = "seconds between progress lines" },
@@ -86,6 +93,7 @@ static const struct rpb_optdef run_options[] = {
 	{ .key = "on_error", .type = RPB_OPT_POLICY, .dflt = "stop",
 	  .umin = 1, .umax = RETRY_MAX, .off = RUN(on_error), .cls = -1,
 	  .help = "every error class: stop the run, continue, or retry:N times (N in [1, 1000])" },
+	POLICY(RPB_NOT_FOUND, "not-found"),
 	POLICY(RPB_EXISTS, "exists"),
 	POLICY(RPB_DISK_FULL, "disk-full"),
 	POLICY(RPB_TXN_TIMEOUT, "txn-timeout"),
@@ -308,7 +316,7 @@ static int apply(struct rpb_job *job, const char *section, const char *key, cons
 	switch (kind) {
 	case SEC_UNKNOWN:
 		unknown_section(err, n, section);
-		return -1;
+		return RPB_JOB_UNKNOWN;
 	case SEC_BACKEND:
 		return recordable(section, key, value, err, n) ? -1 : kv_put(job, section, key, value, err, n);
 	case SEC_PATTERN:
@@ -322,7 +330,7 @@ static int apply(struct rpb_job *job, const char *section, const char *key, cons
 	const struct rpb_optdef *d = find_opt(section, key);
 	if (!d) {
 		unknown_key(err, n, section, key);
-		return -1;
+		return RPB_JOB_UNKNOWN;
 	}
 	return rpb_opt_apply(cfg, section, d, value, err, n);
 }
@@ -706,7 +714,7 @@ static int resolve_bare(const struct rpb_job *job, const char *key, const char *
 		rpb_cat(err, n, "; write backend.%s for a backend option, see --help for the others",
 			shown);
 	}
-	return -1;
+	return RPB_JOB_UNKNOWN;
 }
 
 int rpb_job_set(struct rpb_job *job, const char *assignment, char *msg, size_t n)
@@ -740,8 +748,9 @@ int rpb_job_set(struct rpb_job *job, const char *assignment, char *msg, size_t n
 			*dot = '.';
 		}
 	}
-	if (!section && resolve_bare(job, key, &section, err, sizeof err))
+	if (!section && (rc = resolve_bare(job, key, &section, err, sizeof err)) != 0)
 		goto out;
+	rc = -1;
 	if (!*key) {
 		snprintf(err, sizeof err, "no key after '%s.'; write section.key=value", section);
 		goto out;

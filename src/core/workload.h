@@ -36,6 +36,7 @@ struct rpb_run_opts {
 	uint64_t bytes;        /* payload bytes in total; 0 = no limit */
 	struct rpb_warmup warmup;
 	double rate;           /* operations per second in total; 0 = closed loop */
+	enum rpb_latency latency; /* under rate: where each sample's latency starts */
 	double interval;       /* seconds between progress lines */
 	uint64_t seed;
 	enum rpb_sync sync;
@@ -87,7 +88,10 @@ int rpb_job_choose(struct rpb_job *job, const struct rpb_pattern *p, char *err, 
  * key and valid range or values. */
 int rpb_job_load(struct rpb_job *job, const char *path, char *msg, size_t n);
 /* Applies one "section.key=value" or "key=value" override; same errors,
- * prefixed "--set". Backend keys ("sqlite.cache_size=1M") are accepted. */
+ * prefixed "--set". Backend keys ("sqlite.cache_size=1M") are accepted.
+ * Returns 0, RPB_JOB_UNKNOWN when no section or key of that name exists,
+ * or -1 for any other problem. */
+#define RPB_JOB_UNKNOWN (-2)
 int rpb_job_set(struct rpb_job *job, const char *assignment, char *msg, size_t n);
 /* Checks rules across options (a pattern chosen, size_min <= size_max, ...). */
 int rpb_job_finish(struct rpb_job *job, char *msg, size_t n);

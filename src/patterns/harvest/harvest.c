@@ -344,7 +344,7 @@ static enum rpb_status hv_op(struct rpb_worker *w, uint64_t i, struct rpb_err *e
 			 pg.deleted, pg.token_bytes);
 	rpb_sample(w, HV_L_REQUEST, start, end, st, st ? 0 : pg.bytes,
 		   st ? err : w->rn->jtl ? &note : NULL);
-	uint64_t lat = end - (w->intended ? w->intended : start);
+	uint64_t lat = end - rpb_sample_from(w, start); /* as rpb_sample measures it */
 	if (!st && w->warm) {
 		struct hv_shared *sh = w->rn->pattern_state;
 		uint64_t tenth = (sh->expected_pages + 9) / 10;

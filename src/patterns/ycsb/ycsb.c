@@ -9,7 +9,10 @@
  * one field replaced), insert (put of the next number of the acknowledged
  * insert counter), scan (get of the start key, then the next records in key
  * order), read-modify-write (get, then put, in one write transaction, timed
- * as READ, UPDATE and READ-MODIFY-WRITE as YCSB times it). */
+ * as READ, UPDATE and READ-MODIFY-WRITE as YCSB times it). Every operation
+ * is measured twice: as an rpbench sample of its label (rpb_sample), and as
+ * YCSB's DBWrapper measures it (ycsb_meas.h), with dataintegrity's check
+ * after a read as YCSB's VERIFY. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,34 +23,9 @@
 #include "runner.h"
 #include "ledger.h"
 #include "ycsb.h"
-#include "ycsb_status.h"
+#include "ycsb_run.h"
 
 #define RAND_BYTES (64u << 10)
-#define FAILED_MAX 64
-
-struct ycsb_shared {
-	struct ycsb_ack ack;
-	struct ycsb_status status;
-};
-
-struct ycsb_worker {
-	struct ycsb_gen gen;
-	struct rpb_rng saved;       /* the generator state operation cur began with */
-	uint64_t cur;
-	bool begun;
-	bool pending;               /* an insert number taken, not yet given up or done */
-	uint64_t pending_key;
-	uint64_t load_first;
-	struct rpb_buf got;
-	unsigned char *rec, *rand, *scratch;
-	size_t randsize;
-	char key[64];
-	size_t keylen;
-	uint64_t scanned, scan_bytes;
-	uint64_t failed[FAILED_MAX]; /* insert numbers given up */
-	unsigned nfailed;
-	bool failed_overflow;
-};
 
 static const struct rpb_ycsb_opts *opts_of(const struct rpb_worker *w)
 {
@@ -89,27 +67,55 @@ static enum rpb_status check_loaded(struct rpb_runner *rn, struct rpb_err *err)
 	return st;
 }
 
+/* The YCSB measurements a worker's operations make in the timed loop (any
+ * other, a failure's name, gets its storage on the error path). */
+static void needed(const struct rpb_ycsb_opts *o, const struct ycsb_mconf *c, bool need[YM_COUNT])
+{
+	memset(need, 0, YM_COUNT * sizeof *need);
+	if (o->phase == YCSB_LOAD) {
+		need[YM_INSERT] = true;
+		return;
+	}
+	for (int k = 0; k < YCSB_NOPS; k++)
+		need[k] = o->proportion[k] > 0;
+	if (need[YM_RMW])
+		need[YM_READ] = need[YM_UPDATE] = true;
+	need[YM_VERIFY] = o->dataintegrity && need[YM_READ];
+	need[YM_SCANREC] = c->master && need[YM_SCAN];
+}
+
 static enum rpb_status ycsb_prepare(struct rpb_runner *rn, struct rpb_err *err)
 {
 	const struct rpb_ycsb_opts *o = ycsb_opts(rn->job);
+	char msg[1024] = "out of memory for the insert counter";
+	if (ycsb_output_check(rn, msg, sizeof msg) != 0)
+		return rpb_err_set(err, RPB_INVALID, 0, NULL, "%s", msg);
 	if (o->phase == YCSB_RUN && !stores_nothing(rn)) {
 		enum rpb_status st = check_loaded(rn, err);
 		if (st)
 			return st;
 	}
 	struct ycsb_shared *sh = calloc(1, sizeof *sh);
-	if (!sh || ycsb_status_init(&sh->status)) {
+	if (sh)
+		sh->wm = calloc(rn->nworkers, sizeof *sh->wm);
+	if (!sh || !sh->wm || ycsb_status_init(&sh->status)) {
+		if (sh)
+			free(sh->wm);
 		free(sh);
 		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for the status lines");
 	}
+	ycsb_mconf_of(rn, &sh->mc);
+	sh->nw = rn->nworkers;
+	for (unsigned t = 0; t < rn->nworkers; t++)
+		sh->wm[t] = &((struct ycsb_worker *)rn->workers[t].state)->meas;
 	/* A run's inserts keep their counter in the results directory, where
 	 * verify finds it also after the process was killed. */
-	char msg[512] = "out of memory for the insert counter";
 	int rc = o->phase == YCSB_RUN && o->proportion[YCSB_INSERT] > 0 && rn->out_dir
-			 ? ycsb_ack_init_file(&sh->ack, o->recordcount, rn->out_dir, msg, sizeof msg)
-			 : ycsb_ack_init(&sh->ack, o->recordcount);
+			 ? ycsb_ack_init_file(&sh->ack, o->records, rn->out_dir, msg, sizeof msg)
+			 : ycsb_ack_init(&sh->ack, o->records);
 	if (rc != 0) {
 		ycsb_status_free(&sh->status);
+		free(sh->wm);
 		free(sh);
 		return rpb_err_set(err, RPB_IO, 0, NULL, "%s", msg);
 	}
@@ -129,8 +135,23 @@ static void ycsb_fini(struct rpb_runner *rn)
 		return;
 	ycsb_ack_free(&sh->ack);
 	ycsb_status_free(&sh->status);
+	ycsb_result_free(&sh->res);
+	free(sh->wm);
 	free(sh);
 	rn->pattern_state = NULL;
+}
+
+/* The samples a worker's raw or timeseries measurements keep: up to 8
+ * per operation (READ-MODIFY-WRITE's READ, UPDATE, itself and VERIFY, in
+ * both maps), reserved and filled as they come; a run without an end
+ * reserves 2^28. */
+static uint64_t points_cap(const struct rpb_worker *w)
+{
+	uint64_t ops = ycsb_thread_ops(w->rn->job, w->id), lim = w->rn->job->run.ops;
+	if (lim && lim < ops)
+		ops = lim;
+	const uint64_t most = UINT64_C(1) << 28;
+	return ops >= most / 8 ? most : ops * 8 + 64;
 }
 
 static enum rpb_status ycsb_worker_init(struct rpb_worker *w, struct rpb_err *err)
@@ -141,17 +162,25 @@ static enum rpb_status ycsb_worker_init(struct rpb_worker *w, struct rpb_err *er
 		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for the ycsb worker");
 	w->state = yw;
 	size_t rec = ycsb_record_max(o);
-	yw->randsize = RAND_BYTES > 2 * o->fieldlength ? RAND_BYTES : 2 * (size_t)o->fieldlength;
+	yw->randsize = o->values == YCSB_VALUES_WINDOWS
+			       ? (RAND_BYTES > 2 * o->maxfieldlength ? RAND_BYTES : 2 * (size_t)o->maxfieldlength)
+			       : 0;
 	yw->rec = malloc(rec);
-	yw->rand = malloc(yw->randsize);
+	yw->rand = yw->randsize ? malloc(yw->randsize) : NULL;
 	yw->scratch = malloc((size_t)o->fieldlength);
-	if (!yw->rec || !yw->rand || !yw->scratch || rpb_buf_reserve(&yw->got, rec, err))
+	if (!yw->rec || (yw->randsize && !yw->rand) || !yw->scratch ||
+	    rpb_buf_reserve(&yw->got, rec, err))
 		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for the ycsb records");
+	struct ycsb_mconf c;
+	bool need[YM_COUNT];
+	ycsb_mconf_of(w->rn, &c);
+	needed(o, &c, need);
+	if (ycsb_wmeas_init(&yw->meas, &c, need, ycsb_mtype_points(c.type) ? points_cap(w) : 0))
+		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for YCSB's measurements");
 	/* The shared insert counter comes with prepare, after the workers'
 	 * init: the first operation binds it (ycsb_op). */
 	ycsb_gen_init(&yw->gen, o, NULL, w->rn->job->run.seed, w->id);
-	/* Random field values are windows of one printable buffer, as YCSB's
-	 * RandomByteIterator gives printable characters. */
+	/* values = windows: field values are windows of one printable buffer. */
 	for (size_t i = 0; i < yw->randsize; i++)
 		yw->rand[i] = (unsigned char)(' ' + rpb_rng_range(&yw->gen.rng, 0, 95));
 	yw->load_first = ycsb_thread_first(o, w->id);
@@ -163,7 +192,7 @@ static void give_up_pending(struct ycsb_shared *sh, struct ycsb_worker *yw)
 	if (!yw->pending)
 		return;
 	/* YCSB acknowledges an insert number also when the insert failed. */
-	if (yw->nfailed < FAILED_MAX)
+	if (yw->nfailed < YCSB_FAILED_MAX)
 		yw->failed[yw->nfailed++] = yw->pending_key;
 	else
 		yw->failed_overflow = true;
@@ -183,8 +212,7 @@ static void ycsb_worker_fini(struct rpb_worker *w)
 	free(yw->rec);
 	free(yw->rand);
 	free(yw->scratch);
-	free(yw);
-	w->state = NULL;
+	/* The measurements stay until the results are written (ycsb_free_state). */
 }
 
 /* ---- records ---- */
@@ -194,27 +222,31 @@ static void set_key(struct ycsb_worker *yw, const struct rpb_ycsb_opts *o, uint6
 	yw->keylen = ycsb_key(yw->key, sizeof yw->key, o, k);
 }
 
-/* Field f's value for the current key, into out (len bytes). */
-static const unsigned char *field_value(struct ycsb_worker *yw, const struct rpb_ycsb_opts *o,
-					unsigned f, size_t len)
-{
-	if (o->dataintegrity) {
-		char name[YCSB_NAME_MAX];
-		size_t nl = ycsb_field_name(name, sizeof name, o, f);
-		ycsb_integrity_value(yw->scratch, len, yw->key, yw->keylen, name, nl);
-		return yw->scratch;
-	}
-	return yw->rand + rpb_rng_range(&yw->gen.rng, 0, yw->randsize - len + 1);
-}
-
-/* Encodes field f with a new value at out; returns its size. */
+/* Encodes field f with a new value of len bytes at out: YCSB's
+ * deterministic value with dataintegrity, else random bytes (values).
+ * Returns its size. */
 static size_t new_field(struct ycsb_worker *yw, const struct rpb_ycsb_opts *o, unsigned f,
 			unsigned char *out)
 {
 	char name[YCSB_NAME_MAX];
 	size_t nl = ycsb_field_name(name, sizeof name, o, f);
 	size_t len = (size_t)ycsb_next_fieldlen(&yw->gen);
-	return ycsb_encode_field(out, name, nl, field_value(yw, o, f, len), len);
+	if (o->dataintegrity) {
+		ycsb_integrity_value(yw->scratch, len, yw->key, yw->keylen, name, nl);
+		return ycsb_encode_field(out, name, nl, yw->scratch, len);
+	}
+	if (o->values == YCSB_VALUES_WINDOWS)
+		return ycsb_encode_field(out, name, nl,
+					 yw->rand + rpb_rng_range(&yw->gen.rng, 0, yw->randsize - len + 1),
+					 len);
+	/* YCSB's RandomByteIterator, drawn straight into the record. */
+	size_t head = ycsb_encode_field(out, name, nl, NULL, 0);
+	out[1 + nl] = (unsigned char)len;
+	out[2 + nl] = (unsigned char)(len >> 8);
+	out[3 + nl] = (unsigned char)(len >> 16);
+	out[4 + nl] = (unsigned char)(len >> 24);
+	ycsb_random_bytes(&yw->gen.rng, out + head, len);
+	return head + len;
 }
 
 /* A whole new record of the current key in yw->rec; returns its size. */
@@ -230,58 +262,102 @@ static size_t build_record(struct ycsb_worker *yw, const struct rpb_ycsb_opts *o
 static enum rpb_status replace_field(struct ycsb_worker *yw, const struct rpb_ycsb_opts *o,
 				     unsigned f, size_t *size, struct rpb_err *err)
 {
-	struct ycsb_fields fl;
-	bool fits = ycsb_decode(yw->got.data, yw->got.len, &fl) && fl.n == o->fieldcount;
-	for (unsigned i = 0; fits && i < fl.n; i++) /* the new record must fit yw->rec */
-		fits = fl.namelen[i] < YCSB_NAME_MAX && fl.len[i] <= o->fieldlength;
-	if (!fits)
+	struct ycsb_field fl;
+	size_t pos = 0, at = 0;
+	uint64_t i = 0;
+	int rc;
+	/* The new record must fit yw->rec: names and lengths within the options. */
+	while ((rc = ycsb_field_next(yw->got.data, yw->got.len, &pos, &fl)) > 0 && i < o->fieldcount &&
+	       fl.namelen < YCSB_NAME_MAX && fl.len <= o->maxfieldlength) {
+		at += i == f ? new_field(yw, o, f, yw->rec + at)
+			     : ycsb_encode_field(yw->rec + at, (const char *)fl.name, fl.namelen, fl.val,
+						 fl.len);
+		i++;
+	}
+	if (rc != 0 || i != o->fieldcount)
 		return rpb_err_set(err, RPB_CORRUPT, 0, NULL, "%s: the stored value is not a record "
 				   "of %" PRIu64 " fields of at most %" PRIu64 " bytes", yw->key,
-				   o->fieldcount, o->fieldlength);
-	size_t at = 0;
-	for (unsigned i = 0; i < fl.n; i++)
-		at += i == f ? new_field(yw, o, f, yw->rec + at)
-			     : ycsb_encode_field(yw->rec + at, (const char *)fl.name[i], fl.namelen[i],
-						 fl.val[i], fl.len[i]);
+				   o->fieldcount, o->maxfieldlength);
 	*size = at;
 	return RPB_OK;
 }
 
-/* Checks what a read returned: with dataintegrity, every field it reads
- * (all, or field f) against the value derived from key and field. */
-static enum rpb_status check_read(struct ycsb_worker *yw, const struct rpb_ycsb_opts *o, int f,
-				  struct rpb_err *err)
+/* Whether what a read returned is a record of fieldcount fields. */
+static enum rpb_status check_shape(struct ycsb_worker *yw, const struct rpb_ycsb_opts *o,
+				   struct rpb_err *err)
 {
-	struct ycsb_fields fl;
-	bool whole = o->dataintegrity
-			     ? ycsb_decode(yw->got.data, yw->got.len, &fl) && fl.n == o->fieldcount
-			     : ycsb_count_fields(yw->got.data, yw->got.len) == (int)o->fieldcount;
-	if (!whole)
-		return rpb_err_set(err, RPB_CORRUPT, 0, NULL, "%s: the stored value is not a record "
-				   "of %" PRIu64 " fields", yw->key, o->fieldcount);
-	if (!o->dataintegrity)
+	if (ycsb_count_fields(yw->got.data, yw->got.len) == (int64_t)o->fieldcount)
 		return RPB_OK;
-	for (unsigned i = 0; i < fl.n; i++) {
-		if (f >= 0 && (unsigned)f != i)
+	return rpb_err_set(err, RPB_CORRUPT, 0, NULL, "%s: the stored value is not a record of %" PRIu64
+			   " fields", yw->key, o->fieldcount);
+}
+
+/* dataintegrity: every field the read returns (all, or field f) against
+ * the value derived from key and field; false at the first that differs. */
+static bool values_intact(struct ycsb_worker *yw, const struct rpb_ycsb_opts *o, int f)
+{
+	struct ycsb_field fl;
+	size_t pos = 0;
+	for (int i = 0; ycsb_field_next(yw->got.data, yw->got.len, &pos, &fl) > 0; i++) {
+		if (f >= 0 && f != i)
 			continue;
-		bool same = fl.len[i] == o->fieldlength; /* scratch holds fieldlength bytes */
-		if (same) {
-			ycsb_integrity_value(yw->scratch, fl.len[i], yw->key, yw->keylen,
-					     (const char *)fl.name[i], fl.namelen[i]);
-			same = memcmp(yw->scratch, fl.val[i], fl.len[i]) == 0;
-		}
-		if (!same)
-			return rpb_err_set(err, RPB_CORRUPT, 0, NULL, "%s: field %.*s is not the value "
-					   "derived from key and field (dataintegrity)", yw->key,
-					   (int)fl.namelen[i], fl.name[i]);
+		if (fl.len != o->fieldlength) /* scratch holds fieldlength bytes */
+			return false;
+		ycsb_integrity_value(yw->scratch, fl.len, yw->key, yw->keylen, (const char *)fl.name,
+				     fl.namelen);
+		if (memcmp(yw->scratch, fl.val, fl.len) != 0)
+			return false;
 	}
-	return RPB_OK;
+	return true;
+}
+
+/* ---- YCSB's view of an operation ---- */
+
+static enum ycsb_st ycsb_status_of(enum rpb_status st)
+{
+	return st == RPB_OK ? YS_OK : st == RPB_NOT_FOUND ? YS_NOT_FOUND : YS_ERROR;
+}
+
+static struct ycsb_mconf *mconf(struct rpb_worker *w)
+{
+	return &((struct ycsb_shared *)w->rn->pattern_state)->mc;
+}
+
+/* One DBWrapper call as YCSB measures it (after the warm-up). */
+static void ymeasure(struct rpb_worker *w, struct ycsb_worker *yw, enum ycsb_mname op,
+		     enum rpb_status st, uint64_t start, uint64_t end)
+{
+	if (w->warm)
+		ycsb_meas_op(&yw->meas, mconf(w), op, ycsb_status_of(st), rpb_intended_start(w, start),
+			     start, end);
+}
+
+/* CoreWorkload.verifyRow after a read of field f (-1: all): VERIFY's
+ * latency and status (OK, UNEXPECTED_STATE, or ERROR for a read that
+ * returned nothing). A mismatch fails the operation as corrupt. */
+static enum rpb_status verify_row(struct rpb_worker *w, struct ycsb_worker *yw, int f,
+				  enum rpb_status st, struct rpb_err *err)
+{
+	const struct rpb_ycsb_opts *o = opts_of(w);
+	if (!o->dataintegrity || stores_nothing(w->rn))
+		return st;
+	uint64_t t0 = rpb_now_ns();
+	enum ycsb_st vs = st ? YS_ERROR : values_intact(yw, o, f) ? YS_OK : YS_UNEXPECTED_STATE;
+	uint64_t t1 = rpb_now_ns();
+	if (w->warm) {
+		ycsb_meas_value(&yw->meas, mconf(w), YM_VERIFY, (int32_t)((t1 - t0) / 1000), t1);
+		ycsb_meas_status(&yw->meas, mconf(w), YM_VERIFY, vs, t1);
+	}
+	if (vs == YS_UNEXPECTED_STATE)
+		return rpb_err_set(err, RPB_CORRUPT, 0, NULL, "%s: a field is not the value derived from "
+				   "key and field (dataintegrity)", yw->key);
+	return st;
 }
 
 /* ---- operations ---- */
 
 static enum rpb_status get_record(struct rpb_worker *w, struct rpb_session *s,
-				  struct ycsb_worker *yw, int f, struct rpb_err *err)
+				  struct ycsb_worker *yw, struct rpb_err *err)
 {
 	enum rpb_status st = w->rn->backend->get(s, YCSB_TABLE, rpb_slice_make(yw->key, yw->keylen),
 						 &yw->got, err);
@@ -291,7 +367,7 @@ static enum rpb_status get_record(struct rpb_worker *w, struct rpb_session *s,
 		return rpb_err_set(err, RPB_NOT_FOUND, 0, NULL, "%s: not found, though its insert "
 				   "was acknowledged", yw->key);
 	}
-	return st ? st : check_read(yw, opts_of(w), f, err);
+	return st ? st : check_shape(yw, opts_of(w), err);
 }
 
 static enum rpb_status put_record(struct rpb_worker *w, struct rpb_session *s,
@@ -331,19 +407,24 @@ static enum rpb_status do_read(struct rpb_worker *w, struct ycsb_worker *yw, str
 	size_t received = 0; /* the record read, key and value, as an insert sends it */
 	enum rpb_status st = rpb_txn_begin(w, s, RPB_TXN_READ, err);
 	if (!st) {
-		st = get_record(w, s, yw, f, err);
+		st = get_record(w, s, yw, err);
 		if (!st)
 			received = yw->keylen + yw->got.len;
 		if (st == RPB_NOT_FOUND && stores_nothing(w->rn))
 			st = RPB_OK;
 		st = end_txn(w, s, st, false, err);
 	}
-	rpb_sample(w, YCSB_READ, t0, rpb_now_ns(), st, st ? 0 : received, st ? err : NULL);
+	uint64_t t1 = rpb_now_ns();
+	ymeasure(w, yw, YM_READ, st, t0, t1);
+	st = verify_row(w, yw, f, st, err);
+	rpb_sample(w, YCSB_READ, t0, t1, st, st ? 0 : received, st ? err : NULL);
 	return st;
 }
 
 /* update and read-modify-write: with rmw, the get is timed as READ and the
- * put with the commit as UPDATE, the whole as READ-MODIFY-WRITE. */
+ * put with the commit as UPDATE, the whole as READ-MODIFY-WRITE; the
+ * dataintegrity check between them is VERIFY's and left out of the three,
+ * as YCSB checks after the write. */
 static enum rpb_status do_update(struct rpb_worker *w, struct ycsb_worker *yw, bool rmw,
 				 struct rpb_err *err)
 {
@@ -354,16 +435,27 @@ static enum rpb_status do_update(struct rpb_worker *w, struct ycsb_worker *yw, b
 	unsigned wf = o->writeallfields ? 0 : ycsb_next_field(&yw->gen);
 	bool needs_read = rmw || !o->writeallfields;
 	struct rpb_session *s = rpb_next_session(w);
-	uint64_t t0 = rpb_now_ns(), t1 = t0;
+	uint64_t t0 = rpb_now_ns(), t1 = t0, checked = 0;
 	enum rpb_status st = rpb_txn_begin(w, s, RPB_TXN_WRITE, err);
 	size_t size = 0;
 	if (!st && needs_read) {
-		st = get_record(w, s, yw, rmw ? f : -1, err);
+		st = get_record(w, s, yw, err);
 		t1 = rpb_now_ns();
 		bool nothing = st == RPB_NOT_FOUND && stores_nothing(w->rn);
-		if (rmw)
+		if (rmw) {
+			ymeasure(w, yw, YM_READ, nothing ? RPB_OK : st, t0, t1);
 			rpb_sample(w, YCSB_READ, t0, t1, nothing ? RPB_OK : st,
 				   st ? 0 : yw->keylen + yw->got.len, st && !nothing ? err : NULL);
+			if (!nothing) {
+				st = verify_row(w, yw, f, st, err);
+				uint64_t t = rpb_now_ns();
+				checked = t - t1;
+				t1 = t;
+			}
+		} else if (!st && o->dataintegrity && !values_intact(yw, o, -1)) {
+			st = rpb_err_set(err, RPB_CORRUPT, 0, NULL, "%s: a field is not the value derived "
+					 "from key and field (dataintegrity)", yw->key);
+		}
 		if (nothing) { /* the null backend: write a whole record */
 			st = RPB_OK;
 			size = build_record(yw, o);
@@ -376,15 +468,21 @@ static enum rpb_status do_update(struct rpb_worker *w, struct ycsb_worker *yw, b
 	} else if (!st) {
 		size = build_record(yw, o);
 	}
+	bool wrote = !st;
 	if (!st)
 		st = put_record(w, s, yw, size, err);
 	st = end_txn(w, s, st, true, err);
 	uint64_t t2 = rpb_now_ns();
+	if (!rmw || wrote)
+		ymeasure(w, yw, YM_UPDATE, st, t1, t2);
 	if (rmw) {
 		rpb_sample(w, YCSB_UPDATE, t1, t2, st, w->op_bytes, st ? err : NULL);
 		rpb_sample(w, YCSB_RMW, t0, t2, st, w->op_bytes, st ? err : NULL);
+		if (w->warm) /* measured without the check, as YCSB measures it */
+			ycsb_meas_both(&yw->meas, mconf(w), YM_RMW, rpb_intended_start(w, t0), t0,
+				       t2 - checked);
 	} else {
-		rpb_sample(w, rmw ? YCSB_RMW : YCSB_UPDATE, t0, t2, st, w->op_bytes, st ? err : NULL);
+		rpb_sample(w, YCSB_UPDATE, t0, t2, st, w->op_bytes, st ? err : NULL);
 	}
 	return st;
 }
@@ -403,7 +501,9 @@ static enum rpb_status do_insert(struct rpb_worker *w, struct ycsb_worker *yw, u
 		st = put_record(w, s, yw, size, err);
 		st = end_txn(w, s, st, true, err);
 	}
-	rpb_sample(w, label, t0, rpb_now_ns(), st, w->op_bytes, st ? err : NULL);
+	uint64_t t1 = rpb_now_ns();
+	ymeasure(w, yw, YM_INSERT, st, t0, t1);
+	rpb_sample(w, label, t0, t1, st, w->op_bytes, st ? err : NULL);
 	return st;
 }
 
@@ -440,7 +540,14 @@ static enum rpb_status do_scan(struct rpb_worker *w, struct ycsb_worker *yw, str
 				     yw, err);
 		st = end_txn(w, s, st, false, err);
 	}
-	rpb_sample(w, YCSB_SCAN, t0, rpb_now_ns(), st, st ? 0 : yw->scan_bytes, st ? err : NULL);
+	uint64_t t1 = rpb_now_ns();
+	ymeasure(w, yw, YM_SCAN, st, t0, t1);
+	/* master's SCAN-LATENCY-PER-RECORD, which divides by the records the
+	 * scan returned (YCSB's thread dies on a scan of none: left out). */
+	if (mconf(w)->master && w->warm && yw->scanned)
+		ycsb_meas_value(&yw->meas, mconf(w), YM_SCANREC,
+				(int32_t)((t1 - t0) / 1000 / yw->scanned), t1);
+	rpb_sample(w, YCSB_SCAN, t0, t1, st, st ? 0 : yw->scan_bytes, st ? err : NULL);
 	return st;
 }
 
@@ -459,33 +566,41 @@ static enum rpb_status ycsb_op(struct rpb_worker *w, uint64_t i, struct rpb_err 
 		yw->cur = i;
 		yw->begun = true;
 	}
-	if (o->phase == YCSB_LOAD)
-		return do_insert(w, yw, yw->load_first + i, YCSB_INSERT, err);
-	switch (ycsb_op_kind(yw->gen.cum, w->rn->job->run.seed, w->id, i)) {
-	case YCSB_READ:
-		return do_read(w, yw, err);
-	case YCSB_UPDATE:
-		return do_update(w, yw, false, err);
-	case YCSB_RMW:
-		return do_update(w, yw, true, err);
-	case YCSB_SCAN:
-		return do_scan(w, yw, err);
-	default: {
-		if (!yw->pending) {
-			yw->pending_key = ycsb_ack_take(&sh->ack);
-			yw->pending = true;
+	enum rpb_status st;
+	if (o->phase == YCSB_LOAD) {
+		st = do_insert(w, yw, yw->load_first + i, YCSB_INSERT, err);
+	} else {
+		switch (ycsb_op_kind(yw->gen.cum, w->rn->job->run.seed, w->id, i)) {
+		case YCSB_READ:
+			st = do_read(w, yw, err);
+			break;
+		case YCSB_UPDATE:
+			st = do_update(w, yw, false, err);
+			break;
+		case YCSB_RMW:
+			st = do_update(w, yw, true, err);
+			break;
+		case YCSB_SCAN:
+			st = do_scan(w, yw, err);
+			break;
+		default:
+			if (!yw->pending) {
+				yw->pending_key = ycsb_ack_take(&sh->ack);
+				yw->pending = true;
+			}
+			st = do_insert(w, yw, yw->pending_key, YCSB_INSERT, err);
+			if (!st) {
+				yw->pending = false;
+				if (!ycsb_ack_done(&sh->ack, yw->pending_key))
+					st = rpb_err_set(err, RPB_INVALID, 0, NULL, "more than %u inserts "
+							 "unacknowledged at once (YCSB's window); use fewer "
+							 "threads", YCSB_ACK_WINDOW);
+			}
 		}
-		enum rpb_status st = do_insert(w, yw, yw->pending_key, YCSB_INSERT, err);
-		if (!st) {
-			yw->pending = false;
-			if (!ycsb_ack_done(&sh->ack, yw->pending_key))
-				return rpb_err_set(err, RPB_INVALID, 0, NULL, "more than %u inserts "
-						   "unacknowledged at once (YCSB's window); use fewer "
-						   "threads", YCSB_ACK_WINDOW);
-		}
-		return st;
 	}
-	}
+	/* YCSB's opsdone: every operation of the run, failed or not. */
+	atomic_store_explicit(&yw->done, i + 1, memory_order_relaxed);
+	return st;
 }
 
 /* ---- results ---- */
@@ -516,31 +631,6 @@ static void ycsb_report_json(struct rpb_runner *rn, json_t *obj)
 	json_object_set_new(obj, "inserts_failed_complete", json_boolean(!overflow));
 }
 
-void ycsb_write_report(struct rpb_runner *rn, const json_t *result, FILE *f)
-{
-	ycsb_format(f, result);
-	char path[4096];
-	if (rpb_path_join(path, sizeof path, rn->out_dir, "ycsb.txt") == 0) {
-		FILE *y = fopen(path, "wx");
-		if (y) {
-			ycsb_format(y, result);
-			if (fclose(y) != 0)
-				fprintf(stderr, "rpbench: cannot write %s\n", path);
-		}
-	}
-	if (!rn->quiet) {
-		ycsb_format(stdout, result);
-		fflush(stdout);
-	}
-}
-
-static void ycsb_progress(struct rpb_runner *rn, double seconds, bool final)
-{
-	struct ycsb_shared *sh = rn->pattern_state;
-	if (sh)
-		ycsb_status_line(&sh->status, rn, seconds, final);
-}
-
 static const char *const ycsb_files[] = {"ycsb.txt", YCSB_ACK_FILE, YCSB_GIVEN_UP_FILE, NULL};
 /* Updates and inserts carry the record written, READ-MODIFY-WRITE the one
  * it writes back; READ and SCAN receive the records they return (key and value). */
@@ -553,6 +643,21 @@ static const enum rpb_bytes_dir ycsb_label_dirs[YCSB_NOPS] = {
 static uint64_t thread_ops(const struct rpb_job *job, unsigned w)
 {
 	return ycsb_thread_ops(job, w);
+}
+
+/* The measurements outlive the workers' loops: the results are written
+ * from them after worker_fini. */
+static void ycsb_free_state(struct rpb_runner *rn)
+{
+	for (unsigned t = 0; rn->workers && t < rn->nworkers; t++) {
+		struct ycsb_worker *yw = rn->workers[t].state;
+		if (!yw)
+			continue;
+		ycsb_wmeas_free(&yw->meas);
+		free(yw);
+		rn->workers[t].state = NULL;
+	}
+	ycsb_fini(rn);
 }
 
 const struct rpb_pattern rpb_pattern_ycsb = {
@@ -574,11 +679,14 @@ const struct rpb_pattern rpb_pattern_ycsb = {
 	.progress = ycsb_progress,
 	.report_json = ycsb_report_json,
 	.write_report = ycsb_write_report,
-	.fini = ycsb_fini,
+	.fini = ycsb_free_state,
 	.verify = ycsb_verify,
 	.thread_ops = thread_ops,
 	.load_foreign = ycsb_load_properties,
+	.property = ycsb_property,
+	.stdout_output = true,
 	.alias = ycsb_alias,
+	.latency_auto = RPB_LAT_OP, /* YCSB's measurement.interval = op */
 	.loads_first = true,
 	.load_phase = "phase=load",
 };

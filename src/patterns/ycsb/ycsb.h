@@ -21,27 +21,37 @@
 #include "rng.h"
 #include "store.h"
 #include "workload.h"
+#include "ycsb_meas.h"
 
 #define YCSB_TABLE RPB_T_RAW
-#define YCSB_FIELDS_MAX 255
 #define YCSB_NAME_MAX 64
+/* fieldlengthdistribution = histogram: at most this many buckets. */
+#define YCSB_LENHIST_MAX 4096
+/* hdrhistogram.percentiles: at most this many. */
+#define YCSB_PCT_MAX 32
 
 enum ycsb_phase { YCSB_RUN = 0, YCSB_LOAD };
 enum ycsb_dist {
 	YCSB_UNIFORM = 0, YCSB_ZIPFIAN, YCSB_LATEST, YCSB_HOTSPOT, YCSB_SEQUENTIAL,
 	YCSB_EXPONENTIAL,
 };
-enum ycsb_lendist { YCSB_LEN_CONSTANT = 0, YCSB_LEN_UNIFORM, YCSB_LEN_ZIPFIAN };
+enum ycsb_lendist { YCSB_LEN_CONSTANT = 0, YCSB_LEN_UNIFORM, YCSB_LEN_ZIPFIAN, YCSB_LEN_HISTOGRAM };
+/* Field values: YCSB's RandomByteIterator, fresh per value, or rpbench's
+ * earlier windows of one printable buffer. */
+enum ycsb_values { YCSB_VALUES_YCSB = 0, YCSB_VALUES_WINDOWS };
+/* Whose output format: YCSB 0.17.0 (the last release) or master. */
+enum ycsb_format { YCSB_FORMAT_0_17 = 0, YCSB_FORMAT_MASTER };
 enum ycsb_order { YCSB_HASHED = 0, YCSB_ORDERED };
 
 /* Operations, in the order of YCSB's operation chooser; also the labels. */
 enum ycsb_op { YCSB_READ = 0, YCSB_UPDATE, YCSB_INSERT, YCSB_SCAN, YCSB_RMW, YCSB_NOPS };
 extern const char *const ycsb_op_names[YCSB_NOPS];
 
-/* The [ycsb] section: YCSB's CoreWorkload properties. */
+/* The [ycsb] section: YCSB's CoreWorkload properties, and the
+ * properties of YCSB's Client, Measurements and exporters rpbench uses. */
 struct rpb_ycsb_opts {
 	int phase;             /* enum ycsb_phase: load or run */
-	uint64_t recordcount, operationcount;
+	uint64_t recordcount, operationcount; /* recordcount 0: YCSB's 2^31 - 1 */
 	uint64_t fieldcount, fieldlength, minfieldlength;
 	int fieldlengthdistribution; /* constant, uniform, zipfian */
 	char fieldnameprefix[YCSB_NAME_MAX - 4];
@@ -53,15 +63,46 @@ struct rpb_ycsb_opts {
 	int scanlengthdistribution; /* uniform, zipfian */
 	int insertorder;
 	uint64_t zeropadding;
-	uint64_t insertstart, insertcount; /* insertcount 0: recordcount - insertstart */
+	uint64_t insertstart, insertcount; /* insertcount 0: not given */
 	double hotspotdatafraction, hotspotopnfraction;
 	double exp_percentile, exp_frac;
 	bool dataintegrity;
 	char table[64];
+	char fieldlengthhistogram[1024];
+	/* Output: measurementtype, hdrhistogram.percentiles ("" = the
+	 * format's), histogram.buckets, timeseries.granularity, exporter,
+	 * exportfile, status (-s), label (-l), reportlatencyforeacherror,
+	 * latencytrackederrors, measurement.histogram.verbose,
+	 * measurement.raw.no_summary, measurement.raw.output_file. */
+	char mtype[32];        /* measurementtype, resolved into measurementtype */
+	char percentiles[256];
+	uint64_t buckets, granularity;
+	char exporter[128], exportfile[256];
+	bool status;
+	char label[128];
+	bool per_error;
+	char tracked[256];
+	bool verbose, raw_no_summary;
+	char raw_file[256];
+	int format;            /* enum ycsb_format */
+	int values;            /* enum ycsb_values */
 	/* Resolved by ycsb_finish. */
 	int requestdistribution; /* enum ycsb_dist */
-	uint64_t inserts;      /* insertcount as resolved */
+	uint64_t records;      /* recordcount, 0 as YCSB's 2^31 - 1 */
+	uint64_t inserts;      /* CoreWorkload's insertcount: the key range from insertstart */
+	uint64_t loadcount;    /* the load's operations: insertcount, else recordcount; 0 = no end */
+	uint64_t maxfieldlength; /* the longest field the length distribution makes */
 	uint64_t threads;      /* [run] threads */
+	int measurementtype;   /* enum ycsb_mtype (ycsb_meas.h) */
+	int exporter_kind;     /* enum ycsb_exporter_kind; unknown names: text */
+	bool exporter_known;
+	double pct[YCSB_PCT_MAX];
+	unsigned npct;
+	bool pct_bad;          /* percentiles unreadable: the default is used */
+	bool tracked_st[YS_COUNT]; /* latencytrackederrors, by enum ycsb_st */
+	uint64_t hist_block;   /* fieldlengthhistogram: BlockSize, buckets, their sum */
+	uint32_t nhist;
+	uint64_t hist[YCSB_LENHIST_MAX], hist_area;
 };
 extern const struct rpb_optdef ycsb_options[];
 
@@ -71,6 +112,10 @@ static inline const struct rpb_ycsb_opts *ycsb_opts(const struct rpb_job *job)
 }
 
 int ycsb_finish(void *config, const struct rpb_job *job, const char *where, char *msg, size_t n);
+/* ycsb_finish without reading files (the field length histogram): for
+ * verify, which rebuilds a job from result.json. */
+int ycsb_resolve(struct rpb_ycsb_opts *o, const struct rpb_job *job, bool files, const char *where,
+		 char *msg, size_t n);
 /* YCSB's split of the phase's operations over the threads. */
 uint64_t ycsb_thread_ops(const struct rpb_job *job, unsigned w);
 /* The first key number of load thread w's share. */
@@ -78,9 +123,13 @@ uint64_t ycsb_thread_first(const struct rpb_ycsb_opts *o, unsigned w);
 /* The rpbench option a YCSB property stands for ("threadcount" ->
  * "run.threads"), or NULL. */
 const char *ycsb_alias(const char *property);
-/* Reads a YCSB property file (key=value lines, # or ! comments). */
+/* Reads a YCSB property file (java.util.Properties' syntax). */
 int ycsb_load_properties(struct rpb_job *job, FILE *f, const char *shown, rpb_job_setter set,
 			 char *msg, size_t n);
+/* Applies one YCSB property (from a file or -p) as YCSB reads it: 0 when
+ * applied, 1 when rpbench has no use for it, -1 with "problem; fix". */
+int ycsb_property(struct rpb_job *job, const char *key, const char *value, rpb_job_setter set,
+		  char *msg, size_t n);
 
 /* ---- keys and records (ycsb_record.c) ---- */
 
@@ -96,19 +145,16 @@ size_t ycsb_field_name(char *buf, size_t n, const struct rpb_ycsb_opts *o, unsig
 void ycsb_integrity_value(unsigned char *out, size_t size, const char *key, size_t keylen,
 			  const char *field, size_t fieldlen);
 
-/* A record's fields as views into its encoded bytes. */
-struct ycsb_fields {
-	unsigned n;
-	const unsigned char *name[YCSB_FIELDS_MAX];
-	size_t namelen[YCSB_FIELDS_MAX];
-	const unsigned char *val[YCSB_FIELDS_MAX];
-	size_t len[YCSB_FIELDS_MAX];
+/* One field of a record, a view into its encoded bytes. */
+struct ycsb_field {
+	const unsigned char *name, *val;
+	size_t namelen, len;
 };
-/* The fields of an encoded record, walked without keeping them (a read
- * that checks nothing else); -1 when the bytes are not a record. */
+/* The field at *at of an encoded record p[0..len), *at moved past it: 1,
+ * or 0 at the end, or -1 when the bytes there are not a field. */
+int ycsb_field_next(const unsigned char *p, size_t len, size_t *at, struct ycsb_field *f);
+/* The fields of an encoded record; -1 when the bytes are not a record. */
 int ycsb_count_fields(const unsigned char *p, size_t len);
-/* Splits an encoded record; false when the bytes are not one. */
-bool ycsb_decode(const unsigned char *p, size_t len, struct ycsb_fields *f);
 /* Appends one field to out at *at (room checked by the caller). */
 size_t ycsb_encode_field(unsigned char *out, const char *name, size_t namelen,
 			 const unsigned char *val, size_t len);
@@ -216,6 +262,9 @@ unsigned ycsb_op_label(const struct rpb_job *job, unsigned worker, uint64_t i);
 uint64_t ycsb_next_keynum(struct ycsb_gen *g);
 uint64_t ycsb_next_scanlen(struct ycsb_gen *g);
 uint64_t ycsb_next_fieldlen(struct ycsb_gen *g);
+/* YCSB's RandomByteIterator: len bytes, each run of six from one 32-bit
+ * draw (5, 6 and 6 bits, twice, offset by ' ': 32..127, not uniform). */
+void ycsb_random_bytes(struct rpb_rng *r, unsigned char *out, size_t len);
 unsigned ycsb_next_field(struct ycsb_gen *g);
 /* The expected number of new keys CoreWorkload adds to the zipfian range. */
 uint64_t ycsb_expected_new_keys(const struct rpb_ycsb_opts *o);
@@ -223,8 +272,9 @@ uint64_t ycsb_expected_new_keys(const struct rpb_ycsb_opts *o);
 /* ---- results and verify ---- */
 
 void ycsb_write_report(struct rpb_runner *rn, const json_t *result, FILE *f);
-/* YCSB's text output ([OVERALL], RunTime(ms), ...) from a result.json. */
-void ycsb_format(FILE *f, const json_t *result);
+/* YCSB's text layout ([OVERALL], RunTime(ms), ...) from a result.json:
+ * the merged report of several ranks. */
+void ycsb_format_json(FILE *f, const json_t *result);
 
 struct rpb_backend;
 struct rpb_store;

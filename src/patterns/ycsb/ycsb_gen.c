@@ -241,14 +241,14 @@ void ycsb_gen_init(struct ycsb_gen *g, const struct rpb_ycsb_opts *o, struct ycs
 	case YCSB_LATEST: {
 		/* SkewedLatestGenerator: a zipfian over the records acknowledged so
 		 * far, always YCSB's default constant. */
-		int64_t last = ack ? ycsb_ack_last(ack) : (int64_t)o->recordcount - 1;
+		int64_t last = ack ? ycsb_ack_last(ack) : (int64_t)o->records - 1;
 		uint64_t items = last > 1 ? (uint64_t)last : 2;
 		ycsb_zipf_init(&g->keyzipf, 0, items - 1, 0.99);
 		break;
 	}
 	case YCSB_EXPONENTIAL:
 		g->exp_gamma = -log(1.0 - o->exp_percentile / 100.0) /
-			       ((double)o->recordcount * o->exp_frac);
+			       ((double)o->records * o->exp_frac);
 		break;
 	default:
 		break;
@@ -307,7 +307,7 @@ static int64_t choose(struct ycsb_gen *g)
 		return (int64_t)(g->key_lo + (uint64_t)ycsb_fnv64((int64_t)v) % g->key_items);
 	}
 	case YCSB_LATEST: {
-		int64_t max = g->ack ? ycsb_ack_last(g->ack) : (int64_t)o->recordcount - 1;
+		int64_t max = g->ack ? ycsb_ack_last(g->ack) : (int64_t)o->records - 1;
 		if (max < 1)
 			return 0;
 		return max - (int64_t)ycsb_zipf_next(&g->keyzipf, &g->rng, (uint64_t)max);
@@ -332,7 +332,7 @@ static int64_t choose(struct ycsb_gen *g)
 
 uint64_t ycsb_next_keynum(struct ycsb_gen *g)
 {
-	int64_t last = g->ack ? ycsb_ack_last(g->ack) : (int64_t)g->o->recordcount - 1;
+	int64_t last = g->ack ? ycsb_ack_last(g->ack) : (int64_t)g->o->records - 1;
 	int64_t k;
 	if (g->o->requestdistribution == YCSB_EXPONENTIAL) {
 		do
@@ -362,6 +362,19 @@ uint64_t ycsb_next_fieldlen(struct ycsb_gen *g)
 		return rpb_rng_range(&g->rng, o->minfieldlength, o->fieldlength + 1);
 	case YCSB_LEN_ZIPFIAN:
 		return ycsb_zipf_next(&g->lenzipf, &g->rng, g->lenzipf.items);
+	case YCSB_LEN_HISTOGRAM: {
+		/* HistogramGenerator.nextValue: a uniform draw below the counts'
+		 * sum, walked down the buckets before the last; bucket i gives
+		 * (i + 1) blocks, the last bucket (buckets - 1) blocks. */
+		int64_t number = (int64_t)rpb_rng_range(&g->rng, 0, o->hist_area);
+		uint32_t i = 0;
+		for (; i + 1 < o->nhist; i++) {
+			number -= (int64_t)o->hist[i];
+			if (number <= 0)
+				return (uint64_t)(i + 1) * o->hist_block;
+		}
+		return (uint64_t)i * o->hist_block;
+	}
 	default:
 		return o->fieldlength;
 	}

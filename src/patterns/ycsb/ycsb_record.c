@@ -81,40 +81,33 @@ static uint32_t get_u32(const unsigned char *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-int ycsb_count_fields(const unsigned char *p, size_t len)
+int ycsb_field_next(const unsigned char *p, size_t len, size_t *at, struct ycsb_field *f)
 {
-	int n = 0;
-	for (size_t at = 0; at < len; n++) {
-		if (len - at < 1 + (size_t)p[at] + 4)
-			return -1;
-		size_t nl = p[at];
-		uint32_t vl = get_u32(p + at + 1 + nl);
-		if (len - at - 1 - nl - 4 < vl)
-			return -1;
-		at += 1 + nl + 4 + vl;
-	}
-	return n;
+	size_t a = *at;
+	if (a >= len)
+		return 0;
+	if (len - a < 1 + (size_t)p[a] + 4)
+		return -1;
+	size_t nl = p[a];
+	uint32_t vl = get_u32(p + a + 1 + nl);
+	if (len - a - 1 - nl - 4 < vl)
+		return -1;
+	f->name = p + a + 1;
+	f->namelen = nl;
+	f->val = p + a + 1 + nl + 4;
+	f->len = vl;
+	*at = a + 1 + nl + 4 + vl;
+	return 1;
 }
 
-bool ycsb_decode(const unsigned char *p, size_t len, struct ycsb_fields *f)
+int ycsb_count_fields(const unsigned char *p, size_t len)
 {
+	int n = 0, rc;
 	size_t at = 0;
-	f->n = 0;
-	while (at < len) {
-		if (f->n == YCSB_FIELDS_MAX || len - at < 1 + (size_t)p[at] + 4)
-			return false;
-		size_t nl = p[at];
-		uint32_t vl = get_u32(p + at + 1 + nl);
-		if (len - at - 1 - nl - 4 < vl)
-			return false;
-		f->name[f->n] = p + at + 1;
-		f->namelen[f->n] = nl;
-		f->val[f->n] = p + at + 1 + nl + 4;
-		f->len[f->n] = vl;
-		f->n++;
-		at += 1 + nl + 4 + vl;
-	}
-	return true;
+	struct ycsb_field f;
+	while ((rc = ycsb_field_next(p, len, &at, &f)) > 0)
+		n++;
+	return rc < 0 ? -1 : n;
 }
 
 size_t ycsb_encode_field(unsigned char *out, const char *name, size_t namelen,
@@ -134,45 +127,81 @@ size_t ycsb_encode_field(unsigned char *out, const char *name, size_t namelen,
 
 size_t ycsb_record_max(const struct rpb_ycsb_opts *o)
 {
-	return (size_t)o->fieldcount * (1 + YCSB_NAME_MAX + 4 + (size_t)o->fieldlength);
+	return (size_t)o->fieldcount * (1 + YCSB_NAME_MAX + 4 + (size_t)o->maxfieldlength);
 }
 
 int ycsb_record_check(const struct rpb_ycsb_opts *o, const char *key, size_t keylen,
 		      const unsigned char *p, size_t len, unsigned char *scratch, char *why,
 		      size_t n)
 {
-	struct ycsb_fields f;
-	if (!ycsb_decode(p, len, &f)) {
-		snprintf(why, n, "%.*s: the value is not a record of fields", (int)keylen, key);
-		return -1;
-	}
-	if (f.n != o->fieldcount) {
-		snprintf(why, n, "%.*s: %u fields, expected %" PRIu64, (int)keylen, key, f.n,
-			 o->fieldcount);
-		return -1;
-	}
-	for (unsigned i = 0; i < f.n; i++) {
+	struct ycsb_field f;
+	size_t at = 0;
+	uint64_t i = 0;
+	int rc;
+	bool constant = o->fieldlengthdistribution == YCSB_LEN_CONSTANT;
+	uint64_t lo = constant ? o->fieldlength : o->fieldlengthdistribution == YCSB_LEN_HISTOGRAM ? 0
+									  : o->minfieldlength;
+	while ((rc = ycsb_field_next(p, len, &at, &f)) > 0) {
 		char name[YCSB_NAME_MAX];
-		size_t nl = ycsb_field_name(name, sizeof name, o, i);
-		if (f.namelen[i] != nl || memcmp(f.name[i], name, nl) != 0) {
-			snprintf(why, n, "%.*s: field %u is not %s", (int)keylen, key, i, name);
+		size_t nl = ycsb_field_name(name, sizeof name, o, (unsigned)i);
+		if (i >= o->fieldcount || f.namelen != nl || memcmp(f.name, name, nl) != 0) {
+			snprintf(why, n, "%.*s: field %" PRIu64 " is not %s", (int)keylen, key, i,
+				 i < o->fieldcount ? name : "there (too many fields)");
 			return -1;
 		}
-		bool constant = o->fieldlengthdistribution == YCSB_LEN_CONSTANT;
-		uint64_t lo = constant ? o->fieldlength : o->minfieldlength;
-		if (f.len[i] < lo || f.len[i] > o->fieldlength) {
-			snprintf(why, n, "%.*s: %s holds %zu bytes, expected %s%" PRIu64, (int)keylen, key,
-				 name, f.len[i], constant ? "" : "at most ", o->fieldlength);
+		if (f.len < lo || f.len > o->maxfieldlength) {
+			snprintf(why, n, "%.*s: %s holds %zu bytes, expected %s%" PRIu64, (int)keylen, key, name,
+				 f.len, constant ? "" : "at most ", o->maxfieldlength);
 			return -1;
 		}
 		if (o->dataintegrity) {
-			ycsb_integrity_value(scratch, f.len[i], key, keylen, name, nl);
-			if (memcmp(scratch, f.val[i], f.len[i]) != 0) {
+			ycsb_integrity_value(scratch, f.len, key, keylen, name, nl);
+			if (memcmp(scratch, f.val, f.len) != 0) {
 				snprintf(why, n, "%.*s: %s differs from the value derived from key and field",
 					 (int)keylen, key, name);
 				return -1;
 			}
 		}
+		i++;
+	}
+	if (rc < 0) {
+		snprintf(why, n, "%.*s: the value is not a record of fields", (int)keylen, key);
+		return -1;
+	}
+	if (i != o->fieldcount) {
+		snprintf(why, n, "%.*s: %" PRIu64 " fields, expected %" PRIu64, (int)keylen, key, i,
+			 o->fieldcount);
+		return -1;
 	}
 	return 0;
+}
+
+/* RandomByteIterator.fillBytesImpl's six bytes from one int: its low 5
+ * bits, then 6, 6 (& 95), 5, 6, 6 (& 95), each plus ' '. */
+static inline void six_bytes(unsigned char *o, uint32_t b, size_t k)
+{
+	unsigned char v[6] = {
+		(unsigned char)((b & 31) + ' '),	 (unsigned char)(((b >> 5) & 63) + ' '),
+		(unsigned char)(((b >> 10) & 95) + ' '), (unsigned char)(((b >> 15) & 31) + ' '),
+		(unsigned char)(((b >> 20) & 63) + ' '), (unsigned char)(((b >> 25) & 95) + ' '),
+	};
+	memcpy(o, v, k);
+}
+
+void ycsb_random_bytes(struct rpb_rng *r, unsigned char *out, size_t len)
+{
+	/* One 64-bit draw is two of RandomByteIterator's ints; a last run
+	 * shorter than six takes the first bytes of the pattern. */
+	size_t i = 0;
+	for (; i + 12 <= len; i += 12) {
+		uint64_t x = rpb_rng_next(r);
+		six_bytes(out + i, (uint32_t)(x >> 32), 6);
+		six_bytes(out + i + 6, (uint32_t)x, 6);
+	}
+	if (i < len) {
+		uint64_t x = rpb_rng_next(r);
+		six_bytes(out + i, (uint32_t)(x >> 32), len - i < 6 ? len - i : 6);
+		if (len - i > 6)
+			six_bytes(out + i + 6, (uint32_t)x, len - i - 6);
+	}
 }

@@ -4,22 +4,35 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
-#include "hist.h"
-
-struct rpb_runner;
+#include "ycsb_meas.h"
 
 struct ycsb_status {
-	struct rpb_hist_snap *prev; /* each label at the previous line */
-	struct rpb_hist_snap *cur, *tmp;
-	double printed_at;          /* seconds of the previous line */
+	/* Every measurement as of the previous line: HdrHistogram counts
+	 * (made when the measurement first shows), latencies and their sum. */
+	uint64_t *prev_hdr[YCSB_MAPS][YM_COUNT];
+	uint64_t *cur;
+	uint64_t prev_count[YCSB_MAPS][YM_COUNT], prev_sum[YCSB_MAPS][YM_COUNT];
+	uint64_t prev_ms;           /* the previous line's time since the start */
 	uint64_t ops_at;            /* operations done then */
+	unsigned lines;             /* lines written */
+};
+
+/* What one line reports besides the measurements. */
+struct ycsb_status_in {
+	const struct ycsb_mconf *c;
+	struct ycsb_wmeas *const *w; /* each worker's measurements */
+	unsigned nw;
+	const char *label;          /* -l */
+	uint64_t ms;                /* since the start */
+	uint64_t ops, todo;         /* operations done, and left to do */
 };
 
 int ycsb_status_init(struct ycsb_status *s);
 void ycsb_status_free(struct ycsb_status *s);
-/* Prints one status line: seconds since the start; final at the end (not
- * printed again when the last line was just now). */
-void ycsb_status_line(struct ycsb_status *s, struct rpb_runner *rn, double seconds, bool final);
+/* Writes one status line (StatusThread.computeStats) to f, and to also
+ * when it is not NULL. */
+void ycsb_status_line(struct ycsb_status *s, const struct ycsb_status_in *in, FILE *f, FILE *also);
 
 #endif

@@ -107,8 +107,8 @@ static int run_inserts(const struct rpb_ledger *l, const struct rpb_ycsb_opts *o
 	for (unsigned w = 0; w < l->nworkers; w++)
 		issued += l->workers[w].issued;
 	if (!json_is_integer(nx) || !json_is_array(fl) || json_integer_value(nx) < 0 ||
-	    (uint64_t)json_integer_value(nx) < o->recordcount ||
-	    (uint64_t)json_integer_value(nx) - o->recordcount > issued) {
+	    (uint64_t)json_integer_value(nx) < o->records ||
+	    (uint64_t)json_integer_value(nx) - o->records > issued) {
 		json_decref(r);
 		return -1;
 	}
@@ -213,7 +213,7 @@ static int read_ack(struct vctx *v, const char *dir, uint64_t issued, bool stale
 	uint64_t value = 0;
 	if (memcmp(h->magic, YCSB_ACK_MAGIC, sizeof h->magic) != 0 || h->window != YCSB_ACK_WINDOW)
 		field = "window", value = h->window;
-	else if (h->start != v->o->recordcount)
+	else if (h->start != v->o->records)
 		field = "start", value = h->start;
 	/* After a power cut the counter may have reached the disk after the
 	 * ledger: by at most its window of marks past what the ledger started. */
@@ -364,15 +364,15 @@ static enum rpb_status verify_run(struct vctx *v, const struct rpb_ledger *l,
 	/* A results directory without the counter file: the final result.json
 	 * lists the run's insert numbers. */
 	write_note(v->res, li, false, 0, 0, 0);
-	uint64_t next = o->recordcount;
+	uint64_t next = o->records;
 	json_t *failed = NULL;
 	if (o->proportion[YCSB_INSERT] > 0 && run_inserts(l, o, &next, &failed) != 0) {
 		if (!l->interrupted)
 			return rpb_verify_damaged(v->res, err, "pattern.insert_next", 0,
 						  "a run with inserts records its insert numbers");
-		next = o->recordcount; /* a run that died: its inserts cannot be told apart */
+		next = o->records; /* a run that died: its inserts cannot be told apart */
 	}
-	for (uint64_t k = o->recordcount; k < next; k++) {
+	for (uint64_t k = o->records; k < next; k++) {
 		enum rpb_status st = check_key(v, k, listed(failed, k), err);
 		if (st) {
 			json_decref(failed);
@@ -389,7 +389,7 @@ enum rpb_status ycsb_verify(const struct rpb_backend *b, struct rpb_store *st,
 {
 	struct rpb_ycsb_opts o = *ycsb_opts(job);
 	char msg[512];
-	if (ycsb_finish(&o, job, "", msg, sizeof msg) != 0)
+	if (ycsb_resolve(&o, job, false, "", msg, sizeof msg) != 0)
 		return rpb_err_set(err, RPB_INVALID, 0, NULL, "%s", msg);
 	struct vctx v = {.b = b, .o = &o, .res = res};
 	enum rpb_status rc = b->session_open(st, &v.s, err);
