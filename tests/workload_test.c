@@ -185,7 +185,7 @@ Test(workload, unknown_key)
 	load_fails("unknown_run_key.ini", "3: unknown key 'thread' in [run] (did you mean "
 					  "threads?); valid keys: threads, clients, ops, duration, bytes, "
 					  "warmup, rate, interval, seed, "
-					  "sync, txn_timeout, inject, slow_ms, max_slow, on_error, "
+					  "sync, profile, txn_timeout, inject, slow_ms, max_slow, on_error, "
 					  "on_error.<class>, jtl, jtl_columns");
 	load_fails("bad_class.ini", "2: unknown error class 'disk_full' in [run] on_error.disk_full "
 				    "(did you mean disk-full?); give one of: exists, disk-full, "
@@ -201,7 +201,7 @@ Test(workload, out_of_range)
 
 Test(workload, bad_enum)
 {
-	load_fails("bad_enum.ini", "2: [run] sync = maybe is invalid; give one of: none, commit");
+	load_fails("bad_enum.ini", "2: [run] sync = maybe is invalid; give one of: none, commit, native");
 }
 
 Test(workload, unknown_section)
@@ -297,13 +297,13 @@ Test(workload, set_forms)
 				    "write backend.thread for a backend option, see --help for the others");
 	set_fails(&job, "run.thread=2", "unknown key 'thread' in [run] (did you mean threads?); "
 					"valid keys: threads, clients, ops, duration, bytes, warmup, rate, interval, seed, sync, "
-					"txn_timeout, inject, slow_ms, max_slow, on_error, on_error.<class>, jtl, jtl_columns");
+					"profile, txn_timeout, inject, slow_ms, max_slow, on_error, on_error.<class>, jtl, jtl_columns");
 	set_fails(&job, "ingset.size_max=1", "unknown section [ingset] (did you mean [ingest]?); "
 					     "valid sections: run, ingest, metadata, harvest, raw, ycsb, leveldb, sqlite, postgres, null");
 	set_fails(&job, "on_error.oops=stop", "unknown error class 'oops' in [run] on_error.oops; give one "
 					      "of: exists, disk-full, txn-timeout, conflict, conn-lost, "
 					      "io, corrupt, invalid, nomem");
-	set_fails(&job, "sync=maybe", "[run] sync = maybe is invalid; give one of: none, commit");
+	set_fails(&job, "sync=maybe", "[run] sync = maybe is invalid; give one of: none, commit, native");
 	set_fails(&job, "run.=1", "no key after 'run.'; write section.key=value");
 	/* Only [run] and pattern keys may be bare; their names never collide
 	 * today, so "ambiguous" cannot be provoked through this table. */

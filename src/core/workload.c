@@ -24,6 +24,7 @@
 
 _Static_assert(sizeof(enum rpb_sync) == sizeof(unsigned), "enum size");
 _Static_assert(sizeof(enum rpb_jtl_columns) == sizeof(unsigned), "enum size");
+_Static_assert(sizeof(enum rpb_profile) == sizeof(unsigned), "enum size");
 
 #define DAYS31 (31.0 * 86400.0)
 #define RETRY_MAX 1000
@@ -33,7 +34,8 @@ _Static_assert(sizeof(enum rpb_jtl_columns) == sizeof(unsigned), "enum size");
 	  .umin = 1, .umax = RETRY_MAX, .off = RUN(on_error[c]), .cls = c,     \
 	  .help = "on " name " errors; overrides on_error" }
 
-static const char *const sync_names[] = {"none", "commit", NULL};
+static const char *const sync_names[] = {"none", "commit", "native", NULL};
+const char *const rpb_profile_names[] = {"durable", "fedora-4.5", NULL};
 static const char *const jtl_column_names[] = {"2.13", "5", NULL};
 
 static const struct rpb_optdef run_options[] = {
@@ -65,7 +67,13 @@ static const struct rpb_optdef run_options[] = {
 	  .help = "random seed; the same seed, the same operations" },
 	{ .key = "sync", .type = RPB_OPT_ENUM, .dflt = "commit",
 	  .choices = sync_names, .off = RUN(sync),
-	  .help = "commit: durable when commit returns; none: maybe not" },
+	  .help = "commit: durable when commit returns; none: maybe not; native: what the store "
+		  "does unasked (leveldb none, sqlite and postgres commit), as Fedora 4.5 ran" },
+	{ .key = "profile", .type = RPB_OPT_ENUM, .dflt = "durable",
+	  .choices = rpb_profile_names, .off = RUN(profile),
+	  .help = "durable: each operation one atomic, durable transaction; fedora-4.5: as Fedora "
+		  "4.5 persisted (ingest: one store transaction per modified document, a document "
+		  "cache, the binary store's trash markers, no fsync of binaries)" },
 	{ .key = "txn_timeout", .type = RPB_OPT_COUNT, .dflt = "0",
 	  .umin = 0, .umax = 86400000, .off = RUN(txn_timeout),
 	  .help = "ms before a transaction is interrupted; 0 = never" },
