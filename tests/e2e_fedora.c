@@ -153,7 +153,7 @@ static void binary_file_of(const struct e2e_env *e, const struct fed_path *p, ch
 	char tag[32], key[FED_KEY_MAX];
 	struct rpb_err err;
 	struct rpb_buf got = {0};
-	size_t kl = fed_node_key(key, run_tag(e, tag, sizeof tag), p->at[p->depth], p->len[p->depth]);
+	size_t kl = fed_content_key(key, run_tag(e, tag, sizeof tag), p->at[p->depth], p->len[p->depth]);
 	cr_assert_eq(st.b->begin(st.s, RPB_TXN_READ, &err), RPB_OK);
 	cr_assert_eq(st.b->get(st.s, RPB_T_DESCRIPTIONS, rpb_slice_make(key, kl), &got, &err), RPB_OK,
 		     "create 7's document: %s", err.msg);
@@ -161,8 +161,9 @@ static void binary_file_of(const struct e2e_env *e, const struct fed_path *p, ch
 	struct fed_doc d;
 	cr_assert(fed_doc_parse(got.data, got.len, &d));
 	cr_assert(d.is_file, "create 7 of size_min=64k is in a file");
-	snprintf(file, n, "%s/binaries/%.2s/%.2s/%.*s", e->store, (const char *)d.digest.data,
-		 (const char *)d.digest.data + 2, (int)d.digest.len, (const char *)d.digest.data);
+	snprintf(file, n, "%s/binaries/%.2s/%.2s/%.2s/%.*s", e->store, (const char *)d.digest.data,
+		 (const char *)d.digest.data + 2, (const char *)d.digest.data + 4, (int)d.digest.len,
+		 (const char *)d.digest.data);
 	rpb_buf_free(&got);
 	e2e_store_close(&st);
 }

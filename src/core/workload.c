@@ -777,6 +777,10 @@ int rpb_job_finish(struct rpb_job *job, char *msg, size_t n)
 			 where, known);
 		return -1;
 	}
+	/* Narayana's CoordinatorEnvironmentBean.defaultTimeout, which Fedora
+	 * 4.5 left as it is: 60 s. */
+	if (job->run.profile == RPB_PROFILE_FEDORA45 && job->run.txn_timeout == 0)
+		job->run.txn_timeout = RPB_FEDORA45_TXN_TIMEOUT_MS;
 	if (job->pattern->finish)
 		return job->pattern->finish(job->config, job, where, msg, n);
 	return 0;

@@ -34,6 +34,8 @@ enum rpb_jtl_columns { RPB_JTL_2_13, RPB_JTL_5 };
  * store transaction per modified document, not atomic across documents). */
 enum rpb_profile { RPB_PROFILE_DURABLE = 0, RPB_PROFILE_FEDORA45 };
 extern const char *const rpb_profile_names[];
+/* fedora-4.5's txn_timeout when none is given: Narayana's default. */
+#define RPB_FEDORA45_TXN_TIMEOUT_MS 60000u
 
 struct rpb_run_opts {
 	uint64_t threads;      /* worker threads */

@@ -1,9 +1,14 @@
-/* The Fedora model's file binary store (ingest_fedora.h), as ModeShape's
- * FileSystemBinaryStore keeps binaries of minimumBinarySizeInBytes or more:
- * one file per distinct content, named by its SHA-1, in a directory tree
- * made from the hash's first characters, written and synced before the
- * node's transaction commits. It is the pattern's, not a backend's: the
- * same files beside every store. */
+/* The Fedora model's file binary store (ingest_fedora.h), as ModeShape
+ * 4.5's FileSystemBinaryStore keeps binaries of minimumBinarySizeInBytes or
+ * more: one file per distinct content, named by its SHA-1, three levels of
+ * two hex digits deep (findFile), written before the node's transaction
+ * commits. Under profile = durable a new file and its directories are
+ * synced; under fedora-4.5 nothing is (ModeShape never forces a file), every
+ * body first goes through a temporary file (storeValue), and every stored
+ * binary gets an empty marker in the trash tree (markAsUnused) that the
+ * create removes once it has committed (markAsUsed); the marker's
+ * directories stay. It is the pattern's, not a backend's: the same files
+ * beside every store. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -48,7 +53,7 @@ enum rpb_status fed_binstore_open(struct fed_binstore *bs, const struct rpb_inge
 
 size_t fed_binstore_path(const struct fed_binstore *bs, const char *sha1, char *out, size_t n)
 {
-	int len = snprintf(out, n, "%s/%.2s/%.2s/%s", bs->dir, sha1, sha1 + 2, sha1);
+	int len = snprintf(out, n, "%s/%.2s/%.2s/%.2s/%s", bs->dir, sha1, sha1 + 2, sha1 + 4, sha1);
 	return len < 0 ? 0 : (size_t)len;
 }
 
@@ -79,29 +84,30 @@ static enum rpb_status make_dir(const char *dir, const char *parent, bool sync,
 	return errno == EEXIST ? RPB_OK : io_fail(err, errno, "creating", dir);
 }
 
-enum rpb_status fed_binstore_put(const struct fed_binstore *bs, const char *sha1, const void *p,
-				 size_t n, bool *created, struct rpb_err *err)
+/* Makes the three levels of two hex digits of sha1 under root (the store
+ * or its trash tree), as ModeShape's findFile does with mkdirs. */
+static enum rpb_status make_levels(const char *root, const char *sha1, bool sync, char *d3,
+				   size_t n, struct rpb_err *err)
 {
-	char path[4200], d1[4200], d2[4200], tmp[4300];
-	*created = false;
-	fed_binstore_path(bs, sha1, path, sizeof path);
-	struct stat sb;
-	if (stat(path, &sb) == 0)
-		return RPB_OK; /* the same content is there: one file per content */
-	snprintf(d1, sizeof d1, "%s/%.2s", bs->dir, sha1);
-	snprintf(d2, sizeof d2, "%s/%.2s/%.2s", bs->dir, sha1, sha1 + 2);
-	enum rpb_status st = make_dir(d1, bs->dir, bs->sync, err);
+	char d1[4200], d2[4200];
+	snprintf(d1, sizeof d1, "%s/%.2s", root, sha1);
+	snprintf(d2, sizeof d2, "%s/%.2s/%.2s", root, sha1, sha1 + 2);
+	snprintf(d3, n, "%s/%.2s/%.2s/%.2s", root, sha1, sha1 + 2, sha1 + 4);
+	enum rpb_status st = make_dir(d1, root, sync, err);
 	if (!st)
-		st = make_dir(d2, d1, bs->sync, err);
-	if (st)
-		return st;
-	/* A name of this thread's own: two threads storing the same content
-	 * each write their own file, and the second rename replaces the first
-	 * with the same bytes. */
-	snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%ld", path, (long)getpid(), (long)gettid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		st = make_dir(d2, d1, sync, err);
+	if (!st)
+		st = make_dir(d3, d2, sync, err);
+	return st;
+}
+
+/* Writes n bytes to a new file at path (O_EXCL), synced when sync; 0 or
+ * the errno, the file removed again on failure. */
+static int write_new(const char *path, const void *p, size_t n, bool sync)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return io_fail(err, errno, "creating", tmp);
+		return errno;
 	const unsigned char *q = p;
 	size_t left = n;
 	int e = 0;
@@ -116,28 +122,113 @@ enum rpb_status fed_binstore_put(const struct fed_binstore *bs, const char *sha1
 			left -= (size_t)w;
 		}
 	}
-	if (!e && bs->sync && fsync(fd) != 0)
+	if (!e && sync && fsync(fd) != 0)
 		e = errno;
 	if (close(fd) != 0 && !e)
 		e = errno;
-	if (!e && rename(tmp, path) != 0)
+	if (e)
+		unlink(path);
+	return e;
+}
+
+/* A temporary name of this thread's own: two threads storing the same
+ * content each write their own file, and the second rename replaces the
+ * first with the same bytes. */
+static void tmp_name(char *out, size_t n, const char *base)
+{
+	snprintf(out, n, "%s.tmp.%ld.%ld", base, (long)getpid(), (long)gettid());
+}
+
+enum rpb_status fed_binstore_put(const struct fed_binstore *bs, const char *sha1, const void *p,
+				 size_t n, bool *created, struct rpb_err *err)
+{
+	char path[4200], d3[4200], tmp[4300];
+	*created = false;
+	fed_binstore_path(bs, sha1, path, sizeof path);
+	struct stat sb;
+	if (stat(path, &sb) == 0)
+		return RPB_OK; /* the same content is there: one file per content */
+	enum rpb_status st = make_levels(bs->dir, sha1, bs->sync, d3, sizeof d3, err);
+	if (st)
+		return st;
+	tmp_name(tmp, sizeof tmp, path);
+	int e = write_new(tmp, p, n, bs->sync);
+	if (e)
+		return io_fail(err, e, "writing", tmp);
+	if (rename(tmp, path) != 0) {
 		e = errno;
-	if (e) {
 		unlink(tmp);
 		return io_fail(err, e, "writing", path);
 	}
 	if (bs->sync) {
-		int dfd = open(d2, O_RDONLY | O_DIRECTORY);
+		int dfd = open(d3, O_RDONLY | O_DIRECTORY);
 		if (dfd < 0 || fsync(dfd) != 0) {
 			e = errno;
 			if (dfd >= 0)
 				close(dfd);
-			return io_fail(err, e, "syncing", d2);
+			return io_fail(err, e, "syncing", d3);
 		}
 		close(dfd);
 	}
 	*created = true;
 	return RPB_OK;
+}
+
+enum rpb_status fed_binstore_spool(const struct fed_binstore *bs, const void *p, size_t n,
+				   unsigned char *back, struct rpb_err *err)
+{
+	char dir[4200], tmp[4300];
+	snprintf(dir, sizeof dir, "%s/" FED_BINSTORE_TMP, bs->dir);
+	enum rpb_status st = make_dir(dir, bs->dir, false, err);
+	if (st)
+		return st;
+	size_t dl = strlen(dir);
+	snprintf(dir + dl, sizeof dir - dl, "/body");
+	tmp_name(tmp, sizeof tmp, dir);
+	int e = write_new(tmp, p, n, false);
+	if (e)
+		return io_fail(err, e, "writing", tmp);
+	/* A small body is read back from its file (ModeShape's IoUtil.readBytes). */
+	int fd = back ? open(tmp, O_RDONLY | O_CLOEXEC) : -1;
+	if (back && fd < 0)
+		e = errno;
+	for (size_t got = 0; fd >= 0 && got < n;) {
+		ssize_t r = read(fd, back + got, n - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			e = r < 0 ? errno : EIO;
+			break;
+		}
+		got += (size_t)r;
+	}
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	return e ? io_fail(err, e, "reading back", tmp) : RPB_OK;
+}
+
+enum rpb_status fed_binstore_trash_mark(const struct fed_binstore *bs, const char *sha1,
+					struct rpb_err *err)
+{
+	char root[4200], d3[4200], path[4300];
+	snprintf(root, sizeof root, "%s/" FED_BINSTORE_TRASH, bs->dir);
+	enum rpb_status st = make_dir(root, bs->dir, false, err);
+	if (!st)
+		st = make_levels(root, sha1, false, d3, sizeof d3, err);
+	if (st)
+		return st;
+	snprintf(path, sizeof path, "%s/%s", d3, sha1);
+	int e = write_new(path, "", 0, false);
+	return e && e != EEXIST ? io_fail(err, e, "marking in the trash", path) : RPB_OK;
+}
+
+void fed_binstore_trash_clear(const struct fed_binstore *bs, const char *sha1)
+{
+	char path[4300];
+	snprintf(path, sizeof path, "%s/" FED_BINSTORE_TRASH "/%.2s/%.2s/%.2s/%s", bs->dir, sha1,
+		 sha1 + 2, sha1 + 4, sha1);
+	unlink(path);
 }
 
 enum rpb_status fed_binstore_get(const struct fed_binstore *bs, const char *sha1,
@@ -176,15 +267,17 @@ void fed_binstore_remove(const struct fed_binstore *bs, const char *sha1)
 	unlink(path);
 }
 
-/* Every file two directory levels down. */
+/* Every file three directory levels down, outside the trash tree and the
+ * temporary files' directory. */
 static uint64_t walk(const char *dir, int depth, fed_name_fn fn, void *ctx)
 {
 	DIR *d = opendir(dir);
 	uint64_t n = 0;
 	for (struct dirent *e; d && (e = readdir(d));) {
-		if (e->d_name[0] == '.')
+		if (e->d_name[0] == '.' || (depth == 0 && (!strcmp(e->d_name, FED_BINSTORE_TRASH) ||
+							     !strcmp(e->d_name, FED_BINSTORE_TMP))))
 			continue;
-		if (depth < 2) {
+		if (depth < 3) {
 			char sub[4200];
 			snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
 			n += walk(sub, depth + 1, fn, ctx);

@@ -223,10 +223,13 @@ static int on_doc(void *ctx, rpb_slice key, rpb_slice val)
 	memcpy(path, (const char *)key.data + v->plen, len);
 	path[len] = '\0';
 	hset_add(&v->nodes, hash_of(path, len));
-	if (d.type == FED_BINARY) {
-		check_maker(v, &d, path);
+	/* A create's nt:file node and a probe's container that is still there
+	 * (not a tombstone) name the operation that made them; a jcr:content
+	 * node is checked through its file node. */
+	if (d.type == FED_BINARY || d.type == FED_TOMBSTONE)
 		return 0;
-	}
+	if (d.type == FED_FILE || (d.type == FED_CONTAINER && d.probe.data))
+		check_maker(v, &d, path);
 	struct child_ctx c = {v, path, len, 0};
 	if (d.children && !d.blocks)
 		c.parent = add_parent(v, path, len);
@@ -299,8 +302,14 @@ static enum rpb_status check_create(struct vctx *v, unsigned t, uint64_t i, stru
 		return RPB_OK;
 	}
 	char key[FED_KEY_MAX];
-	size_t kl = fed_node_key(key, v->ledger->run_tag, p.at[p.depth], p.len[p.depth]);
+	size_t kl = fed_content_key(key, v->ledger->run_tag, p.at[p.depth], p.len[p.depth]);
 	enum rpb_status st = v->b->get(v->s, RPB_T_DESCRIPTIONS, rpb_slice_make(key, kl), &v->got, err);
+	if (st == RPB_NOT_FOUND) {
+		v->res->missing++;
+		problem(v, "node %s (create %" PRIu64 " of thread %u) has no " FED_CONTENT_NAME " node",
+			p.at[p.depth], i, t);
+		return RPB_OK;
+	}
 	if (st)
 		return st;
 	struct fed_doc d;
@@ -331,6 +340,15 @@ static enum rpb_status check_create(struct vctx *v, unsigned t, uint64_t i, stru
 			return st;
 		if (v->file.len != size || memcmp(v->file.data, v->content, (size_t)size) != 0)
 			bad = "a binary file whose content is not the create's";
+		/* Its reference document counts it (ModeShape's "<sha1>-ref"). */
+		uint64_t count = 0;
+		kl = fed_ref_key(key, v->ledger->run_tag, digest);
+		st = v->b->get(v->s, RPB_T_DESCRIPTIONS, rpb_slice_make(key, kl), &v->got, err);
+		if (st && st != RPB_NOT_FOUND)
+			return st;
+		if (!bad && (st || !fed_ref_parse(v->got.data, v->got.len, &count) || count == 0))
+			bad = "a binary file without a reference document counting it";
+		st = RPB_OK;
 	}
 	if (bad) {
 		v->res->corrupt++;
