@@ -375,14 +375,23 @@ Test(workload, inject)
 	json_t *dump = rpb_job_to_json(&job);
 	cr_assert_str_eq(dumped(dump, "run.inject"), "lock:1@1");
 	json_decref(dump);
-	const char *range = "give off, stall:MS@N or lock:MS@N with MS in [1, 86400000] ms and "
-			    "N >= 1 (every Nth operation)";
+	set_ok(&job, "inject=partial:2@7");
+	cr_assert_eq(job.run.inject.kind, RPB_INJECT_PARTIAL);
+	cr_assert_eq(job.run.inject.ms, 2);
+	cr_assert_eq(job.run.inject.every, 7);
+	dump = rpb_job_to_json(&job);
+	cr_assert_str_eq(dumped(dump, "run.inject"), "partial:2@7");
+	json_decref(dump);
+	const char *range = "give off, stall:MS@N, lock:MS@N or partial:K@N with MS in [1, "
+			    "86400000] ms, K documents in the same range and N >= 1 (every Nth "
+			    "operation)";
 	static const struct {
 		const char *value, *what;
 	} bad[] = {
 		{"stall:0@1", "out of range"}, {"stall:5@0", "out of range"},
 		{"stall:5", "invalid"},        {"crash:5@1", "invalid"},
 		{"lock:@3", "invalid"},        {"stall:86400001@1", "out of range"},
+		{"partial:0@1", "out of range"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		char a[64], want[512];

@@ -28,11 +28,13 @@ struct rpb_warmup {
 /* A deterministic fault for tests and demos: on every every-th operation the
  * worker stalls inside its open transaction (stall), or a second session
  * holds a conflicting write lock for ms first, so the worker blocks inside
- * the library or server (lock). */
-enum rpb_inject_kind { RPB_INJECT_OFF = 0, RPB_INJECT_STALL, RPB_INJECT_LOCK };
+ * the library or server (lock), or a request that writes its documents one
+ * store transaction at a time (profile = fedora-4.5) fails after ms of them
+ * are committed (partial: ms counts documents). */
+enum rpb_inject_kind { RPB_INJECT_OFF = 0, RPB_INJECT_STALL, RPB_INJECT_LOCK, RPB_INJECT_PARTIAL };
 struct rpb_inject {
 	enum rpb_inject_kind kind;
-	uint64_t ms;
+	uint64_t ms; /* stall, lock: milliseconds; partial: documents written */
 	uint64_t every;
 };
 
@@ -45,7 +47,7 @@ enum rpb_opt_type {
 	RPB_OPT_BOOL,
 	RPB_OPT_WARMUP,  /* operations per thread, or a time with a suffix */
 	RPB_OPT_POLICY,  /* stop, continue or retry:N */
-	RPB_OPT_INJECT,  /* off, stall:MS@N or lock:MS@N */
+	RPB_OPT_INJECT,  /* off, stall:MS@N, lock:MS@N or partial:K@N */
 	RPB_OPT_STRING,  /* text of at most umax bytes, in a char array field */
 };
 

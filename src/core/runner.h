@@ -233,6 +233,10 @@ bool rpb_txn_reaped(struct rpb_worker *w);
 void rpb_inject_point(struct rpb_worker *w, uint64_t i, bool before_begin, enum rpb_table table,
 		      rpb_slice key);
 
+/* inject = partial: K when operation i is to fail after K of its documents
+ * are written, else 0. */
+uint64_t rpb_inject_partial(const struct rpb_worker *w, uint64_t i);
+
 /* Requests a stop; the first reason is kept. Returns true if this call set it. */
 bool rpb_request_stop(struct rpb_runner *rn, enum rpb_stop why);
 

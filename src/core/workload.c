@@ -81,7 +81,8 @@ static const struct rpb_optdef run_options[] = {
 	  .umin = 1, .umax = 86400000, .off = RUN(inject),
 	  .help = "test fault: stall:MS@N sleeps MS ms (less once reaped) inside every Nth op's "
 		  "transaction; lock:MS@N has another session hold a conflicting lock MS ms (or "
-		  "until the run stops) first" },
+		  "until the run stops) first; partial:K@N (ingest, model = fedora, profile = "
+		  "fedora-4.5) fails every Nth create after K of its documents are written" },
 	{ .key = "slow_ms", .type = RPB_OPT_COUNT, .dflt = "60300",
 	  .umin = 1, .umax = 86400000, .off = RUN(slow_ms),
 	  .help = "a sample slower than this (ms) is an error" },
@@ -781,6 +782,15 @@ int rpb_job_finish(struct rpb_job *job, char *msg, size_t n)
 	 * 4.5 left as it is: 60 s. */
 	if (job->run.profile == RPB_PROFILE_FEDORA45 && job->run.txn_timeout == 0)
 		job->run.txn_timeout = RPB_FEDORA45_TXN_TIMEOUT_MS;
+	/* Only a request that commits its documents one at a time can stop
+	 * between them. */
+	if (job->run.inject.kind == RPB_INJECT_PARTIAL &&
+	    (job->run.profile != RPB_PROFILE_FEDORA45 || strcmp(job->pattern->name, "ingest"))) {
+		snprintf(msg, n, "%sinject = partial needs [ingest] with model = fedora and [run] "
+			 "profile = fedora-4.5 (the one request that writes its documents one "
+			 "transaction at a time); use inject = stall or lock", where);
+		return -1;
+	}
 	if (job->pattern->finish)
 		return job->pattern->finish(job->config, job, where, msg, n);
 	return 0;

@@ -110,6 +110,7 @@ struct fed_ctx {
 	uint64_t now_ms;
 	struct rpb_err *err;
 	bool f45;               /* profile = fedora-4.5 */
+	uint64_t fail_after;    /* inject = partial: fail after this many documents; 0 = no */
 };
 
 static uint64_t path_hash(const char *p, size_t n)
@@ -558,6 +559,13 @@ static enum rpb_status tx_end(struct fed_ctx *c, enum rpb_status st, bool *at_co
 	for (unsigned i = 0; !st && i < fw->nws; i++) {
 		struct fed_ws_ent *e = &fw->ws[i];
 		rpb_slice k = rpb_slice_make(e->key, e->klen);
+		if (c->fail_after && i == c->fail_after) {
+			*at_commit = true; /* the documents before it stay written */
+			st = rpb_err_set(c->err, RPB_IO, 0, NULL,
+					 "injected fault (inject = partial): the create stopped after "
+					 "%u of its %u documents were written", i, fw->nws);
+			break;
+		}
 		st = c->b->begin(c->s, RPB_TXN_WRITE, c->err);
 		if (!st)
 			st = e->del ? c->b->del(c->s, e->t, k, c->err)
@@ -823,7 +831,7 @@ enum rpb_status fed_create(struct rpb_worker *w, struct fed_shared *sh, struct f
 	const struct rpb_ingest_opts *o = ingest_opts(rn->job);
 	const struct fed_path *p = &fw->path;
 	struct fed_ctx c = {w, sh, fw, &sh->stats[w->id], rpb_next_session(w), rn->backend, o,
-			    rn->run_tag, rpb_wall_ms(), err, sh->f45};
+			    rn->run_tag, rpb_wall_ms(), err, sh->f45, rpb_inject_partial(w, i)};
 	/* The server: the binary's digest and, when large, its file first;
 	 * fedora-4.5 spools every body through a temporary file on the way. */
 	bool is_file = in_files(sh, o, size), file_created = false, at_commit = false;
@@ -1098,7 +1106,7 @@ enum rpb_status fed_probe(struct rpb_worker *w, struct fed_shared *sh, struct fe
 	(void)size;
 	const struct rpb_ingest_opts *o = ingest_opts(w->rn->job);
 	struct fed_ctx c = {w, sh, fw, &sh->stats[w->id], rpb_next_session(w), w->rn->backend, o,
-			    w->rn->run_tag, rpb_wall_ms(), err, sh->f45};
+			    w->rn->run_tag, rpb_wall_ms(), err, sh->f45, 0};
 	*bytes = 0;
 	*at_commit = false;
 	switch (step) {

@@ -9,7 +9,13 @@
  * node, each branch on its path and its parent's listing of it must be
  * there, and its document must say what the seed says (size, MIME type,
  * digest), with its content inline or in its file, byte for byte. No child
- * reference may point to a node that is not there; a binary node no
+ * reference may point to a node that is not there, unless a create in
+ * doubt would have made that node: under profile = fedora-4.5 a create
+ * commits its documents one at a time, and a parent it rewrote earlier in
+ * that order (a branch it made, then listing the next one) can be written
+ * without the child (the ledger says which creates failed or were in
+ * flight at their commit). Such a create's nodes may also be there without
+ * their parent's reference, which nothing checks. A binary node no
  * acknowledged create made is unexpected (one in doubt may be there or
  * not), and so is a file no node references (an orphan binary), unless an
  * in-doubt create would have written it. */
@@ -103,6 +109,7 @@ struct vctx {
 	char prefix[64];           /* f/<tag> */
 	size_t plen;
 	struct hset nodes, listed, digests;
+	struct hset doubt;         /* nodes on the paths of creates in doubt */
 	/* Children to look for once the scan is done: their paths' hashes and
 	 * the container that names them (an offset into parents), and
 	 * containers whose names are in blocks. */
@@ -370,8 +377,9 @@ static void on_file(void *ctx, const char *name, size_t len)
 	problem(v, "orphan binary %.*s in %s: no node references it", (int)len, name, v->bs.dir);
 }
 
-/* Files an in-doubt create may have left: not orphans of this run. */
-static enum rpb_status accept_in_doubt_files(struct vctx *v, struct rpb_err *err)
+/* What an in-doubt create may have left: its files are not orphans of
+ * this run, and a reference to one of the nodes on its path may dangle. */
+static enum rpb_status accept_in_doubt(struct vctx *v, struct rpb_err *err)
 {
 	for (unsigned t = 0; t < v->ledger->nworkers; t++) {
 		const struct rpb_ledger_worker *lw = &v->ledger->workers[t];
@@ -379,6 +387,10 @@ static enum rpb_status accept_in_doubt_files(struct vctx *v, struct rpb_err *err
 			uint64_t i = lw->failures[f].op;
 			if (rpb_ledger_op_state(lw, i) != RPB_OP_IN_DOUBT)
 				continue;
+			struct fed_path p;
+			fed_place(&p, v->o, v->job->run.seed, t, i);
+			for (unsigned j = 1; j <= p.depth; j++)
+				hset_add(&v->doubt, hash_of(p.at[j], p.len[j]));
 			uint64_t size = ingest_content(v->job, t, i, v->content);
 			char digest[FED_SHA1_HEX + 1];
 			if (v->o->digest == INGEST_SHA1 && !fed_sha1_hex(v->content, (size_t)size, digest))
@@ -424,19 +436,26 @@ enum rpb_status ingest_fedora_verify(const struct rpb_backend *b, struct rpb_sto
 				st = check_create(&v, t, i, err);
 		}
 	}
-	for (size_t k = 0; !st && k < v.nwant; k++)
-		if (!hset_has(&v.nodes, v.want[k].h)) {
-			res->corrupt++;
-			problem(&v, "a child reference points to a node that is not there: one of %s's "
-				"children", v.parents + v.want[k].parent);
-		}
 	if (!st)
-		st = accept_in_doubt_files(&v, err);
+		st = accept_in_doubt(&v, err);
+	for (size_t k = 0; !st && k < v.nwant; k++) {
+		if (hset_has(&v.nodes, v.want[k].h))
+			continue;
+		if (hset_has(&v.doubt, v.want[k].h)) {
+			/* A create in doubt wrote the parent, not yet the child. */
+			res->left++;
+			res->left_by = "creates in doubt";
+			continue;
+		}
+		res->corrupt++;
+		problem(&v, "a child reference points to a node that is not there: one of %s's "
+			"children", v.parents + v.want[k].parent);
+	}
 	if (!st && !no_files) {
 		struct orphan_ctx oc = {&v};
 		fed_binstore_each(&v.bs, on_file, &oc);
 	}
-	if (!st && (v.nomem || v.nodes.nomem || v.listed.nomem || v.digests.nomem))
+	if (!st && (v.nomem || v.nodes.nomem || v.listed.nomem || v.digests.nomem || v.doubt.nomem))
 		st = rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for verify's node sets");
 	if (v.s) {
 		b->rollback(v.s);
@@ -445,6 +464,7 @@ enum rpb_status ingest_fedora_verify(const struct rpb_backend *b, struct rpb_sto
 	free(v.nodes.slot);
 	free(v.listed.slot);
 	free(v.digests.slot);
+	free(v.doubt.slot);
 	free(v.want);
 	free(v.parents);
 	free(v.blocked);

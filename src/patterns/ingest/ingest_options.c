@@ -69,8 +69,12 @@ const struct rpb_optdef ingest_options[] = {
 int ingest_finish(void *config, const struct rpb_job *job, const char *where, char *msg,
 		  size_t n)
 {
-	(void)job;
 	const struct rpb_ingest_opts *o = config;
+	if (o->model != INGEST_FEDORA && job->run.inject.kind == RPB_INJECT_PARTIAL) {
+		snprintf(msg, n, "%sinject = partial needs [ingest] model = fedora (the flat model "
+			 "commits a create at once); use inject = stall or lock", where);
+		return -1;
+	}
 	if (o->size_min > o->size_max) {
 		snprintf(msg, n, "%s[ingest] size_min = %" PRIu64 " exceeds size_max = %" PRIu64
 			 "; make size_min < size_max, or equal for a fixed size",
