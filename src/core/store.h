@@ -176,6 +176,11 @@ struct rpb_store_cfg {
 enum rpb_status rpb_cfg_u64(const struct rpb_store_cfg *cfg, const char *name,
 			    uint64_t dflt, uint64_t min, uint64_t max,
 			    uint64_t *out, struct rpb_err *err);
+/* Reads a tuning option that is one of choices (NULL-terminated) into *out,
+ * its index; missing: 0 (the first choice is the default). Anything else:
+ * RPB_INVALID naming the option and the choices. */
+enum rpb_status rpb_cfg_choice(const struct rpb_store_cfg *cfg, const char *name,
+			       const char *const *choices, unsigned *out, struct rpb_err *err);
 /* Checks that every option in cfg is one of specs; else RPB_INVALID. */
 enum rpb_status rpb_cfg_check(const struct rpb_store_cfg *cfg, const char *backend,
 			      const struct rpb_optspec *specs, struct rpb_err *err);
