@@ -20,9 +20,11 @@
 #include "driver_help.h"
 #include "dsn.h"
 #include "fsutil.h"
+#include "hostinfo.h"
 #include "ledger.h"
 #include "paths.h"
 #include "pattern.h"
+#include "powercut.h"
 #include "progress.h"
 #include "results.h"
 #include "runner.h"
@@ -636,6 +638,9 @@ done:
 	if (rn.jtl)
 		fclose(rn.jtl);
 	rpb_runner_free(&rn);
+	/* The pattern's files, closed now, reach the disk too. */
+	if (ran && job.pattern)
+		rpb_results_sync_files(out, job.pattern->files);
 	rpb_live_ledger_close(&live);
 	b->close(rn.store);
 	/* A start that failed leaves nothing behind: nothing ran, so there is
@@ -681,6 +686,30 @@ static bool store_is_ours(const char *dir)
 	       S_ISREG(sb.st_mode);
 }
 
+/* A live ledger read as it reached the disk (a power cut): what it cannot
+ * prove, in one line. */
+static void print_unprovable(const struct rpb_verify_result *res, const struct rpb_ledger *l)
+{
+	uint64_t durable = 0, untrusted = 0;
+	for (unsigned t = 0; t < l->nworkers; t++) {
+		durable += l->workers[t].durable;
+		untrusted += l->workers[t].issued - l->workers[t].trusted;
+	}
+	char when[32] = "before the first operation";
+	if (l->durable_ms)
+		rpb_iso_time(when, sizeof when, l->durable_ms);
+	printf("note: the ledger on disk was last made durable at op %" PRIu64 " (%s)", durable, when);
+	if (untrusted)
+		printf(" and %s: %" PRIu64 " later operations it records cannot be checked",
+		       l->torn ? l->torn : "its later part is not whole", untrusted);
+	if (res->unprovable)
+		printf("%s %" PRIu64 " operations it does not record left records in the store, "
+		       "accepted whole but not checked", untrusted ? ", and" : ";", res->unprovable);
+	if (!untrusted && !res->unprovable)
+		printf("; operations after what it records, if any, cannot be checked");
+	printf("\n");
+}
+
 static void print_verified(const struct rpb_verify_result *res, const struct rpb_ledger *l)
 {
 	printf("verified %" PRIu64 " objects: %" PRIu64 " missing, %" PRIu64 " corrupt, %" PRIu64
@@ -698,6 +727,8 @@ static void print_verified(const struct rpb_verify_result *res, const struct rpb
 	if (l->interrupted)
 		printf("note: the run did not finish; checked against its live ledger (%s)\n",
 		       RPB_LEDGER_FILE);
+	if (l->stale)
+		print_unprovable(res, l);
 }
 
 static int cmd_verify(const struct rpb_backend *b, const struct cli *c, const char *prog)
@@ -717,10 +748,13 @@ static int cmd_verify(const struct rpb_backend *b, const struct cli *c, const ch
 	struct rpb_result_file rf;
 	if (rpb_result_read(&rf, c->target, msg, sizeof msg) != 0) {
 		fprintf(stderr, "%s: %s\n", prog, msg);
+		rc = rf.lost ? RPB_EXIT_ENV : RPB_EXIT_USAGE; /* a power cut, not bad input */
 		rpb_result_free(&rf);
-		return RPB_EXIT_USAGE;
+		return rc;
 	}
 	rc = RPB_EXIT_ENV;
+	struct rpb_verify_result res = {0};
+	bool counted = false;
 	struct rpb_store *st = NULL;
 	struct rpb_err err = {0};
 	int lock_fd = -1;
@@ -787,11 +821,17 @@ static int cmd_verify(const struct rpb_backend *b, const struct cli *c, const ch
 			fprintf(stderr, "%s: cannot reopen the store of %s: %s\n", prog, c->target, err.msg);
 		goto out;
 	}
-	struct rpb_verify_result res = {0};
 	rf.ledger.store_dir = *dir ? dir : NULL;
 	rf.ledger.results_dir = c->target;
 	if (!pat->verify) {
 		fprintf(stderr, "%s: the %s pattern has no verify\n", prog, pat->name);
+		goto out;
+	}
+	if (rf.ledger.stale && !pat->verify_stale) {
+		fprintf(stderr, "%s: %s/%s was read from a file system mounted again since the run (a "
+			"power cut or a crash), so the store may hold operations it does not record, and "
+			"the %s pattern's verify cannot tell which; keep its results off the file system "
+			"whose power is cut\n", prog, c->target, RPB_LEDGER_FILE, pat->name);
 		goto out;
 	}
 	if (pat->verify(b, st, &rf.job, &rf.ledger, &res, &err) != RPB_OK) {
@@ -813,7 +853,14 @@ static int cmd_verify(const struct rpb_backend *b, const struct cli *c, const ch
 		rc = RPB_EXIT_VERIFY;
 	} else
 		rc = RPB_EXIT_OK;
+	counted = true;
 out:
+	/* After bench/quota-run's power cut: the cut and what verify found, in
+	 * result.json. */
+	if (getenv(RPB_POWER_CUT_ENV) && rf.root &&
+	    rpb_power_cut_record(c->target, getenv(RPB_POWER_CUT_ENV), rc, counted ? &res : NULL,
+				 &rf.ledger, msg, sizeof msg) != 0)
+		fprintf(stderr, "%s: %s\n", prog, msg);
 	b->close(st);
 	if (lock_fd >= 0)
 		close(lock_fd);

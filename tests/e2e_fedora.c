@@ -43,19 +43,6 @@ static json_int_t fint(json_t *r, const char *key)
 	return json_integer_value(v);
 }
 
-/* Files in the binary store, counted on disk. */
-static long count_files(const char *dir)
-{
-	char cmd[E2E_PATH * 2];
-	snprintf(cmd, sizeof cmd, "find '%s' -type f | wc -l", dir);
-	FILE *f = popen(cmd, "r");
-	cr_assert_not_null(f);
-	long n = -1;
-	cr_assert_eq(fscanf(f, "%ld", &n), 1);
-	pclose(f);
-	return n;
-}
-
 static void t_fedora_run_verify(const char *backend)
 {
 	struct e2e_env e;
@@ -74,7 +61,7 @@ static void t_fedora_run_verify(const char *backend)
 	cr_assert_gt(fint(r, "branches_created"), acked, "4 levels of 256: most paths are new");
 	const char *dir = json_string_value(json_object_get(fedora_obj(r), "binary_dir"));
 	cr_assert_not_null(dir);
-	cr_assert_eq(count_files(dir), files, "one file per written binary, none of the probes'");
+	cr_assert_eq(e2e_count_files(dir, NULL), files, "one file per written binary, none of the probes'");
 	cr_assert_eq(e2e_jint(r, "labels.probe-delete.samples"), 2 * 6);
 	cr_assert_eq(e2e_jint(r, "labels.probe-delete.errors"), 0);
 	json_decref(r);
@@ -200,6 +187,35 @@ Test(fedora_verify, finds_a_corrupted_binary, .fini = e2e_cleanup)
 	fputc('!', f);
 	fclose(f);
 	assert_found(&e, "a binary file whose content is not the create's");
+	e2e_env_fini(&e);
+}
+
+/* A create clears its trash marker before it is acknowledged and removes
+ * its spooled body at once: after a run in which no create was in doubt,
+ * a marker or a spooled body is unexpected, each named. */
+Test(fedora_verify, finds_a_stray_trash_marker_and_spooled_body, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	struct fed_path p;
+	damaged_setup(&e, &p, file_sets);
+	char file[E2E_PATH * 2], mark[E2E_PATH * 3], cmd[E2E_PATH * 8];
+	binary_file_of(&e, &p, file, sizeof file);
+	const char *digest = strrchr(file, '/') + 1;
+	snprintf(mark, sizeof mark, "%s/binaries/trash/%.2s/%.2s/%.2s/%s", e.store, digest,
+		 digest + 2, digest + 4, digest);
+	snprintf(cmd, sizeof cmd, "mkdir -p '%s/binaries/tmp' && : > '%s/binaries/tmp/body.tmp.1.1'",
+		 e.store, e.store);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+	char *out = e2e_verify(&e, e.out, 4);
+	cr_assert(strstr(out, "0 missing, 0 corrupt, 1 unexpected"), "%s", out);
+	cr_assert(strstr(out, "spooled body body.tmp.1.1"), "the spooled body is named:\n%s", out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\" && : > '%s'", mark, mark);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+	out = e2e_verify(&e, e.out, 4);
+	cr_assert(strstr(out, "0 missing, 0 corrupt, 2 unexpected"), "%s", out);
+	cr_assert(strstr(out, "trash marker"), "the marker is named:\n%s", out);
+	free(out);
 	e2e_env_fini(&e);
 }
 

@@ -350,7 +350,7 @@ bool e2e_ledger_read(const char *out, struct e2e_ledger *lv)
 	if (!raw)
 		return false;
 	uint32_t n = 0;
-	bool ok = len >= LEDGER_HEADER && memcmp(raw, "RPBLEDG1", 8) == 0;
+	bool ok = len >= LEDGER_HEADER && memcmp(raw, RPB_LEDGER_MAGIC, 8) == 0;
 	if (ok) {
 		memcpy(&n, raw + 8, sizeof n);
 		ok = n >= 1 && n <= E2E_LEDGER_THREADS &&
@@ -736,4 +736,17 @@ void e2e_kill_run(struct e2e_proc *p)
 {
 	cr_assert_eq(kill(p->pid, SIGKILL), 0, "kill %d: %s", (int)p->pid, strerror(errno));
 	e2e_wait(p);
+}
+
+long e2e_count_files(const char *dir, const char *infix)
+{
+	char cmd[E2E_PATH * 2];
+	snprintf(cmd, sizeof cmd, "find '%s' -type f %s%s%s 2>/dev/null | wc -l", dir,
+		 infix ? "-name '*" : "", infix ? infix : "", infix ? "*'" : "");
+	FILE *f = popen(cmd, "r");
+	cr_assert_not_null(f);
+	long n = -1;
+	cr_assert_eq(fscanf(f, "%ld", &n), 1);
+	pclose(f);
+	return n;
 }

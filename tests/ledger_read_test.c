@@ -121,16 +121,32 @@ Test(ledger_read, result_json_time_bounds_an_unlimited_run)
 
 /* ---- the live ledger ---- */
 
-static void slots(unsigned char *bin, const uint64_t *counts, unsigned nworkers)
+/* The file-system instance the tests' ledgers were written on. */
+static const struct rpb_fs_instance here = {.boot_id = {7, 7, 7}, .mount_id = 42};
+
+/* ledger.bin of nworkers slots with counts (per worker: started, finished,
+ * and, with stride 4, failures and durable), written on instance fi, its
+ * durable point at durable_log bytes of failures.log. */
+static void slots4(unsigned char *bin, const uint64_t *counts, unsigned stride, unsigned nworkers,
+		   const struct rpb_fs_instance *fi, uint64_t durable_log)
 {
-	struct rpb_ledger_header h = {.nworkers = nworkers, .slot_size = sizeof(struct rpb_ledger_slot)};
+	struct rpb_ledger_header h = {.nworkers = nworkers, .slot_size = sizeof(struct rpb_ledger_slot),
+				      .durable_log = durable_log, .mount_id = fi->mount_id};
 	memcpy(h.magic, RPB_LEDGER_MAGIC, sizeof h.magic);
+	memcpy(h.boot_id, fi->boot_id, sizeof h.boot_id);
 	memset(bin, 0, rpb_ledger_size(nworkers));
 	memcpy(bin, &h, sizeof h);
 	for (unsigned w = 0; w < nworkers; w++)
-		memcpy(bin + sizeof h + w * sizeof(struct rpb_ledger_slot), counts + 2 * w, 16);
+		memcpy(bin + sizeof h + w * sizeof(struct rpb_ledger_slot), counts + stride * w,
+		       stride * sizeof *counts);
 }
 
+static void slots(unsigned char *bin, const uint64_t *counts, unsigned nworkers)
+{
+	slots4(bin, counts, 2, nworkers, &here, 0);
+}
+
+/* Read on the instance it was written on: the page cache's view, exact. */
 static int live(struct rpb_result_file *rf, const uint64_t *counts, unsigned nworkers,
 		const char *log, char *msg, size_t n)
 {
@@ -138,8 +154,134 @@ static int live(struct rpb_result_file *rf, const uint64_t *counts, unsigned nwo
 	int rc = parse(rf, NULL, msg, n);
 	cr_assert_eq(rc, 0, "%s", msg);
 	cr_assert(rf->ledger.interrupted);
+	rf->here = here;
 	slots(bin, counts, nworkers);
 	return rpb_live_ledger_parse(rf, bin, rpb_ledger_size(nworkers), log, strlen(log), "r", msg, n);
+}
+
+/* Read after a power cut: on another instance (a crash image mounted), so
+ * as it reached the disk. counts: started, finished, failures, durable. */
+static int after_power_cut(struct rpb_result_file *rf, const uint64_t *counts, const char *log,
+			   size_t loglen, uint64_t durable_log, char *msg, size_t n)
+{
+	unsigned char bin[1024];
+	int rc = parse(rf, NULL, msg, n);
+	cr_assert_eq(rc, 0, "%s", msg);
+	rf->here = here;
+	rf->here.mount_id = 43;
+	slots4(bin, counts, 4, 2, &here, durable_log);
+	return rpb_live_ledger_parse(rf, bin, rpb_ledger_size(2), log, loglen, "r", msg, n);
+}
+
+Test(ledger_read, stale_ledger_whole_tail_trusted)
+{
+	struct rpb_result_file rf;
+	char msg[1024] = "";
+	const uint64_t counts[] = {40, 39, 2, 10, 20, 20, 0, 20};
+	const char *log = "0 4 io 0\n0 30 io 1\n";
+	cr_assert_eq(after_power_cut(&rf, counts, log, strlen(log), 9, msg, sizeof msg), 0, "%s", msg);
+	const struct rpb_ledger_worker *w = rf.ledger.workers;
+	cr_assert(rf.ledger.stale && w[0].stale);
+	cr_assert_eq(w[0].trusted, 40, "its lines are whole and as many as its slot counts");
+	cr_assert_eq(w[1].trusted, 20);
+	cr_assert_null(rf.ledger.torn);
+	cr_assert_eq(rpb_ledger_op_state(&w[0], 30), RPB_OP_IN_DOUBT);
+	cr_assert_eq(rpb_ledger_op_state(&w[0], 39), RPB_OP_IN_DOUBT, "running at the cut");
+	cr_assert_eq(rpb_ledger_op_state(&w[0], 38), RPB_OP_ACKED);
+	cr_assert_eq(rpb_ledger_op_state(&w[0], 40), RPB_OP_UNPROVABLE,
+		     "the store may hold operations the ledger on disk does not record");
+	rpb_result_free(&rf);
+	/* The same ledger on the instance it was written on: exact. */
+	cr_assert_eq(parse(&rf, NULL, msg, sizeof msg), 0);
+	rf.here = here;
+	unsigned char bin[1024];
+	slots4(bin, counts, 4, 2, &here, 9);
+	cr_assert_eq(rpb_live_ledger_parse(&rf, bin, rpb_ledger_size(2), log, strlen(log), "r", msg,
+					   sizeof msg), 0, "%s", msg);
+	cr_assert_not(rf.ledger.stale);
+	cr_assert_eq(rpb_ledger_op_state(&rf.ledger.workers[0], 40), RPB_OP_NOT_ISSUED);
+	rpb_result_free(&rf);
+}
+
+Test(ledger_read, stale_ledger_lost_lines_trust_the_durable_point)
+{
+	struct rpb_result_file rf;
+	char msg[1024] = "";
+	/* The slot counts 3 lines of worker 0; 2 reached the disk. */
+	const uint64_t counts[] = {40, 40, 3, 10, 20, 20, 0, 20};
+	const char *log = "0 4 io 0\n0 30 io 0\n";
+	cr_assert_eq(after_power_cut(&rf, counts, log, strlen(log), 9, msg, sizeof msg), 0, "%s", msg);
+	const struct rpb_ledger_worker *w = rf.ledger.workers;
+	cr_assert_eq(w[0].trusted, 10);
+	cr_assert_eq(w[1].trusted, 20, "worker 1's lines are whole");
+	cr_assert_str_eq(rf.ledger.torn, "failures.log lacks lines its slots count");
+	cr_assert_eq(rpb_ledger_op_state(&w[0], 4), RPB_OP_FAILED, "before the durable point");
+	cr_assert_eq(rpb_ledger_op_state(&w[0], 10), RPB_OP_UNPROVABLE);
+	rpb_result_free(&rf);
+}
+
+Test(ledger_read, stale_ledger_zero_tail_and_lines_ahead)
+{
+	struct rpb_result_file rf;
+	char msg[1024] = "";
+	/* Past the durable length (9 bytes): a line, then a page never written. */
+	const uint64_t counts[] = {40, 40, 2, 10, 20, 20, 0, 20};
+	const char log[] = "0 4 io 0\n0 30 io 0\n0 3\0\0\0\0\0";
+	cr_assert_eq(after_power_cut(&rf, counts, log, sizeof log - 1, 9, msg, sizeof msg), 0, "%s", msg);
+	cr_assert_str_eq(rf.ledger.torn, "failures.log ends in bytes that never reached the disk");
+	cr_assert_eq(rf.ledger.workers[0].nfailures, 2);
+	cr_assert_eq(rf.ledger.workers[0].trusted, 10);
+	cr_assert_eq(rf.ledger.workers[1].trusted, 20, "a torn log leaves every worker its durable point");
+	rpb_result_free(&rf);
+	/* A line for an operation the slot on disk has not started: the log
+	 * reached the disk after the slot. Left out, not damage. */
+	const uint64_t behind[] = {40, 40, 1, 10, 20, 20, 0, 20};
+	const char *ahead = "0 4 io 0\n0 45 io 0\n";
+	cr_assert_eq(after_power_cut(&rf, behind, ahead, strlen(ahead), 9, msg, sizeof msg), 0, "%s", msg);
+	cr_assert_eq(rf.ledger.workers[0].nfailures, 1);
+	cr_assert_eq(rf.ledger.workers[0].trusted, 10);
+	cr_assert_str_eq(rf.ledger.torn, "failures.log reached the disk after ledger.bin");
+	rpb_result_free(&rf);
+	/* What no power cut explains stays damage: a line beyond run.ops,
+	 * zero bytes inside the durable length, garbage in the tail. */
+	static const struct {
+		const char *log;
+		size_t len, durable;
+		const char *want;
+	} bad[] = {
+		{"0 4 io 0\n0 100 io 0\n", 20, 9, "line 2: damaged ledger: failure op = 100 is impossible"},
+		{"0 4\0\0\0\0\0\n", 10, 10, "line 1: damaged ledger: not a failure line"},
+		{"0 4 io 0\n\x01zz\n", 13, 9, "line 2: damaged ledger: not a failure line"},
+		{"0 4 io 0\n", 9, 20, "durable_log = 20 is impossible for this run (its failures.log holds 9 bytes)"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		cr_assert_neq(after_power_cut(&rf, behind, bad[i].log, bad[i].len, bad[i].durable, msg,
+					      sizeof msg), 0, "accepted case %zu", i);
+		cr_assert(strstr(msg, bad[i].want), "case %zu: %s\n  lacks: %s", i, msg, bad[i].want);
+		rpb_result_free(&rf);
+	}
+}
+
+Test(ledger_read, never_written_files_are_explained)
+{
+	struct rpb_result_file rf;
+	char msg[1024] = "";
+	unsigned char zeros[rpb_ledger_size(2)];
+	memset(zeros, 0, sizeof zeros);
+	cr_assert_eq(parse(&rf, NULL, msg, sizeof msg), 0);
+	cr_assert_neq(rpb_live_ledger_parse(&rf, zeros, sizeof zeros, "", 0, "r", msg, sizeof msg), 0);
+	cr_assert(rf.lost);
+	cr_assert(strstr(msg, "r/ledger.bin holds only zero bytes (192): the live ledger never reached "
+			      "the disk"), "%s", msg);
+	rpb_result_free(&rf);
+	cr_assert(rpb_never_written("", 0));
+	cr_assert(rpb_never_written("\0\0", 2));
+	cr_assert_not(rpb_never_written("\0{", 2));
+	rpb_lost_file(msg, sizeof msg, "r/result.json", 0, "the run's result.json");
+	cr_assert_str_eq(msg, "r/result.json is empty (0 bytes): the run's result.json never reached "
+			      "the disk (the machine or its file system lost power, or crashed, before "
+			      "the run synced it), so nothing of this run can be checked; give the "
+			      "results directory of an rpbench run");
 }
 
 static void live_refused(const uint64_t *counts, unsigned nworkers, const char *log, const char *want)
@@ -208,12 +350,13 @@ Test(ledger_read, live_refusals)
 	struct rpb_result_file rf;
 	char msg[1024];
 	cr_assert_eq(parse(&rf, NULL, msg, sizeof msg), 0);
-	cr_assert_neq(rpb_live_ledger_parse(&rf, "RPBLEDG1", 8, "", 0, "r", msg, sizeof msg), 0);
+	cr_assert_neq(rpb_live_ledger_parse(&rf, "RPBLEDG2", 8, "", 0, "r", msg, sizeof msg), 0);
 	cr_assert(strstr(msg, "r/ledger.bin: damaged ledger: shorter than its header"), "%s", msg);
 	rpb_result_free(&rf);
 	unsigned char bin[1024];
 	slots(bin, ok, 2);
 	cr_assert_eq(parse(&rf, NULL, msg, sizeof msg), 0);
+	rf.here = here;
 	cr_assert_neq(rpb_live_ledger_parse(&rf, bin, rpb_ledger_size(2) - 1, "", 0, "r", msg, sizeof msg), 0);
 	cr_assert(strstr(msg, "r/ledger.bin: damaged ledger: size = "), "%s", msg);
 	rpb_result_free(&rf);

@@ -382,9 +382,22 @@ Test(workload, inject)
 	dump = rpb_job_to_json(&job);
 	cr_assert_str_eq(dumped(dump, "run.inject"), "partial:2@7");
 	json_decref(dump);
+	set_ok(&job, "inject=kill:file@5");
+	cr_assert_eq(job.run.inject.kind, RPB_INJECT_KILL);
+	cr_assert_eq(job.run.inject.point, RPB_KILL_FILE);
+	cr_assert_eq(job.run.inject.every, 5);
+	dump = rpb_job_to_json(&job);
+	cr_assert_str_eq(dumped(dump, "run.inject"), "kill:file@5");
+	json_decref(dump);
+	for (unsigned p = 0; p < RPB_KILL_POINTS; p++) {
+		char a[64];
+		snprintf(a, sizeof a, "inject=kill:%s@1", rpb_kill_point_names[p]);
+		set_ok(&job, a);
+		cr_assert_eq(job.run.inject.point, (enum rpb_kill_point)p, "%s", a);
+	}
 	const char *range = "give off, stall:MS@N, lock:MS@N or partial:K@N with MS in [1, "
-			    "86400000] ms, K documents in the same range and N >= 1 (every Nth "
-			    "operation)";
+			    "86400000] ms and K documents in the same range, or kill:POINT@N with "
+			    "POINT one of begin, commit, acked, file; N >= 1 (every Nth operation)";
 	static const struct {
 		const char *value, *what;
 	} bad[] = {
@@ -392,6 +405,8 @@ Test(workload, inject)
 		{"stall:5", "invalid"},        {"crash:5@1", "invalid"},
 		{"lock:@3", "invalid"},        {"stall:86400001@1", "out of range"},
 		{"partial:0@1", "out of range"},
+		{"kill:nowhere@1", "invalid"}, {"kill:file@0", "out of range"},
+		{"kill:file", "invalid"},      {"kill:@2", "invalid"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		char a[64], want[512];

@@ -181,3 +181,25 @@ char *rpb_file_slurp(const char *path, size_t max, size_t *len, const char **why
 	*len = got;
 	return buf;
 }
+
+static int fsync_open(const char *path, int flags)
+{
+	int fd = open(path, flags | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int rc = fsync(fd);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return rc;
+}
+
+int rpb_fsync_dir(const char *dir)
+{
+	return fsync_open(dir, O_RDONLY | O_DIRECTORY);
+}
+
+int rpb_fsync_path(const char *path)
+{
+	return fsync_open(path, O_RDONLY | O_NOFOLLOW);
+}

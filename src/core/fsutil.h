@@ -27,6 +27,13 @@ uint64_t rpb_file_usage(const char *path);
  * results directory may hold anything under a result file's name. */
 char *rpb_file_slurp(const char *path, size_t max, size_t *len, const char **why);
 
+/* fsync of a directory: its entries (a file created or renamed in it)
+ * reach the disk. 0, or -1 with errno. */
+int rpb_fsync_dir(const char *dir);
+/* fsync of the file at path (its data written through any descriptor);
+ * 0, or -1 with errno (ENOENT when there is none). */
+int rpb_fsync_path(const char *path);
+
 /* Maps an errno to an error class (ENOSPC/EDQUOT: disk full, ENOMEM, ...). */
 enum rpb_status rpb_errno_class(int e);
 

@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
@@ -202,4 +204,48 @@ int rpb_mount_of(const char *path, struct rpb_mount *m)
 	int rc = rpb_mount_find(text, real, m);
 	free(text);
 	return rc;
+}
+
+#ifndef STATX_MNT_ID_UNIQUE
+#define STATX_MNT_ID_UNIQUE 0x00004000U /* Linux 6.8 */
+#endif
+
+void rpb_fs_instance_of(const char *path, struct rpb_fs_instance *fi)
+{
+	memset(fi, 0, sizeof *fi);
+	char text[64] = "";
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	bool ok = f && fgets(text, sizeof text, f);
+	if (f)
+		fclose(f);
+	/* 8-4-4-4-12 hex digits */
+	unsigned k = 0;
+	for (const char *p = text; ok && *p && *p != '\n' && k < 32; p++) {
+		if (*p == '-')
+			continue;
+		int d = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10 : -1;
+		if (d < 0)
+			ok = false;
+		else
+			fi->boot_id[k / 2] |= (unsigned char)(k % 2 ? d : d << 4), k++;
+	}
+	if (!ok || k != 32) {
+		memset(fi, 0, sizeof *fi);
+		return;
+	}
+	struct statx sx;
+	if (statx(AT_FDCWD, path, 0, STATX_MNT_ID_UNIQUE, &sx) == 0 && (sx.stx_mask & STATX_MNT_ID_UNIQUE))
+		fi->mount_id = sx.stx_mnt_id;
+	else if (statx(AT_FDCWD, path, 0, STATX_MNT_ID, &sx) == 0 && (sx.stx_mask & STATX_MNT_ID))
+		fi->mount_id = sx.stx_mnt_id;
+	else
+		memset(fi, 0, sizeof *fi);
+}
+
+bool rpb_fs_instance_known(const struct rpb_fs_instance *fi)
+{
+	for (size_t i = 0; i < sizeof fi->boot_id; i++)
+		if (fi->boot_id[i])
+			return true;
+	return false;
 }

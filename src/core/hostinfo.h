@@ -2,6 +2,7 @@
 #ifndef RPB_HOSTINFO_H
 #define RPB_HOSTINFO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,6 +35,21 @@ struct rpb_mount {
 int rpb_mount_of(const char *path, struct rpb_mount *m);
 /* The same from the text of a mountinfo file, for tests. */
 int rpb_mount_find(const char *mountinfo, const char *real_path, struct rpb_mount *m);
+
+/* Which instance of a file system a path's bytes live on, to tell whether
+ * its page cache could have been lost since: the kernel's boot id and the
+ * id of the mount holding the path (statx: the 64-bit unique id where the
+ * kernel has one, never reused until the next boot; else the older mount
+ * id). Both 0 when they cannot be read. A reboot or a mount made since (a
+ * file system mounted again after a power cut, a crash image) changes one
+ * of them. */
+struct rpb_fs_instance {
+	unsigned char boot_id[16];
+	uint64_t mount_id;
+};
+void rpb_fs_instance_of(const char *path, struct rpb_fs_instance *fi);
+/* Whether fi was read (a boot id of zeros is none the kernel gives). */
+bool rpb_fs_instance_known(const struct rpb_fs_instance *fi);
 
 /* UTC ISO-8601 with milliseconds: 2026-12-01T00:15:00.123Z */
 void rpb_iso_time(char *buf, size_t n, uint64_t wall_ms);

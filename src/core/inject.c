@@ -1,8 +1,10 @@
 /* inject: deterministic faults for tests and demos. stall sleeps inside the
  * worker's open transaction; lock has a separate session take a conflicting
  * write and hold it, so the worker really blocks inside the library or the
- * server and the reaper has to interrupt it there. */
+ * server and the reaper has to interrupt it there; kill ends the process
+ * at a named point, as a crash there would. */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -201,12 +203,21 @@ static void stall(struct rpb_worker *w, uint64_t ms)
 	}
 }
 
+void rpb_inject_kill(struct rpb_worker *w, uint64_t i, enum rpb_kill_point p)
+{
+	const struct rpb_inject *in = &w->rn->job->run.inject;
+	if (in->kind == RPB_INJECT_KILL && in->point == p && (i + 1) % in->every == 0)
+		raise(SIGKILL);
+}
+
 void rpb_inject_point(struct rpb_worker *w, uint64_t i, bool before_begin, enum rpb_table table,
 		      rpb_slice key)
 {
 	const struct rpb_inject *in = &w->rn->job->run.inject;
 	if (in->kind == RPB_INJECT_OFF || (i + 1) % in->every != 0)
 		return;
+	if (in->kind == RPB_INJECT_KILL)
+		rpb_inject_kill(w, i, before_begin ? RPB_KILL_BEGIN : RPB_KILL_COMMIT);
 	if (in->kind == RPB_INJECT_LOCK && before_begin && w->rn->injector)
 		hold_lock(w->rn->injector, w->id, i, table, key);
 	else if (in->kind == RPB_INJECT_STALL && !before_begin)

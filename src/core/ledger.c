@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fsutil.h"
+#include "hostinfo.h"
 #include "ledger.h"
 #include "paths.h"
 #include "runner.h"
@@ -34,9 +36,15 @@ int rpb_live_ledger_open(struct rpb_live_ledger *L, const char *dir, unsigned nw
 {
 	memset(L, 0, sizeof *L);
 	L->failfd = -1;
-	int fd = rpb_results_file_create(dir, RPB_LEDGER_FILE, O_RDWR, msg, n);
-	if (fd < 0)
+	if (!(L->snap = calloc(nworkers ? nworkers : 1, sizeof *L->snap))) {
+		snprintf(msg, n, "out of memory for the live ledger");
 		return -1;
+	}
+	int fd = rpb_results_file_create(dir, RPB_LEDGER_FILE, O_RDWR, msg, n);
+	if (fd < 0) {
+		rpb_live_ledger_close(L);
+		return -1;
+	}
 	L->maplen = rpb_ledger_size(nworkers);
 	if (ftruncate(fd, (off_t)L->maplen) != 0 ||
 	    (L->map = mmap(NULL, L->maplen, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED) {
@@ -44,6 +52,7 @@ int rpb_live_ledger_open(struct rpb_live_ledger *L, const char *dir, unsigned nw
 			 RPB_LEDGER_FILE, strerror(errno));
 		L->map = NULL;
 		close(fd);
+		rpb_live_ledger_close(L);
 		return -1;
 	}
 	close(fd); /* the mapping keeps the file */
@@ -51,6 +60,10 @@ int rpb_live_ledger_open(struct rpb_live_ledger *L, const char *dir, unsigned nw
 	memcpy(h->magic, RPB_LEDGER_MAGIC, sizeof h->magic);
 	h->nworkers = nworkers;
 	h->slot_size = sizeof(struct rpb_ledger_slot);
+	struct rpb_fs_instance fi;
+	rpb_fs_instance_of(dir, &fi);
+	memcpy(h->boot_id, fi.boot_id, sizeof h->boot_id);
+	h->mount_id = fi.mount_id;
 	L->slots = (struct rpb_ledger_slot *)(h + 1);
 	L->nworkers = nworkers;
 	L->failfd = rpb_results_file_create(dir, RPB_FAILURES_FILE, O_WRONLY | O_APPEND, msg, n);
@@ -58,7 +71,55 @@ int rpb_live_ledger_open(struct rpb_live_ledger *L, const char *dir, unsigned nw
 		rpb_live_ledger_close(L);
 		return -1;
 	}
+	/* On the disk at once: a power cut during the pattern's preparation
+	 * leaves a ledger of no operations, not zeros. */
+	if (rpb_live_ledger_checkpoint(L, 0) != 0) {
+		snprintf(msg, n, "cannot sync %s/%s: %s; check the results directory (--out)", dir,
+			 RPB_LEDGER_FILE, strerror(errno));
+		rpb_live_ledger_close(L);
+		return -1;
+	}
 	return 0;
+}
+
+void rpb_live_ledger_track_map(struct rpb_live_ledger *L, void *addr, size_t len)
+{
+	if (L->nmaps < RPB_LEDGER_TRACKED) {
+		L->maps[L->nmaps].addr = addr;
+		L->maps[L->nmaps++].len = len;
+	}
+}
+
+void rpb_live_ledger_track_fd(struct rpb_live_ledger *L, int fd)
+{
+	if (L->nfds < RPB_LEDGER_TRACKED)
+		L->fds[L->nfds++] = fd;
+}
+
+int rpb_live_ledger_checkpoint(struct rpb_live_ledger *L, uint64_t wall_ms)
+{
+	if (!L->map)
+		return 0;
+	/* First what the workers have finished: every failure of those
+	 * operations was appended before its finished count moved (release). */
+	for (unsigned w = 0; w < L->nworkers; w++)
+		L->snap[w] = atomic_load_explicit(&L->slots[w].finished, memory_order_acquire);
+	struct stat sb;
+	if (fstat(L->failfd, &sb) != 0 || fsync(L->failfd) != 0)
+		return -1;
+	for (unsigned i = 0; i < L->nfds; i++)
+		if (fsync(L->fds[i]) != 0)
+			return -1;
+	for (unsigned i = 0; i < L->nmaps; i++)
+		if (msync(L->maps[i].addr, L->maps[i].len, MS_SYNC) != 0)
+			return -1;
+	/* Then the point itself: only this thread writes these fields. */
+	struct rpb_ledger_header *h = L->map;
+	for (unsigned w = 0; w < L->nworkers; w++)
+		L->slots[w].durable = L->snap[w];
+	h->durable_log = (uint64_t)sb.st_size;
+	h->durable_ms = wall_ms;
+	return msync(L->map, L->maplen, MS_SYNC);
 }
 
 void rpb_live_ledger_failure(struct rpb_live_ledger *L, unsigned worker,
@@ -75,6 +136,9 @@ void rpb_live_ledger_failure(struct rpb_live_ledger *L, unsigned worker,
 	 * damaged: loud, not silent. */
 	if (write(L->failfd, line, (size_t)len) != len)
 		return;
+	/* Only this worker writes its slot's count. */
+	uint64_t k = atomic_load_explicit(&L->slots[worker].failures, memory_order_relaxed);
+	atomic_store_explicit(&L->slots[worker].failures, k + 1, memory_order_relaxed);
 }
 
 void rpb_live_ledger_close(struct rpb_live_ledger *L)
@@ -83,6 +147,7 @@ void rpb_live_ledger_close(struct rpb_live_ledger *L)
 		munmap(L->map, L->maplen);
 	if (L->failfd >= 0)
 		close(L->failfd);
+	free(L->snap);
 	memset(L, 0, sizeof *L);
 	L->failfd = -1;
 }

@@ -18,13 +18,45 @@ static int damaged_file(char *msg, size_t n, const char *dir, const char *file, 
 	return -1;
 }
 
+bool rpb_never_written(const char *bytes, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (bytes[i])
+			return false;
+	return true;
+}
+
+int rpb_lost_file(char *msg, size_t n, const char *path, size_t len, const char *what)
+{
+	char size[64];
+	if (len)
+		snprintf(size, sizeof size, "holds only zero bytes (%zu)", len);
+	else
+		snprintf(size, sizeof size, "is empty (0 bytes)");
+	snprintf(msg, n, "%s %s: %s never reached the disk (the machine or its file system lost "
+		 "power, or crashed, before the run synced it), so nothing of this run can be "
+		 "checked; give the results directory of an rpbench run", path, size, what);
+	return -1;
+}
+
+/* What parse_slots reads besides the ledger: per worker, the failure lines
+ * its slot counts, and the header's durable point. */
+struct slot_extra {
+	uint64_t *lines;
+	uint64_t durable_log;
+};
+
 /* ledger.bin: the header, then exactly one slot per worker of the run. */
 static int parse_slots(struct rpb_result_file *rf, const unsigned char *bin, size_t len,
-		       const char *dir, char *msg, size_t n)
+		       const char *dir, struct slot_extra *x, char *msg, size_t n)
 {
 	struct rpb_ledger_header h;
 	char where[4200], field[64], value[64];
 	snprintf(where, sizeof where, "%s/%s", dir, RPB_LEDGER_FILE);
+	if (rpb_never_written((const char *)bin, len)) {
+		rf->lost = true;
+		return rpb_lost_file(msg, n, where, len, "the live ledger");
+	}
 	if (len < sizeof h)
 		return damaged_file(msg, n, dir, RPB_LEDGER_FILE, "damaged ledger: shorter than its header");
 	memcpy(&h, bin, sizeof h);
@@ -37,10 +69,26 @@ static int parse_slots(struct rpb_result_file *rf, const unsigned char *bin, siz
 		snprintf(field, sizeof field, "%u slots take %zu", h.nworkers, rpb_ledger_size(h.nworkers));
 		return rpb_ledger_damaged(msg, n, where, "size", value, field);
 	}
-	if (!(rf->workers = calloc(h.nworkers ? h.nworkers : 1, sizeof *rf->workers)))
+	/* The page cache's view (exact after a kill) is the ledger only on the
+	 * file-system instance the run wrote it on; elsewhere it is what reached
+	 * the disk. */
+	struct rpb_fs_instance then;
+	memcpy(then.boot_id, h.boot_id, sizeof then.boot_id);
+	then.mount_id = h.mount_id;
+	bool stale = !rpb_fs_instance_known(&rf->here) || !rpb_fs_instance_known(&then) ||
+		     memcmp(then.boot_id, rf->here.boot_id, sizeof then.boot_id) != 0 ||
+		     then.mount_id != rf->here.mount_id;
+	if (h.durable_ms && (h.durable_ms < rf->start_ms || h.durable_ms > rf->now_ms + 1000)) {
+		snprintf(value, sizeof value, "%" PRIu64, h.durable_ms);
+		return rpb_ledger_damaged(msg, n, where, "durable_ms", value,
+					  "not a time between manifest.start and now");
+	}
+	if (!(rf->workers = calloc(h.nworkers ? h.nworkers : 1, sizeof *rf->workers)) ||
+	    !(x->lines = calloc(h.nworkers ? h.nworkers : 1, sizeof *x->lines)))
 		return damaged_file(msg, n, dir, RPB_LEDGER_FILE, "does not fit in memory");
+	x->durable_log = h.durable_log;
 	for (unsigned w = 0; w < h.nworkers; w++) {
-		uint64_t c[2]; /* started, finished */
+		uint64_t c[4]; /* started, finished, failures, durable */
 		memcpy(c, bin + sizeof h + (size_t)w * sizeof(struct rpb_ledger_slot), sizeof c);
 		if (rpb_issued_check(rf, w, c[0], true, where, msg, n) != 0)
 			return -1;
@@ -53,11 +101,24 @@ static int parse_slots(struct rpb_result_file *rf, const unsigned char *bin, siz
 			snprintf(why, sizeof why, "it started %" PRIu64 "; a worker runs one operation at a time", c[0]);
 			return rpb_ledger_damaged(msg, n, where, field, value, why);
 		}
+		if (c[3] > c[1]) {
+			char why[96];
+			snprintf(field, sizeof field, "slot %u durable", w);
+			snprintf(value, sizeof value, "%" PRIu64, c[3]);
+			snprintf(why, sizeof why, "it finished %" PRIu64 "; a durable point comes after", c[1]);
+			return rpb_ledger_damaged(msg, n, where, field, value, why);
+		}
 		rf->workers[w].issued = c[0];
 		rf->workers[w].in_flight = c[0] > c[1];
+		rf->workers[w].stale = stale;
+		rf->workers[w].trusted = c[0];
+		rf->workers[w].durable = c[3];
+		x->lines[w] = c[2];
 	}
 	rf->ledger.nworkers = h.nworkers;
 	rf->ledger.workers = rf->workers;
+	rf->ledger.stale = stale;
+	rf->ledger.durable_ms = h.durable_ms;
 	return 0;
 }
 
@@ -156,21 +217,62 @@ static bool parse_line(const struct rpb_result_file *rf, const char **p, const c
 	return true;
 }
 
-/* failures.log: every line checked; per worker, failures and steps in the
- * order they were appended (each worker appends in operation order). */
-static int parse_log(struct rpb_result_file *rf, const char *log, size_t len, const char *dir,
-		     char *msg, size_t n)
+/* A stale ledger's failures.log may end in what never reached the disk
+ * whole: past its durable length, zero bytes to the end (the file grew,
+ * its last pages were not written). Returns the length of its whole lines
+ * before them, or len when there are none. */
+static size_t torn_tail(const char *log, size_t len, size_t durable)
 {
-	size_t lines = 0, nw = rf->ledger.nworkers;
+	size_t z = durable;
+	while (z < len && log[z])
+		z++;
+	if (z == len)
+		return len;
+	for (size_t i = z; i < len; i++)
+		if (log[i])
+			return len; /* not a lost tail: parsed, and refused, as it is */
+	while (z > durable && log[z - 1] != '\n')
+		z--;
+	return z;
+}
+
+/* failures.log: every line checked; per worker, failures and steps in the
+ * order they were appended (each worker appends in operation order). A
+ * stale ledger (ledger_read.c's head) trusts a worker's lines after its
+ * durable point only when they are whole and as many as its slot counts;
+ * a line past the durable length for an operation the slot on disk has not
+ * started yet (the log reached the disk later than the slot) is left out. */
+static int parse_log(struct rpb_result_file *rf, const char *log, size_t len, const char *dir,
+		     const struct slot_extra *x, char *msg, size_t n)
+{
+	size_t nw = rf->ledger.nworkers;
+	bool stale = rf->ledger.stale;
+	if (x->durable_log > len) {
+		char value[32], why[96];
+		snprintf(value, sizeof value, "%" PRIu64, x->durable_log);
+		snprintf(why, sizeof why, "its failures.log holds %zu bytes", len);
+		char where[4200];
+		snprintf(where, sizeof where, "%s/%s", dir, RPB_LEDGER_FILE);
+		return rpb_ledger_damaged(msg, n, where, "durable_log", value, why);
+	}
+	size_t whole = stale ? torn_tail(log, len, (size_t)x->durable_log) : len;
+	if (whole < len)
+		rf->ledger.torn = "failures.log ends in bytes that never reached the disk";
+	len = whole;
+	size_t lines = 0;
 	for (size_t i = 0; i < len; i++)
 		lines += log[i] == '\n';
 	struct log_entry *all = calloc(lines + 1, sizeof *all);
 	/* Per worker and kind (failure, step): the last entry, then a cursor. */
 	size_t *last = calloc(2 * nw + 1, sizeof *last);
+	uint64_t *kept = calloc(nw + 1, sizeof *kept);
+	bool *ahead = calloc(nw + 1, sizeof *ahead);
 	rf->failures = calloc(lines + 1, sizeof *rf->failures);
-	if (!all || !last || !rf->failures) {
+	if (!all || !last || !rf->failures || !kept || !ahead) {
 		free(all);
 		free(last);
+		free(kept);
+		free(ahead);
 		return damaged_file(msg, n, dir, RPB_FAILURES_FILE, "does not fit in memory");
 	}
 	const char *p = log, *end = log + len;
@@ -179,6 +281,7 @@ static int parse_log(struct rpb_result_file *rf, const char *log, size_t len, co
 	char where[4200], value[64];
 	for (size_t line = 1; !rc && p < end; line++) {
 		const char *bad = NULL, *why = NULL;
+		bool tail = stale && (size_t)(p - log) >= x->durable_log;
 		snprintf(where, sizeof where, "%s/%s line %zu", dir, RPB_FAILURES_FILE, line);
 		struct log_entry *e = &all[count];
 		if (!parse_line(rf, &p, end, e, &bad, &why, value, sizeof value)) {
@@ -191,10 +294,32 @@ static int parse_log(struct rpb_result_file *rf, const char *log, size_t len, co
 			rc = rpb_ledger_damaged(msg, n, where, bad, value, why);
 			break;
 		}
+		uint64_t issued = rf->workers[e->t].issued;
+		if (tail && (ahead[e->t] || e->f.op >= issued)) {
+			/* Still a line the run could have written (the ops limit holds). */
+			uint64_t ops = rf->job.run.ops;
+			rc = rpb_failure_check(&e->f, NULL, e->f.label != 0,
+					       e->t < rf->job.run.threads && ops ? ops : UINT64_MAX,
+					       where, "failure", msg, n);
+			ahead[e->t] = true;
+			continue;
+		}
 		size_t *prev = &last[2 * e->t + (e->f.label != 0)]; /* 1 + its index, 0 = none */
 		rc = rpb_failure_check(&e->f, *prev ? &all[*prev - 1].f : NULL, e->f.label != 0,
-				       rf->workers[e->t].issued, where, "failure", msg, n);
+				       issued, where, "failure", msg, n);
+		kept[e->t]++;
 		*prev = ++count;
+	}
+	/* A stale worker's slot tells whether its lines reached the disk whole. */
+	for (size_t w = 0; !rc && stale && w < nw; w++) {
+		struct rpb_ledger_worker *lw = &rf->workers[w];
+		if (rf->ledger.torn || ahead[w] || kept[w] != x->lines[w]) {
+			lw->trusted = lw->durable;
+			if (!rf->ledger.torn)
+				rf->ledger.torn = kept[w] < x->lines[w]
+							  ? "failures.log lacks lines its slots count"
+							  : "failures.log reached the disk after ledger.bin";
+		}
 	}
 	if (!rc) {
 		/* Grouped per worker: every worker's failures, then every worker's
@@ -222,6 +347,8 @@ static int parse_log(struct rpb_result_file *rf, const char *log, size_t len, co
 	}
 	free(all);
 	free(last);
+	free(kept);
+	free(ahead);
 	return rc;
 }
 
@@ -230,9 +357,12 @@ int rpb_live_ledger_parse(struct rpb_result_file *rf, const void *bin, size_t bi
 {
 	rf->ledger.run_tag = rf->run_tag;
 	rf->ledger.interrupted = true;
-	if (parse_slots(rf, bin, binlen, dir, msg, n) != 0)
-		return -1;
-	return parse_log(rf, log, loglen, dir, msg, n);
+	struct slot_extra x = {0};
+	int rc = parse_slots(rf, bin, binlen, dir, &x, msg, n);
+	if (!rc)
+		rc = parse_log(rf, log, loglen, dir, &x, msg, n);
+	free(x.lines);
+	return rc;
 }
 
 int rpb_live_ledger_read(struct rpb_result_file *rf, const char *dir, char *msg, size_t n)

@@ -103,7 +103,7 @@ void rpb_opt_range(char *buf, size_t n, const struct rpb_optdef *d)
 		snprintf(buf, n, "stop|continue|retry:N");
 		break;
 	case RPB_OPT_INJECT:
-		snprintf(buf, n, "off|stall:MS@N|lock:MS@N");
+		snprintf(buf, n, "off|stall:MS@N|lock:MS@N|kill:POINT@N");
 		break;
 	case RPB_OPT_STRING:
 		snprintf(buf, n, "text <= %" PRIu64 " B", d->umax);
@@ -154,8 +154,9 @@ static void fmt_expect(char *buf, size_t n, const struct rpb_optdef *d)
 		break;
 	case RPB_OPT_INJECT:
 		snprintf(buf, n, "off, stall:MS@N, lock:MS@N or partial:K@N with MS in [%" PRIu64
-			 ", %" PRIu64 "] ms, K documents in the same range and N >= 1 (every Nth "
-			 "operation)", d->umin, d->umax);
+			 ", %" PRIu64 "] ms and K documents in the same range, or kill:POINT@N with "
+			 "POINT one of begin, commit, acked, file; N >= 1 (every Nth operation)",
+			 d->umin, d->umax);
 		break;
 	case RPB_OPT_STRING:
 		snprintf(buf, n, "text of at most %" PRIu64 " bytes, no control character", d->umax);
@@ -268,13 +269,34 @@ static enum rpb_opt_result parse_policy(const struct rpb_optdef *d, const char *
 	return RPB_OPT_OK;
 }
 
-/* "off", "stall:MS@N", "lock:MS@N" or "partial:K@N". */
+const char *const rpb_kill_point_names[RPB_KILL_POINTS] = {"begin", "commit", "acked", "file"};
+
+/* "off", "stall:MS@N", "lock:MS@N", "partial:K@N" or "kill:POINT@N". */
 static enum rpb_opt_result parse_inject(const struct rpb_optdef *d, const char *s,
 					struct rpb_inject *in)
 {
 	if (strcmp(s, "off") == 0) {
-		*in = (struct rpb_inject){RPB_INJECT_OFF, 0, 0};
+		*in = (struct rpb_inject){RPB_INJECT_OFF, 0, 0, 0};
 		return RPB_OPT_OK;
+	}
+	if (strncmp(s, "kill:", 5) == 0) {
+		const char *at = strchr(s, '@');
+		uint64_t every;
+		if (!at)
+			return RPB_OPT_BAD;
+		for (unsigned p = 0; p < RPB_KILL_POINTS; p++) {
+			size_t len = strlen(rpb_kill_point_names[p]);
+			if ((size_t)(at - s - 5) != len || strncmp(s + 5, rpb_kill_point_names[p], len))
+				continue;
+			enum rpb_opt_result r = parse_u64(at + 1, false, &every);
+			if (r != RPB_OPT_OK)
+				return r;
+			if (every < 1)
+				return RPB_OPT_RANGE;
+			*in = (struct rpb_inject){RPB_INJECT_KILL, 0, every, (enum rpb_kill_point)p};
+			return RPB_OPT_OK;
+		}
+		return RPB_OPT_BAD;
 	}
 	enum rpb_inject_kind kind = strncmp(s, "stall:", 6) == 0 ? RPB_INJECT_STALL
 				    : strncmp(s, "lock:", 5) == 0  ? RPB_INJECT_LOCK
@@ -296,7 +318,7 @@ static enum rpb_opt_result parse_inject(const struct rpb_optdef *d, const char *
 		return r;
 	if (m < d->umin || m > d->umax || every < 1)
 		return RPB_OPT_RANGE;
-	*in = (struct rpb_inject){kind, m, every};
+	*in = (struct rpb_inject){kind, m, every, 0};
 	return RPB_OPT_OK;
 }
 
@@ -454,6 +476,8 @@ void rpb_opt_format(char *buf, size_t n, const void *cfg, const struct rpb_optde
 		const struct rpb_inject *in = field;
 		if (in->kind == RPB_INJECT_OFF)
 			snprintf(buf, n, "off");
+		else if (in->kind == RPB_INJECT_KILL)
+			snprintf(buf, n, "kill:%s@%" PRIu64, rpb_kill_point_names[in->point], in->every);
 		else
 			snprintf(buf, n, "%s:%" PRIu64 "@%" PRIu64,
 				 in->kind == RPB_INJECT_STALL  ? "stall"

@@ -30,12 +30,24 @@ struct rpb_warmup {
  * holds a conflicting write lock for ms first, so the worker blocks inside
  * the library or server (lock), or a request that writes its documents one
  * store transaction at a time (profile = fedora-4.5) fails after ms of them
- * are committed (partial: ms counts documents). */
-enum rpb_inject_kind { RPB_INJECT_OFF = 0, RPB_INJECT_STALL, RPB_INJECT_LOCK, RPB_INJECT_PARTIAL };
+ * are committed (partial: ms counts documents), or the process kills
+ * itself with SIGKILL at a named point of the operation (kill: a crash at
+ * a moment that matters, without timing). */
+enum rpb_inject_kind { RPB_INJECT_OFF = 0, RPB_INJECT_STALL, RPB_INJECT_LOCK, RPB_INJECT_PARTIAL,
+		       RPB_INJECT_KILL };
+/* Where kill strikes: before the operation's transaction begins (the
+ * Fedora model has written and renamed its binary's file by then), just
+ * before its commit, after its commit returned but before the ledger
+ * records it, and between a binary file's temporary name and its rename
+ * (the Fedora model's file store). */
+enum rpb_kill_point { RPB_KILL_BEGIN = 0, RPB_KILL_COMMIT, RPB_KILL_ACKED, RPB_KILL_FILE,
+		      RPB_KILL_POINTS };
+extern const char *const rpb_kill_point_names[RPB_KILL_POINTS];
 struct rpb_inject {
 	enum rpb_inject_kind kind;
 	uint64_t ms; /* stall, lock: milliseconds; partial: documents written */
 	uint64_t every;
+	enum rpb_kill_point point; /* kill */
 };
 
 enum rpb_opt_type {
@@ -47,7 +59,7 @@ enum rpb_opt_type {
 	RPB_OPT_BOOL,
 	RPB_OPT_WARMUP,  /* operations per thread, or a time with a suffix */
 	RPB_OPT_POLICY,  /* stop, continue or retry:N */
-	RPB_OPT_INJECT,  /* off, stall:MS@N, lock:MS@N or partial:K@N */
+	RPB_OPT_INJECT,  /* off, stall:MS@N, lock:MS@N, partial:K@N or kill:POINT@N */
 	RPB_OPT_STRING,  /* text of at most umax bytes, in a char array field */
 };
 

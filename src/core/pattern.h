@@ -124,6 +124,12 @@ struct rpb_pattern {
 	 * others go on and the run then ends as stopped by that error
 	 * (tachyon-perf: a failed operation ends its thread). */
 	bool error_ends_thread;
+	/* optional: verify can check a live ledger read as it reached the disk
+	 * after a power cut (verify.h's stale ledgers: the store may hold
+	 * operations the ledger does not record, which it accepts whole as
+	 * RPB_OP_UNPROVABLE). Without it verify refuses such a ledger in one
+	 * line rather than count those operations' records as discrepancies. */
+	bool verify_stale;
 	/* Optional: how many operations thread w of the job's threads does (YCSB
 	 * splits its operation count unevenly); UINT64_MAX for no limit. [run]
 	 * ops, when set, limits them further. */

@@ -209,6 +209,7 @@ static int read_ledger(struct rpb_result_file *rf, const json_t *ledger, const c
 			return rpb_ledger_damaged(msg, n, path, field,
 						  json_is_integer(issued) ? value : "(not a count)", NULL);
 		lw->issued = (uint64_t)json_integer_value(issued);
+		lw->trusted = lw->issued;
 		if (rpb_issued_check(rf, (unsigned)i, lw->issued, false, path, msg, n) != 0)
 			return -1;
 		lw->failures = next;
@@ -270,10 +271,19 @@ int rpb_result_read(struct rpb_result_file *rf, const char *result_dir, char *ms
 		rpb_job_defaults(&rf->job);
 		return fail(msg, n, path, why);
 	}
+	if (rpb_never_written(text, len)) {
+		memset(rf, 0, sizeof *rf);
+		rpb_job_defaults(&rf->job);
+		rf->lost = true;
+		free(text);
+		return rpb_lost_file(msg, n, path, len, "the run's result.json");
+	}
 	int rc = rpb_result_parse(rf, text, len, path, rpb_wall_ms(), msg, n);
 	free(text);
-	if (!rc && rf->ledger.interrupted)
+	if (!rc && rf->ledger.interrupted) {
+		rpb_fs_instance_of(result_dir, &rf->here);
 		rc = rpb_live_ledger_read(rf, result_dir, msg, n);
+	}
 	return rc;
 }
 

@@ -11,6 +11,7 @@
 
 #include "buildinfo.h"
 #include "clock.h"
+#include "fsutil.h"
 #include "hostinfo.h"
 #include "jsontext.h"
 #include "paths.h"
@@ -441,8 +442,46 @@ static json_t *threads_json(struct rpb_runner *rn)
 	return a;
 }
 
-/* Writes a temporary file and renames it: a reader (or a run killed while
- * writing) sees the old file or the new one, never half of one. */
+/* Writes all of text to fd; 0, or -1 with errno. */
+static int write_all(int fd, const char *text, size_t len)
+{
+	while (len) {
+		ssize_t w = write(fd, text, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (w == 0)
+				errno = EIO;
+			return -1;
+		}
+		text += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+/* A new file at tmp holding text, synced: 0, or -1 with errno (tmp removed). */
+static int write_synced(const char *tmp, const char *text, bool exclusive)
+{
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL : O_TRUNC), 0644);
+	if (fd < 0)
+		return -1;
+	int rc = write_all(fd, text, strlen(text)) == 0 && fsync(fd) == 0 ? 0 : -1;
+	int e = errno;
+	if (close(fd) != 0 && !rc) {
+		rc = -1;
+		e = errno;
+	}
+	if (rc) {
+		unlink(tmp);
+		errno = e;
+	}
+	return rc;
+}
+
+/* Writes a temporary file, syncs it, renames it and syncs the directory: a
+ * reader, a run killed while writing, or a machine that loses power, sees
+ * the old file or the new one, never half of one. */
 int rpb_results_file(const char *dir, const char *name, const char *text, char *msg, size_t n)
 {
 	char path[PATH_MAX], tmp[PATH_MAX];
@@ -451,48 +490,80 @@ int rpb_results_file(const char *dir, const char *name, const char *text, char *
 		snprintf(msg, n, "results directory %.256s... is too long; choose a shorter --out", dir);
 		return -1;
 	}
-	FILE *f = fopen(tmp, "w");
-	bool ok = f && fputs(text, f) != EOF;
-	if (f && fclose(f) != 0)
-		ok = false;
-	if (!ok || rename(tmp, path) != 0) {
+	if (write_synced(tmp, text, false) != 0 || rename(tmp, path) != 0 || rpb_fsync_dir(dir) != 0) {
 		snprintf(msg, n, "cannot write %s: %s; check the results directory (--out)", path,
 			 strerror(errno));
-		if (f)
-			unlink(tmp);
+		unlink(tmp);
 		return -1;
 	}
 	return 0;
 }
 
-/* report.txt, the pattern's own text report. Created with O_EXCL: the
- * driver refused a results directory holding one, so an existing file is
- * not ours and is never overwritten. */
+/* report.txt, the pattern's own text report, written as rpb_results_file
+ * writes, but never over a file of that name: the driver refused a results
+ * directory holding one, so an existing file is not ours (link(2) refuses
+ * to replace it). */
 int rpb_results_report(struct rpb_runner *rn, const json_t *root, const char *dir, char *msg,
 		       size_t n)
 {
-	char path[PATH_MAX];
-	if (rpb_path_join(path, sizeof path, dir, "report.txt") != 0) {
+	char path[PATH_MAX], tmp[PATH_MAX];
+	if (rpb_path_join(path, sizeof path, dir, "report.txt") != 0 ||
+	    snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
 		snprintf(msg, n, "results directory %.256s... is too long; choose a shorter --out",
 			 dir);
 		return -1;
 	}
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
 	if (!f) {
-		snprintf(msg, n, "cannot create %s: %s; choose a new --out", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+		snprintf(msg, n, "out of memory writing %s", path);
 		return -1;
 	}
 	rn->pattern->write_report(rn, root, f);
 	bool ok = !ferror(f);
 	if (fclose(f) != 0 || !ok) {
-		snprintf(msg, n, "cannot write %s: %s; check the results directory (--out)", path,
-			 strerror(errno));
+		free(text);
+		snprintf(msg, n, "out of memory writing %s", path);
+		return -1;
+	}
+	int rc = write_synced(tmp, text, true);
+	free(text);
+	if (rc == 0 && link(tmp, path) != 0) {
+		rc = -1;
+		int e = errno;
+		unlink(tmp);
+		errno = e;
+	} else if (rc == 0) {
+		unlink(tmp);
+		rc = rpb_fsync_dir(dir);
+	}
+	if (rc) {
+		snprintf(msg, n, "cannot %s %s: %s; %s", errno == EEXIST ? "create" : "write", path,
+			 strerror(errno),
+			 errno == EEXIST ? "choose a new --out" : "check the results directory (--out)");
 		return -1;
 	}
 	return 0;
+}
+
+/* The streamed result files (written while the run went on) synced, so
+ * once result.json is replaced they are on the disk too. */
+static void sync_streamed(struct rpb_runner *rn)
+{
+	static const char *const core[] = {"intervals.csv", "samples.jtl", NULL};
+	if (rn->jtl)
+		fflush(rn->jtl);
+	rpb_results_sync_files(rn->out_dir, core);
+	rpb_results_sync_files(rn->out_dir, rn->pattern->files);
+}
+
+void rpb_results_sync_files(const char *dir, const char *const *names)
+{
+	char path[PATH_MAX];
+	for (size_t i = 0; names && names[i]; i++)
+		if (rpb_path_join(path, sizeof path, dir, names[i]) == 0)
+			rpb_fsync_path(path); /* one that is not there needs nothing */
 }
 
 int rpb_results_begin(struct rpb_runner *rn, const struct rpb_store_where *where, char *msg,
@@ -507,6 +578,10 @@ int rpb_results_begin(struct rpb_runner *rn, const struct rpb_store_where *where
 	int rc = text ? rpb_results_file(rn->out_dir, "result.json", text, msg, n) : -1;
 	if (!text)
 		snprintf(msg, n, "cannot encode result.json");
+	/* The results directory's own entry too (make_out may have made it). */
+	char parent[PATH_MAX];
+	if (!rc && rpb_path_join(parent, sizeof parent, rn->out_dir, "..") == 0)
+		rpb_fsync_dir(parent);
 	free(text);
 	json_decref(root);
 	return rc;
@@ -674,6 +749,7 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 		snprintf(msg, n, "cannot encode result.json");
 		rc = -1;
 	} else {
+		sync_streamed(rn);
 		rc = rpb_results_file(rn->out_dir, "result.json", text, msg, n);
 		if (!rc)
 			rc = rpb_results_file(rn->out_dir, "summary.txt", summary, msg, n);

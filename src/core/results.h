@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "hostinfo.h"
 #include "quota_env.h"
 #include "runner.h"
 #include "verify.h"
@@ -34,7 +35,8 @@ struct rpb_store_where {
 void rpb_status_line(struct rpb_runner *rn, char *buf, size_t n);
 enum rpb_exit rpb_exit_code(struct rpb_runner *rn);
 /* Writes the result.json of a run that has begun: its manifest and status
- * "running". Verify of a run that died reads it with the live ledger. */
+ * "running", synced with the results directory's entry. Verify of a run
+ * that died reads it with the live ledger. */
 int rpb_results_begin(struct rpb_runner *rn, const struct rpb_store_where *where, char *msg,
 		      size_t n);
 /* Writes summary.txt and result.json; prints the final lines unless quiet.
@@ -42,9 +44,13 @@ int rpb_results_begin(struct rpb_runner *rn, const struct rpb_store_where *where
 int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where, char *msg,
 		      size_t n);
 
-/* Writes DIR/NAME through a temporary file and a rename, so a reader never
- * sees half a file. 0, or -1 with msg. */
+/* Writes DIR/NAME through a temporary file, synced, renamed, the directory
+ * synced: a reader never sees half a file, nor a power cut (on a file
+ * system that keeps what fsync returned for). 0, or -1 with msg. */
 int rpb_results_file(const char *dir, const char *name, const char *text, char *msg, size_t n);
+/* Syncs the files names (NULL-terminated) in dir that exist: streamed
+ * result files, once written. */
+void rpb_results_sync_files(const char *dir, const char *const *names);
 /* Writes DIR/report.txt (a new file) with the pattern's write_report on
  * root. 0, or -1 with msg. */
 int rpb_results_report(struct rpb_runner *rn, const json_t *root, const char *dir, char *msg,
@@ -76,6 +82,11 @@ struct rpb_result_file {
 	struct rpb_ledger ledger;
 	struct rpb_ledger_worker *workers;
 	struct rpb_failure *failures; /* every worker's failures, then every worker's steps */
+	/* The file-system instance verify reads the results on (hostinfo.h): a
+	 * live ledger written on another one is read as it reached the disk.
+	 * rpb_result_read fills it; unknown (zeros) reads every ledger so. */
+	struct rpb_fs_instance here;
+	bool lost;                  /* refused: its files never reached the disk (a power cut) */
 };
 /* Reads DIR/result.json (and, for a run that did not finish, its live
  * ledger). Returns non-zero with a one-line msg naming the file and the

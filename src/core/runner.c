@@ -9,6 +9,7 @@
 
 #include "clock.h"
 #include "dist.h"
+#include "fsutil.h"
 #include "ledger.h"
 #include "progress.h"
 #include "runner.h"
@@ -166,6 +167,7 @@ static bool do_op(struct rpb_worker *w, uint64_t i)
 		if (st == RPB_TXN_TIMEOUT && w->was_reaped)
 			note_reaped(w, &err);
 		if (st == RPB_OK) {
+			rpb_inject_kill(w, i, RPB_KILL_ACKED);
 			bump(&w->acked, 1);
 			bump(&w->acked_bytes, w->op_bytes);
 			if (run->bytes) {
@@ -377,6 +379,25 @@ static void dist_state(struct rpb_runner *rn, struct dist_window *dw, struct rpb
 	dw->cur = swap;
 }
 
+/* Under sync = commit, what the store made durable at each commit the
+ * ledger makes durable at each progress interval and at the end: after a
+ * power cut verify checks everything acknowledged before that point. Off
+ * the operations' path (the supervisor's), so a worker's ledger stays
+ * plain memory stores. A checkpoint that fails (a full disk) is noted
+ * once; the run goes on, and verify proves less. */
+static void durable_point(struct rpb_runner *rn)
+{
+	if (!rn->live || rn->job->run.sync != RPB_SYNC_COMMIT)
+		return;
+	if (rpb_live_ledger_checkpoint(rn->live, rpb_wall_ms()) != 0 && !rn->checkpoint_failed) {
+		rn->checkpoint_failed = true;
+		if (!rn->quiet)
+			fprintf(stderr, "rpbench: cannot make the live ledger durable in %s: %s; verify "
+				"after a power cut proves only what reached the disk\n", rn->out_dir,
+				strerror(errno));
+	}
+}
+
 static void supervise(struct rpb_runner *rn, struct rpb_progress *pg)
 {
 	struct dist_window dw = {0};
@@ -432,6 +453,7 @@ static void supervise(struct rpb_runner *rn, struct rpb_progress *pg)
 		}
 		if (rpb_now_ns() >= next) {
 			rpb_progress_tick(pg, rn, false);
+			durable_point(rn);
 			next = next < rn->t_start + step ? rn->t_start + step : next + step;
 		}
 	}
@@ -475,6 +497,13 @@ enum rpb_status rpb_run(struct rpb_runner *rn, struct rpb_err *err)
 		st = pat->prepare(rn, err);
 	if (!st)
 		st = rpb_injector_start(rn, err);
+	/* Before the first operation, whatever the sync setting: the ledger's
+	 * header and empty slots, and the pattern's own live files, on the
+	 * disk, so a power cut at any moment leaves a ledger verify can read. */
+	if (!st && rn->live && rpb_live_ledger_checkpoint(rn->live, 0) != 0)
+		st = rpb_err_set(err, rpb_errno_class(errno), errno, NULL,
+				 "cannot sync the live ledger in %s: %s; check the results directory "
+				 "(--out)", rn->out_dir, strerror(errno));
 	struct rpb_reaper reaper;
 	if (!st)
 		st = rpb_reaper_start(&reaper, rn, err);
@@ -562,6 +591,7 @@ enum rpb_status rpb_run(struct rpb_runner *rn, struct rpb_err *err)
 			    got_signal == SIGINT ? "SIGINT" : "SIGTERM");
 	stop_on_thread_errors(rn);
 	rpb_request_stop(rn, RPB_STOP_COMPLETED);
+	durable_point(rn); /* every operation's outcome is known now */
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 

@@ -172,6 +172,7 @@ struct rpb_runner {
 	unsigned rank;                 /* this load node's MPI rank (0 standalone) */
 	void *pattern_state;           /* shared pattern state from prepare */
 	struct rpb_live_ledger *live;  /* acknowledgements on disk while running, or NULL */
+	bool checkpoint_failed;        /* a durable point of the live ledger failed (noted once) */
 	struct rpb_injector *injector; /* inject = lock: the session that holds locks */
 	bool stop_reaped;              /* the stopping error came from the reaper */
 	bool stop_by_peer;             /* another rank's stop ended this one (dist.h) */
@@ -236,6 +237,10 @@ void rpb_inject_point(struct rpb_worker *w, uint64_t i, bool before_begin, enum 
 /* inject = partial: K when operation i is to fail after K of its documents
  * are written, else 0. */
 uint64_t rpb_inject_partial(const struct rpb_worker *w, uint64_t i);
+
+/* inject = kill: kills the process (SIGKILL, as kill -9 does) when main
+ * operation i of any worker reaches point p and it is the every-th. */
+void rpb_inject_kill(struct rpb_worker *w, uint64_t i, enum rpb_kill_point p);
 
 /* Requests a stop; the first reason is kept. Returns true if this call set it. */
 bool rpb_request_stop(struct rpb_runner *rn, enum rpb_stop why);

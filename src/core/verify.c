@@ -18,6 +18,8 @@ void rpb_verify_problem(struct rpb_verify_result *res, const char *fmt, ...)
 
 enum rpb_op_state rpb_ledger_op_state(const struct rpb_ledger_worker *lw, uint64_t op)
 {
+	if (lw->stale && op >= lw->trusted)
+		return RPB_OP_UNPROVABLE;
 	if (op >= lw->issued)
 		return RPB_OP_NOT_ISSUED;
 	if (lw->in_flight && op == lw->issued - 1)

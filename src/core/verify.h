@@ -15,6 +15,14 @@ struct rpb_ledger_worker {
 	const struct rpb_failure *steps; /* failed side steps (label > 0), by op then label */
 	size_t nsteps;
 	bool in_flight;                 /* op issued-1 was running when the run died */
+	/* A live ledger read from a file system mounted again since the run (a
+	 * power cut): the store may hold operations the ledger on disk does
+	 * not record, and only operations below trusted have a known fate
+	 * (below issued when the ledger reached the disk whole, else below its
+	 * last durable point). Everything else is unprovable. */
+	bool stale;
+	uint64_t trusted;               /* == issued unless stale */
+	uint64_t durable;               /* finished at the last durable point (live ledgers) */
 };
 
 struct rpb_ledger {
@@ -22,15 +30,20 @@ struct rpb_ledger {
 	unsigned nworkers;
 	const struct rpb_ledger_worker *workers;
 	bool interrupted;               /* read from the live ledger: the run died */
+	bool stale;                     /* ... and read as it reached the disk (workers' stale) */
+	uint64_t durable_ms;            /* the ledger's last durable point (wall ms; 0: its start) */
+	const char *torn;               /* stale: why its tail is not used, or NULL */
 	/* Where the run kept its files: the store's directory (NULL for a
 	 * server's store) and the results directory verify was given. */
 	const char *store_dir, *results_dir;
 };
 
 /* What the ledger says of operation op of one worker: acknowledged, in
- * doubt (failed inside commit, or running when the run died), failed, or
- * never started. */
-enum rpb_op_state { RPB_OP_ACKED = 0, RPB_OP_IN_DOUBT, RPB_OP_FAILED, RPB_OP_NOT_ISSUED };
+ * doubt (failed inside commit, or running when the run died), failed,
+ * never started, or, for a stale ledger, unprovable (at or after trusted:
+ * the store may hold it whole or not at all). */
+enum rpb_op_state { RPB_OP_ACKED = 0, RPB_OP_IN_DOUBT, RPB_OP_FAILED, RPB_OP_NOT_ISSUED,
+		    RPB_OP_UNPROVABLE /* stale ledger: after what it proves; whole or absent */ };
 enum rpb_op_state rpb_ledger_op_state(const struct rpb_ledger_worker *lw, uint64_t op);
 
 struct rpb_verify_result {
@@ -39,6 +52,8 @@ struct rpb_verify_result {
 	uint64_t corrupt;     /* present but wrong size, digest or description */
 	uint64_t unexpected;  /* in the store though never acknowledged */
 	uint64_t in_doubt;    /* failed inside commit: either state accepted if whole */
+	uint64_t unprovable;  /* operations of a stale ledger's unprovable part that left
+			       * records in the store (accepted whole) */
 	uint64_t left;        /* records that failed side steps listed in the ledger left
 			       * behind (expected, not unexpected) */
 	const char *left_by;  /* what left them: "failed probe steps" */

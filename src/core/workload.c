@@ -82,7 +82,11 @@ static const struct rpb_optdef run_options[] = {
 	  .help = "test fault: stall:MS@N sleeps MS ms (less once reaped) inside every Nth op's "
 		  "transaction; lock:MS@N has another session hold a conflicting lock MS ms (or "
 		  "until the run stops) first; partial:K@N (ingest, model = fedora, profile = "
-		  "fedora-4.5) fails every Nth create after K of its documents are written" },
+		  "fedora-4.5) fails every Nth create after K of its documents are written; "
+		  "kill:POINT@N kills the process (SIGKILL) in the "
+		  "first such op at POINT: begin (before its transaction), commit (before "
+		  "commit), acked (committed, not yet in the ledger), file (Fedora model: a "
+		  "binary's temporary file written, not yet renamed)" },
 	{ .key = "slow_ms", .type = RPB_OPT_COUNT, .dflt = "60300",
 	  .umin = 1, .umax = 86400000, .off = RUN(slow_ms),
 	  .help = "a sample slower than this (ms) is an error" },

@@ -66,6 +66,36 @@ static void read_intervals(struct rpb_cmp_run *r)
 	}
 }
 
+/* A count of power_cut.verify, or -1 when it is not one. */
+static double cut_count(const json_t *v, const char *key)
+{
+	const json_t *x = json_object_get(v, key);
+	return json_is_integer(x) && json_integer_value(x) >= 0 ? (double)json_integer_value(x) : -1;
+}
+
+/* bench/quota-run's power cut (result.json's power_cut, written by verify
+ * on the crash image): when, fsck's verdict, what verify found. Only words
+ * and numbers rpbench writes are shown. */
+static void power_cut_mark(struct rpb_cmp_run *r)
+{
+	static const char *const verdicts[] = {"clean", "journal-replayed", "repaired", "damaged"};
+	const json_t *pc = json_object_get(r->root, "power_cut");
+	const json_t *at = json_object_get(pc, "moment_s"), *v = json_object_get(pc, "verify");
+	const char *fsck = json_string_value(json_object_get(pc, "fsck"));
+	size_t k = 0;
+	while (fsck && k < sizeof verdicts / sizeof *verdicts && strcmp(fsck, verdicts[k]))
+		k++;
+	if (!json_is_number(at) || json_number_value(at) < 0 || json_number_value(at) > 1e7)
+		return;
+	double checked = cut_count(v, "checked"), missing = cut_count(v, "missing");
+	char counts[64] = "";
+	if (checked >= 0 && missing >= 0)
+		snprintf(counts, sizeof counts, ", verify %.0f checked, %.0f missing", checked, missing);
+	snprintf(r->end_mark, sizeof r->end_mark, "power cut at t = %.1f s (fsck: %s%s)",
+		 json_number_value(at), fsck && k < sizeof verdicts / sizeof *verdicts ? verdicts[k] : "?",
+		 counts);
+}
+
 void rpb_run_end_read(struct rpb_cmp_run *r, const char *pattern)
 {
 	read_intervals(r);
@@ -81,6 +111,7 @@ void rpb_run_end_read(struct rpb_cmp_run *r, const char *pattern)
 		 * crashed) and only its live files tell how far it got. */
 		snprintf(r->end_mark, sizeof r->end_mark, "killed: results up to t = %.*f s",
 			 r->end_s < 10 ? 1 : 0, r->end_s);
+		power_cut_mark(r);
 		return;
 	}
 	char count[40], what[64];

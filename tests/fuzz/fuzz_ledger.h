@@ -34,6 +34,9 @@ static inline void fuzz_ledger_ok(const struct rpb_result_file *rf)
 		fuzz_list_ok(lw->failures, lw->nfailures, lw->issued, false, rf->job.pattern->nlabels);
 		fuzz_list_ok(lw->steps, lw->nsteps, lw->issued, true, rf->job.pattern->nlabels);
 		FUZZ_ASSERT(!lw->in_flight || lw->issued > 0, "in flight with nothing issued");
+		FUZZ_ASSERT(!lw->stale || (lw->trusted <= lw->issued && lw->durable <= lw->issued),
+			    "trusted %llu, durable %llu of %llu issued", (unsigned long long)lw->trusted,
+			    (unsigned long long)lw->durable, (unsigned long long)lw->issued);
 	}
 }
 

@@ -496,6 +496,7 @@ const struct rpb_pattern rpb_pattern_ingest = {
 	.config_size = sizeof(struct rpb_ingest_opts),
 	.finish = ingest_finish,
 	.files = ingest_files,
+	.verify_stale = true,
 	.binary_payload = ingest_binary_payload,
 	.extra_bytes = ingest_extra_bytes,
 	.prepare = ingest_prepare,

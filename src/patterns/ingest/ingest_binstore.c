@@ -22,6 +22,17 @@
 #include "fsutil.h"
 #include "ingest_fedora.h"
 
+/* In the store's directory while a run writes it (fed_binstore_was_open);
+ * walks skip names starting with a dot. */
+#define OPEN_MARK ".rpbench-writing"
+/* A temporary file's name: the digest's (or the spool's "body"), this,
+ * the writer's pid and tid. */
+#define TEMP_INFIX ".tmp."
+/* A spooled body's temporary file in <dir>/tmp. */
+#define SPOOL_BASE "body"
+
+static enum rpb_status io_fail(struct rpb_err *err, int e, const char *what, const char *path);
+
 enum rpb_status fed_binstore_open(struct fed_binstore *bs, const struct rpb_ingest_opts *o,
 				  const char *store_dir, const char *results_dir, bool sync,
 				  bool create, struct rpb_err *err)
@@ -48,7 +59,36 @@ enum rpb_status fed_binstore_open(struct fed_binstore *bs, const struct rpb_inge
 			    "binary store directory %s cannot be %s (%s); set ingest.binary_dir to a "
 			    "writable directory", bs->dir, create ? "created" : "opened",
 			    err->native ? strerror(err->native) : "not a directory");
-	return st;
+	if (st || !create)
+		return st;
+	char mark[4200];
+	snprintf(mark, sizeof mark, "%s/%s", bs->dir, OPEN_MARK);
+	int fd = open(mark, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	bs->was_open = fd < 0 && errno == EEXIST;
+	if (fd < 0 && !bs->was_open)
+		return io_fail(err, errno, "creating", mark);
+	if (fd >= 0)
+		close(fd);
+	bs->marked = true;
+	if (rpb_fsync_dir(bs->dir) != 0)
+		return io_fail(err, errno, "syncing", bs->dir);
+	return RPB_OK;
+}
+
+bool fed_binstore_was_open(const struct fed_binstore *bs)
+{
+	return bs->was_open;
+}
+
+void fed_binstore_close(struct fed_binstore *bs)
+{
+	char mark[4200];
+	if (!bs->marked)
+		return;
+	snprintf(mark, sizeof mark, "%s/%s", bs->dir, OPEN_MARK);
+	if (unlink(mark) == 0)
+		rpb_fsync_dir(bs->dir);
+	bs->marked = false;
 }
 
 size_t fed_binstore_path(const struct fed_binstore *bs, const char *sha1, char *out, size_t n)
@@ -136,11 +176,12 @@ static int write_new(const char *path, const void *p, size_t n, bool sync)
  * first with the same bytes. */
 static void tmp_name(char *out, size_t n, const char *base)
 {
-	snprintf(out, n, "%s.tmp.%ld.%ld", base, (long)getpid(), (long)gettid());
+	snprintf(out, n, "%s" TEMP_INFIX "%ld.%ld", base, (long)getpid(), (long)gettid());
 }
 
 enum rpb_status fed_binstore_put(const struct fed_binstore *bs, const char *sha1, const void *p,
-				 size_t n, bool *created, struct rpb_err *err)
+				 size_t n, bool *created, fed_hook_fn before_rename, void *arg,
+				 struct rpb_err *err)
 {
 	char path[4200], d3[4200], tmp[4300];
 	*created = false;
@@ -155,6 +196,8 @@ enum rpb_status fed_binstore_put(const struct fed_binstore *bs, const char *sha1
 	int e = write_new(tmp, p, n, bs->sync);
 	if (e)
 		return io_fail(err, e, "writing", tmp);
+	if (before_rename)
+		before_rename(arg);
 	if (rename(tmp, path) != 0) {
 		e = errno;
 		unlink(tmp);
@@ -183,7 +226,7 @@ enum rpb_status fed_binstore_spool(const struct fed_binstore *bs, const void *p,
 	if (st)
 		return st;
 	size_t dl = strlen(dir);
-	snprintf(dir + dl, sizeof dir - dl, "/body");
+	snprintf(dir + dl, sizeof dir - dl, "/" SPOOL_BASE);
 	tmp_name(tmp, sizeof tmp, dir);
 	int e = write_new(tmp, p, n, false);
 	if (e)
@@ -267,20 +310,69 @@ void fed_binstore_remove(const struct fed_binstore *bs, const char *sha1)
 	unlink(path);
 }
 
-/* Every file three directory levels down, outside the trash tree and the
- * temporary files' directory. */
-static uint64_t walk(const char *dir, int depth, fed_name_fn fn, void *ctx)
+size_t fed_binstore_temp_of(const char *name, size_t len)
+{
+	const char *dot = memchr(name, '.', len);
+	size_t d = dot ? (size_t)(dot - name) : 0;
+	return d && len > d + strlen(TEMP_INFIX) && !memcmp(dot, TEMP_INFIX, strlen(TEMP_INFIX)) ? d : 0;
+}
+
+/* The root of an area: the store itself, its trash tree, its spool. */
+static void area_root(const struct fed_binstore *bs, enum fed_area a, char *out, size_t n)
+{
+	snprintf(out, n, "%s%s", bs->dir,
+		 a == FED_AREA_TRASH ? "/" FED_BINSTORE_TRASH : a == FED_AREA_SPOOL ? "/" FED_BINSTORE_TMP : "");
+}
+
+void fed_binstore_remove_in(const struct fed_binstore *bs, enum fed_area a, const char *name,
+			    size_t len)
+{
+	size_t d = fed_binstore_temp_of(name, len), dl = d ? d : len;
+	char path[4400];
+	if (len > 200 || memchr(name, '/', len))
+		return;
+	if (a == FED_AREA_SPOOL) { /* only a spooled body's temporary file */
+		if (dl != strlen(SPOOL_BASE) || !d || memcmp(name, SPOOL_BASE, dl))
+			return;
+		area_root(bs, a, path, 4200);
+		size_t n = strlen(path);
+		snprintf(path + n, sizeof path - n, "/%.*s", (int)len, name);
+		unlink(path);
+		return;
+	}
+	if (dl < 6 || dl > FED_SHA1_HEX || (a == FED_AREA_TRASH && d))
+		return;
+	for (size_t i = 0; i < dl; i++)
+		if (!((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'f')))
+			return; /* not a digest: not the store's */
+	char root[4200];
+	area_root(bs, a, root, sizeof root);
+	snprintf(path, sizeof path, "%s/%.2s/%.2s/%.2s/%.*s", root, name, name + 2, name + 4, (int)len,
+		 name);
+	unlink(path);
+}
+
+void fed_binstore_remove_name(const struct fed_binstore *bs, const char *name, size_t len)
+{
+	fed_binstore_remove_in(bs, FED_AREA_FILES, name, len);
+}
+
+/* Every file levels directory levels down, skipping dot-files and, in the
+ * store itself, the trash tree and the spool. */
+static uint64_t walk(const char *dir, int depth, int levels, bool top_skip, fed_name_fn fn,
+		     void *ctx)
 {
 	DIR *d = opendir(dir);
 	uint64_t n = 0;
 	for (struct dirent *e; d && (e = readdir(d));) {
-		if (e->d_name[0] == '.' || (depth == 0 && (!strcmp(e->d_name, FED_BINSTORE_TRASH) ||
-							     !strcmp(e->d_name, FED_BINSTORE_TMP))))
+		if (e->d_name[0] == '.' ||
+		    (top_skip && depth == 0 && (!strcmp(e->d_name, FED_BINSTORE_TRASH) ||
+						 !strcmp(e->d_name, FED_BINSTORE_TMP))))
 			continue;
-		if (depth < 3) {
+		if (depth < levels) {
 			char sub[4200];
 			snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
-			n += walk(sub, depth + 1, fn, ctx);
+			n += walk(sub, depth + 1, levels, top_skip, fn, ctx);
 		} else {
 			fn(ctx, e->d_name, strlen(e->d_name));
 			n++;
@@ -291,7 +383,15 @@ static uint64_t walk(const char *dir, int depth, fed_name_fn fn, void *ctx)
 	return n;
 }
 
+uint64_t fed_binstore_each_in(const struct fed_binstore *bs, enum fed_area a, fed_name_fn fn,
+			      void *ctx)
+{
+	char root[4200];
+	area_root(bs, a, root, sizeof root);
+	return walk(root, 0, a == FED_AREA_SPOOL ? 0 : 3, a == FED_AREA_FILES, fn, ctx);
+}
+
 uint64_t fed_binstore_each(const struct fed_binstore *bs, fed_name_fn fn, void *ctx)
 {
-	return walk(bs->dir, 0, fn, ctx);
+	return fed_binstore_each_in(bs, FED_AREA_FILES, fn, ctx);
 }

@@ -81,6 +81,8 @@ struct fed_shared {
 	_Atomic uint64_t known[FED_CACHE]; /* hash | 1 of branch paths that exist */
 	struct fed_cache cache;             /* fedora-4.5: doc_cache entries */
 	bool f45;
+	uint64_t swept;             /* leftovers of a run that died, removed at the start */
+	_Atomic bool doubtful;      /* a create failed in doubt after writing its file */
 };
 
 struct fed_worker {
@@ -151,6 +153,8 @@ enum rpb_status fed_prepare(struct rpb_runner *rn, struct fed_shared **out, stru
 	struct rpb_session *s = NULL;
 	const struct rpb_backend *b = rn->backend;
 	st = b->session_open(rn->store, &s, err);
+	if (!st && sh->bs.dir[0])
+		st = fed_sweep(b, s, &sh->bs, !o->binary_dir[0], &sh->swept, err);
 	struct rpb_buf doc = {0};
 	char key[FED_KEY_MAX];
 	uint64_t now = rpb_wall_ms();
@@ -196,6 +200,10 @@ void fed_fini(struct fed_shared *sh)
 	for (unsigned i = 0; i < FED_STRIPES; i++)
 		pthread_mutex_destroy(&sh->stripe[i]);
 	cache_fini(&sh->cache);
+	/* The run ended; a file of a create in doubt may still be an orphan,
+	 * for the next run's start to sweep. */
+	if (!atomic_load(&sh->doubtful))
+		fed_binstore_close(&sh->bs);
 	free(sh->stats);
 	free(sh);
 }
@@ -810,6 +818,18 @@ static bool in_files(const struct fed_shared *sh, const struct rpb_ingest_opts *
 	return sh->bs.dir[0] && o->binary_threshold && size >= o->binary_threshold;
 }
 
+/* inject = kill:file@N, between a create's temporary file and its rename. */
+struct kill_at {
+	struct rpb_worker *w;
+	uint64_t i;
+};
+
+static void kill_before_rename(void *arg)
+{
+	struct kill_at *k = arg;
+	rpb_inject_kill(k->w, k->i, RPB_KILL_FILE);
+}
+
 uint64_t fed_stage(struct rpb_worker *w, struct fed_worker *fw, uint64_t i)
 {
 	const struct rpb_job *job = w->rn->job;
@@ -836,12 +856,13 @@ enum rpb_status fed_create(struct rpb_worker *w, struct fed_shared *sh, struct f
 	 * fedora-4.5 spools every body through a temporary file on the way. */
 	bool is_file = in_files(sh, o, size), file_created = false, at_commit = false;
 	enum rpb_status st = digest_of(&c, fw->content, (size_t)size, fw->digest);
+	struct kill_at kill = {w, i};
 	if (!st && c.f45 && sh->bs.dir[0])
 		st = fed_binstore_spool(&sh->bs, fw->content, (size_t)size,
 					is_file ? NULL : fw->content, err);
 	if (!st && is_file)
 		st = fed_binstore_put(&sh->bs, fw->digest, fw->content, (size_t)size, &file_created,
-				      err);
+				      kill_before_rename, &kill, err);
 	if (!st && is_file && c.f45)
 		st = fed_binstore_trash_mark(&sh->bs, fw->digest, err);
 	if (!st) {
@@ -879,6 +900,10 @@ enum rpb_status fed_create(struct rpb_worker *w, struct fed_shared *sh, struct f
 		c.stats->inlined += !is_file;
 		if (is_file && c.f45)
 			fed_binstore_trash_clear(&sh->bs, fw->digest); /* markAsUsed */
+	} else if (at_commit && is_file && (file_created || c.f45)) {
+		/* In doubt: its file, and its trash marker, stay for the next
+		 * run's sweep. */
+		atomic_store_explicit(&sh->doubtful, true, memory_order_relaxed);
 	} else if (file_created && !at_commit) {
 		/* Certainly not committed: the file would be an orphan. */
 		fed_binstore_remove(&sh->bs, fw->digest);
@@ -1186,4 +1211,7 @@ void fed_report_json(const struct rpb_runner *rn, const struct fed_shared *sh, j
 		json_object_set_new(f, "doc_cache_hits", json_integer((json_int_t)sh->cache.hits));
 		json_object_set_new(f, "doc_cache_misses", json_integer((json_int_t)sh->cache.misses));
 	}
+	if (sh->swept) /* a run before this one died: what it left in doubt */
+		json_object_set_new(f, "leftovers_removed",
+				    json_integer((json_int_t)sh->swept));
 }

@@ -140,6 +140,8 @@ bool fed_sha1_hex(const void *p, size_t n, char out[FED_SHA1_HEX + 1]);
 struct fed_binstore {
 	char dir[4096];
 	bool sync;
+	bool was_open; /* the marker of a run that did not close it was there */
+	bool marked;   /* this open made the marker */
 };
 /* dir: binary_dir, or the default: <store dir>/binaries for a store in a
  * directory, <results dir>/binaries for a server's. Creates it when
@@ -155,10 +157,13 @@ enum rpb_status fed_binstore_open(struct fed_binstore *bs, const struct rpb_inge
 size_t fed_binstore_path(const struct fed_binstore *bs, const char *sha1, char *out, size_t n);
 /* Stores n bytes as the file named sha1 unless one is there (same content:
  * *created = false): a temporary file made with O_CREAT|O_EXCL, written,
- * synced with its directory when bs->sync, then renamed. ENOSPC is
- * disk-full like any other store's. */
+ * synced with its directory when bs->sync, then renamed (before_rename,
+ * when not NULL, is called with arg just before: a fault's point). ENOSPC
+ * is disk-full like any other store's. */
+typedef void (*fed_hook_fn)(void *arg);
 enum rpb_status fed_binstore_put(const struct fed_binstore *bs, const char *sha1, const void *p,
-				 size_t n, bool *created, struct rpb_err *err);
+				 size_t n, bool *created, fed_hook_fn before_rename, void *arg,
+				 struct rpb_err *err);
 /* fedora-4.5: the body goes through a temporary file in <dir>/tmp, as
  * ModeShape's storeValue writes every body (small ones included) to one
  * while it hashes it; back (may be NULL) gets the bytes read back from it,
@@ -179,6 +184,37 @@ void fed_binstore_remove(const struct fed_binstore *bs, const char *sha1);
 /* Calls fn with every file name (a SHA-1) in the store, and with names
  * that are not one (leftover temporary files) too; returns the count. */
 uint64_t fed_binstore_each(const struct fed_binstore *bs, fed_name_fn fn, void *ctx);
+/* For a name fed_binstore_each gave: the length of the digest it is the
+ * temporary file of (fed_binstore_put's, left by a create killed before
+ * its rename), or 0 when it is no temporary file. */
+size_t fed_binstore_temp_of(const char *name, size_t len);
+/* Removes such a temporary file, or the file of a digest, by the name
+ * fed_binstore_each gave (anything else is left alone). */
+void fed_binstore_remove_name(const struct fed_binstore *bs, const char *name, size_t len);
+/* The store's three parts: its files, the trash tree of markers (named by
+ * digest, three levels deep) and the spool of bodies on their way
+ * (fedora-4.5's temporary files, one level). A marker or a spooled body is
+ * there after a run only if a create was in flight when it died (or, a
+ * marker, failed inside its commit): in doubt, swept by the next run. */
+enum fed_area { FED_AREA_FILES = 0, FED_AREA_TRASH, FED_AREA_SPOOL };
+uint64_t fed_binstore_each_in(const struct fed_binstore *bs, enum fed_area a, fed_name_fn fn,
+			      void *ctx);
+/* Removes a name fed_binstore_each_in gave for area a, if it is one the
+ * store makes there (a digest; in the spool a body's temporary file). */
+void fed_binstore_remove_in(const struct fed_binstore *bs, enum fed_area a, const char *name,
+			    size_t len);
+/* A marker that a run is writing the store: made by fed_binstore_open
+ * with create, removed by fed_binstore_close; found at the next open, it
+ * says the last run died (its leftovers are then swept). */
+bool fed_binstore_was_open(const struct fed_binstore *bs);
+void fed_binstore_close(struct fed_binstore *bs);
+
+/* At a run's start, on its own session: removes what the last run left in
+ * doubt in bs when it died (ingest_fedora_sweep.c); own_dir: bs is the
+ * store's own binary directory, not a binary_dir the user named. */
+enum rpb_status fed_sweep(const struct rpb_backend *b, struct rpb_session *s,
+			  const struct fed_binstore *bs, bool own_dir, uint64_t *removed,
+			  struct rpb_err *err);
 
 struct rpb_ledger;
 struct rpb_verify_result;

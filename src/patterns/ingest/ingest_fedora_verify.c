@@ -18,7 +18,11 @@
  * their parent's reference, which nothing checks. A binary node no
  * acknowledged create made is unexpected (one in doubt may be there or
  * not), and so is a file no node references (an orphan binary), unless an
- * in-doubt create would have written it. */
+ * acknowledged or in-doubt create wrote it (a temporary file of an
+ * in-doubt create, killed before its rename, too). Under fedora-4.5 a
+ * trash marker is left only by a create in doubt, a spooled body only by
+ * one running when the run ended. The next run's start
+ * removes what a run that died left (ingest_fedora_sweep.c). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,6 +114,8 @@ struct vctx {
 	size_t plen;
 	struct hset nodes, listed, digests;
 	struct hset doubt;         /* nodes on the paths of creates in doubt */
+	struct hset doubt_marks;   /* digests whose trash marker may be left */
+	bool died;                 /* a create was running when the run ended */
 	/* Children to look for once the scan is done: their paths' hashes and
 	 * the container that names them (an offset into parents), and
 	 * containers whose names are in blocks. */
@@ -180,6 +186,20 @@ static void on_child(void *ctx, const char *name, size_t nlen)
 	want_child(c->v, child_hash(c->path, c->len, name, nlen), c->parent);
 }
 
+/* Whether probe n of thread t is one a run that died may have left: the
+ * probe of the operation it was running (probe n follows create
+ * n * probe_every - 1), or of one a stale ledger cannot tell (counted). */
+static bool probe_unfinished(struct vctx *v, unsigned t, uint64_t n)
+{
+	uint64_t every = v->o->probe_every, op;
+	if (!every || t >= v->ledger->nworkers || n == 0 || __builtin_mul_overflow(n, every, &op))
+		return false;
+	const struct rpb_ledger_worker *lw = &v->ledger->workers[t];
+	enum rpb_op_state st = rpb_ledger_op_state(lw, op - 1);
+	v->res->unprovable += st == RPB_OP_UNPROVABLE;
+	return st == RPB_OP_UNPROVABLE || (lw->in_flight && op == lw->issued);
+}
+
 /* A binary node of this run: made by an operation the ledger knows? */
 static void check_maker(struct vctx *v, const struct fed_doc *d, const char *path)
 {
@@ -191,9 +211,12 @@ static void check_maker(struct vctx *v, const struct fed_doc *d, const char *pat
 	bool parsed = sscanf(buf, "%u/%" SCNu64, &t, &n) == 2;
 	if (d->op.data && parsed && t < v->ledger->nworkers) {
 		enum rpb_op_state st = rpb_ledger_op_state(&v->ledger->workers[t], n);
-		if (st == RPB_OP_ACKED || st == RPB_OP_IN_DOUBT)
+		v->res->unprovable += st == RPB_OP_UNPROVABLE;
+		if (st == RPB_OP_ACKED || st == RPB_OP_IN_DOUBT || st == RPB_OP_UNPROVABLE)
 			return;
 	}
+	if (d->probe.data && parsed && probe_unfinished(v, t, n))
+		return;
 	if (d->probe.data && parsed && ingest_probe_left(v->job, v->ledger, t, n)) {
 		/* A probe a failed step left: expected, counted apart. */
 		v->res->left++;
@@ -286,11 +309,34 @@ static enum rpb_status read_blocks(struct vctx *v, const char *path, struct rpb_
 }
 
 /* One acknowledged create: its path, its listing, its document, its content. */
+/* The digest (the file's name) of create i of thread t, into digest;
+ * v->content holds its content after, *size its size. */
+static enum rpb_status create_digest(struct vctx *v, unsigned t, uint64_t i,
+				     char digest[FED_SHA1_HEX + 1], uint64_t *size,
+				     struct rpb_err *err)
+{
+	*size = ingest_content(v->job, t, i, v->content);
+	if (v->o->digest != INGEST_SHA1)
+		ingest_digest_hex(v->content, (size_t)*size, digest);
+	else if (!fed_sha1_hex(v->content, (size_t)*size, digest))
+		return rpb_err_set(err, RPB_IO, 0, NULL, "OpenSSL could not compute a SHA-1");
+	return RPB_OK;
+}
+
 static enum rpb_status check_create(struct vctx *v, unsigned t, uint64_t i, struct rpb_err *err)
 {
 	struct fed_path p;
 	fed_place(&p, v->o, v->job->run.seed, t, i);
 	v->res->checked++;
+	/* Its file is this create's whatever its node says: with sync = none
+	 * a lost node leaves a file no node references, and that is the loss
+	 * counted here, not an orphan. */
+	uint64_t size;
+	char digest[FED_SHA1_HEX + 1];
+	enum rpb_status st = create_digest(v, t, i, digest, &size, err);
+	if (st)
+		return st;
+	hset_add(&v->digests, hash_of(digest, strlen(digest)));
 	for (unsigned j = 1; j < p.depth; j++)
 		if (!hset_has(&v->nodes, hash_of(p.at[j], p.len[j]))) {
 			v->res->missing++;
@@ -310,7 +356,7 @@ static enum rpb_status check_create(struct vctx *v, unsigned t, uint64_t i, stru
 	}
 	char key[FED_KEY_MAX];
 	size_t kl = fed_content_key(key, v->ledger->run_tag, p.at[p.depth], p.len[p.depth]);
-	enum rpb_status st = v->b->get(v->s, RPB_T_DESCRIPTIONS, rpb_slice_make(key, kl), &v->got, err);
+	st = v->b->get(v->s, RPB_T_DESCRIPTIONS, rpb_slice_make(key, kl), &v->got, err);
 	if (st == RPB_NOT_FOUND) {
 		v->res->missing++;
 		problem(v, "node %s (create %" PRIu64 " of thread %u) has no " FED_CONTENT_NAME " node",
@@ -320,14 +366,6 @@ static enum rpb_status check_create(struct vctx *v, unsigned t, uint64_t i, stru
 	if (st)
 		return st;
 	struct fed_doc d;
-	uint64_t size = ingest_content(v->job, t, i, v->content);
-	char digest[FED_SHA1_HEX + 1];
-	if (v->o->digest == INGEST_SHA1) {
-		if (!fed_sha1_hex(v->content, (size_t)size, digest))
-			return rpb_err_set(err, RPB_IO, 0, NULL, "OpenSSL could not compute a SHA-1");
-	} else {
-		ingest_digest_hex(v->content, (size_t)size, digest);
-	}
 	const char *bad = !fed_doc_parse(v->got.data, v->got.len, &d) ? "a malformed document"
 			  : d.type != FED_BINARY			     ? "not a binary"
 			  : d.size != size				     ? "the wrong size"
@@ -364,43 +402,79 @@ static enum rpb_status check_create(struct vctx *v, unsigned t, uint64_t i, stru
 	return RPB_OK;
 }
 
-struct orphan_ctx {
-	struct vctx *v;
-};
-
+/* A file of the binary store: one a node of any run references, the file
+ * of an acknowledged or in-doubt create (a temporary one too: killed
+ * before its rename), or, for a stale ledger, possibly one of the
+ * operations it cannot prove; anything else is an orphan. */
 static void on_file(void *ctx, const char *name, size_t len)
 {
-	struct vctx *v = ((struct orphan_ctx *)ctx)->v;
-	if (hset_has(&v->digests, hash_of(name, len)))
+	struct vctx *v = ctx;
+	size_t dlen = fed_binstore_temp_of(name, len);
+	if (hset_has(&v->digests, hash_of(name, dlen ? dlen : len)))
 		return;
+	if (v->ledger->stale) {
+		v->res->unprovable++;
+		return;
+	}
 	v->res->unexpected++;
-	problem(v, "orphan binary %.*s in %s: no node references it", (int)len, name, v->bs.dir);
+	problem(v, "%s %.*s in %s: no node references it", dlen ? "temporary binary" : "orphan binary",
+		(int)len, name, v->bs.dir);
 }
 
-/* What an in-doubt create may have left: its files are not orphans of
- * this run, and a reference to one of the nodes on its path may dangle. */
-static enum rpb_status accept_in_doubt(struct vctx *v, struct rpb_err *err)
+/* A trash marker or a spooled body: accepted when a create in doubt may
+ * have left it, possibly one a stale ledger cannot tell, else unexpected. */
+static void leftover(struct vctx *v, bool accepted, const char *what, const char *name,
+		     size_t len, const char *area, const char *why)
 {
-	for (unsigned t = 0; t < v->ledger->nworkers; t++) {
-		const struct rpb_ledger_worker *lw = &v->ledger->workers[t];
-		for (size_t f = 0; f < lw->nfailures; f++) {
-			uint64_t i = lw->failures[f].op;
-			if (rpb_ledger_op_state(lw, i) != RPB_OP_IN_DOUBT)
-				continue;
-			struct fed_path p;
-			fed_place(&p, v->o, v->job->run.seed, t, i);
-			for (unsigned j = 1; j <= p.depth; j++)
-				hset_add(&v->doubt, hash_of(p.at[j], p.len[j]));
-			uint64_t size = ingest_content(v->job, t, i, v->content);
-			char digest[FED_SHA1_HEX + 1];
-			if (v->o->digest == INGEST_SHA1 && !fed_sha1_hex(v->content, (size_t)size, digest))
-				return rpb_err_set(err, RPB_IO, 0, NULL, "OpenSSL could not compute a SHA-1");
-			if (v->o->digest != INGEST_SHA1)
-				ingest_digest_hex(v->content, (size_t)size, digest);
-			hset_add(&v->digests, hash_of(digest, strlen(digest)));
-		}
+	if (accepted)
+		return;
+	if (v->ledger->stale) {
+		v->res->unprovable++;
+		return;
 	}
-	return RPB_OK;
+	v->res->unexpected++;
+	problem(v, "%s %.*s in %s/%s: %s", what, (int)len, name, v->bs.dir, area, why);
+}
+
+/* A trash marker (ModeShape's markAsUnused of a new binary): a create
+ * clears its marker before it is acknowledged, so one is left only by a
+ * create in doubt (failed inside its commit, or running when the run
+ * died). */
+static void on_mark(void *ctx, const char *name, size_t len)
+{
+	struct vctx *v = ctx;
+	leftover(v, hset_has(&v->doubt_marks, hash_of(name, len)), "trash marker", name, len,
+		 FED_BINSTORE_TRASH, "no create in doubt stored that binary");
+}
+
+/* A body spooled through a temporary file is removed at once: one is left
+ * only by a create running when the run died. */
+static void on_spool(void *ctx, const char *name, size_t len)
+{
+	struct vctx *v = ctx;
+	leftover(v, v->died, "spooled body", name, len, FED_BINSTORE_TMP,
+		 "no create was running when the run ended");
+}
+
+/* What in-doubt create i of thread t (failed inside commit, or running
+ * when the run died) may have left: its file, renamed or still temporary,
+ * and its trash marker are not orphans of this run, and a reference to
+ * one of the nodes on its path may dangle. */
+static enum rpb_status accept_in_doubt(struct vctx *v, unsigned t, uint64_t i,
+				       struct rpb_err *err)
+{
+	struct fed_path p;
+	fed_place(&p, v->o, v->job->run.seed, t, i);
+	for (unsigned j = 1; j <= p.depth; j++)
+		hset_add(&v->doubt, hash_of(p.at[j], p.len[j]));
+	uint64_t size;
+	char digest[FED_SHA1_HEX + 1];
+	enum rpb_status st = create_digest(v, t, i, digest, &size, err);
+	if (!st) {
+		hset_add(&v->digests, hash_of(digest, strlen(digest)));
+		hset_add(&v->doubt_marks, hash_of(digest, strlen(digest)));
+	}
+	return st;
 }
 
 enum rpb_status ingest_fedora_verify(const struct rpb_backend *b, struct rpb_store *store,
@@ -434,10 +508,12 @@ enum rpb_status ingest_fedora_verify(const struct rpb_backend *b, struct rpb_sto
 			res->in_doubt += os == RPB_OP_IN_DOUBT;
 			if (os == RPB_OP_ACKED)
 				st = check_create(&v, t, i, err);
+			else if (os == RPB_OP_IN_DOUBT)
+				st = accept_in_doubt(&v, t, i, err);
 		}
+		v.died |= lw->in_flight;
 	}
 	if (!st)
-		st = accept_in_doubt(&v, err);
 	for (size_t k = 0; !st && k < v.nwant; k++) {
 		if (hset_has(&v.nodes, v.want[k].h))
 			continue;
@@ -452,10 +528,12 @@ enum rpb_status ingest_fedora_verify(const struct rpb_backend *b, struct rpb_sto
 			"children", v.parents + v.want[k].parent);
 	}
 	if (!st && !no_files) {
-		struct orphan_ctx oc = {&v};
-		fed_binstore_each(&v.bs, on_file, &oc);
+		fed_binstore_each(&v.bs, on_file, &v);
+		fed_binstore_each_in(&v.bs, FED_AREA_TRASH, on_mark, &v);
+		fed_binstore_each_in(&v.bs, FED_AREA_SPOOL, on_spool, &v);
 	}
-	if (!st && (v.nomem || v.nodes.nomem || v.listed.nomem || v.digests.nomem || v.doubt.nomem))
+	if (!st && (v.nomem || v.nodes.nomem || v.listed.nomem || v.digests.nomem || v.doubt.nomem ||
+		    v.doubt_marks.nomem))
 		st = rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for verify's node sets");
 	if (v.s) {
 		b->rollback(v.s);
@@ -465,6 +543,7 @@ enum rpb_status ingest_fedora_verify(const struct rpb_backend *b, struct rpb_sto
 	free(v.listed.slot);
 	free(v.digests.slot);
 	free(v.doubt.slot);
+	free(v.doubt_marks.slot);
 	free(v.want);
 	free(v.parents);
 	free(v.blocked);

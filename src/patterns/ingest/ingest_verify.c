@@ -112,7 +112,10 @@ static enum rpb_status check_op(struct vctx *v, unsigned t, uint64_t op, bool fa
 		return RPB_OK;
 	}
 	if (in_doubt) {
-		res->in_doubt++;
+		/* A stale ledger's unprovable operation: whole or absent too. */
+		bool unprovable = rpb_ledger_op_state(&v->ledger->workers[t], op) == RPB_OP_UNPROVABLE;
+		res->in_doubt += !unprovable;
+		res->unprovable += unprovable && present;
 		if (present == 0)
 			return RPB_OK;
 		if (present < 3) {
@@ -161,6 +164,8 @@ static enum rpb_status check_thread(struct vctx *v, unsigned t, struct rpb_err *
 			}
 			if (lw->in_flight && op + 1 == lw->issued)
 				failed = in_doubt = true; /* the run died during it */
+			if (rpb_ledger_op_state(lw, op) == RPB_OP_UNPROVABLE)
+				failed = in_doubt = true;
 			st = check_op(v, t, op, failed, in_doubt, err);
 		}
 		if (!st)
@@ -223,9 +228,19 @@ static bool parse_thread_key(char kind, const char *tag, const char *k, size_t l
 	return got == len && memcmp(canon, k, len) == 0;
 }
 
-static bool issued(const struct rpb_ledger *l, unsigned t, uint64_t op)
+/* Whether op of thread t was issued, as far as the ledger can tell: a
+ * stale one (read as it reached the disk) cannot tell of the operations
+ * after its end, whose records are accepted (and counted) whole. */
+static bool issued(const struct vctx *v, unsigned t, uint64_t op, bool count)
 {
-	return t < l->nworkers && op < l->workers[t].issued;
+	const struct rpb_ledger *l = v->ledger;
+	if (t >= l->nworkers)
+		return false;
+	if (op >= l->workers[t].issued && l->workers[t].stale) {
+		v->res->unprovable += count;
+		return true;
+	}
+	return op < l->workers[t].issued;
 }
 
 /* Whether a probe resource key belongs to the operation a run died in: its
@@ -236,6 +251,12 @@ static bool probe_in_flight(const struct vctx *v, const char *k, size_t len)
 	uint64_t every = ingest_opts(v->job)->probe_every;
 	if (!l->interrupted || !every)
 		return false;
+	unsigned pt;
+	uint64_t probe, op;
+	if (l->stale && parse_thread_key('p', l->run_tag, k, len, &pt, &probe) && pt < l->nworkers &&
+	    probe && !__builtin_mul_overflow(probe, every, &op) &&
+	    rpb_ledger_op_state(&l->workers[pt], op - 1) == RPB_OP_UNPROVABLE)
+		return true; /* of an operation a stale ledger cannot tell */
 	for (unsigned t = 0; t < l->nworkers; t++) {
 		const struct rpb_ledger_worker *lw = &l->workers[t];
 		if (!lw->in_flight || lw->issued % every != 0)
@@ -291,7 +312,8 @@ static bool key_known(struct scan_ctx *sc, const char *k, size_t len)
 	unsigned t;
 	uint64_t op;
 	if (sc->kind == SCAN_OBJECTS)
-		return parse_thread_key('o', tag, k, len, &t, &op) && issued(sc->v->ledger, t, op);
+		return parse_thread_key('o', tag, k, len, &t, &op) &&
+		       issued(sc->v, t, op, sc->table == RPB_T_OBJECTS);
 	const char *probe = k;
 	if (sc->kind == SCAN_MEMBERS) {
 		/* Members: "c/<tag>/<k>/" + object id, k the op's container. */
@@ -304,7 +326,7 @@ static bool key_known(struct scan_ctx *sc, const char *k, size_t len)
 		} else {
 			char c[INGEST_KEY_MAX];
 			size_t n = ingest_container_key(c, tag, op, ingest_opts(sc->v->job)->containers);
-			return issued(sc->v->ledger, t, op) && n == clen && memcmp(c, k, n) == 0;
+			return n == clen && memcmp(c, k, n) == 0 && issued(sc->v, t, op, false);
 		}
 	}
 	/* Every probe resource is deleted by its sequence, unless the run died

@@ -18,6 +18,7 @@
 #include "clock.h"
 #include "paths.h"
 #include "runner.h"
+#include "ledger.h"
 #include "ycsb.h"
 #include "ycsb_status.h"
 
@@ -111,6 +112,11 @@ static enum rpb_status ycsb_prepare(struct rpb_runner *rn, struct rpb_err *err)
 		ycsb_status_free(&sh->status);
 		free(sh);
 		return rpb_err_set(err, RPB_IO, 0, NULL, "%s", msg);
+	}
+	/* The counter is part of the ledger: durable at its durable points. */
+	if (sh->ack.mapped && rn->live) {
+		rpb_live_ledger_track_map(rn->live, sh->ack.h, sh->ack.len);
+		rpb_live_ledger_track_fd(rn->live, sh->ack.given_up_fd);
 	}
 	rn->pattern_state = sh;
 	return RPB_OK;
@@ -559,6 +565,7 @@ const struct rpb_pattern rpb_pattern_ycsb = {
 	.config_size = sizeof(struct rpb_ycsb_opts),
 	.finish = ycsb_finish,
 	.files = ycsb_files,
+	.verify_stale = true,
 	.prepare = ycsb_prepare,
 	.worker_init = ycsb_worker_init,
 	.worker_fini = ycsb_worker_fini,
