@@ -30,6 +30,12 @@ uint64_t rpb_sqlite_statements(const struct rpb_session *s);
 /* Waits of a PostgreSQL session for the server since it opened: a
  * synchronous statement, a statement's first PREPARE, a pipeline's sync. */
 uint64_t rpb_postgres_round_trips(const struct rpb_session *s);
+/* The durability level a session really runs with, asked of the library or
+ * server itself: SQLite's PRAGMA synchronous (0 OFF, 1 NORMAL, 2 FULL,
+ * 3 EXTRA; -1 on error), PostgreSQL's SHOW synchronous_commit (false on
+ * error; between transactions only). */
+int rpb_sqlite_synchronous(const struct rpb_session *s);
+bool rpb_postgres_synchronous_commit(const struct rpb_session *s, char *out, size_t n);
 
 /* NULL-terminated list of the backends built in, null last. */
 extern const struct rpb_backend *const rpb_backends[];

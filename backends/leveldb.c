@@ -818,7 +818,7 @@ uint64_t rpb_leveldb_snapshots(struct rpb_store *st)
 const struct rpb_backend rpb_backend_leveldb = {
 	.name = "leveldb",
 	.abi = RPB_BACKEND_ABI,
-	.flags = 0,
+	.flags = RPB_BF_NATIVE_UNSYNCED,
 	.options = ldb_optspecs,
 	.version = ldb_version,
 	.open = ldb_store_open,

@@ -34,12 +34,18 @@
 /* Serialises concurrent creators in one database ("rpbn"). */
 #define PG_CREATE_LOCK 0x7270626eL
 
+/* postgres.synchronous_commit: auto = what sync asks (commit on, none off). */
+static const char *const pg_synchronous_commit[] = {"auto", "off", "local", "remote_write", "on",
+						    "remote_apply", NULL};
+
 static const struct rpb_optspec pg_options[] = {
 	{"fetch_rows", "1000", "rows fetched per scan round trip, 1..1M; bounds scan memory"},
 	{"pipeline", "on",
 	 "on = a write transaction's BEGIN, puts and COMMIT go in one round trip (libpq pipeline mode); off = one round trip per statement"},
 	{"read_dsn", "",
 	 "connection string of a hot standby of the server: READ transactions run there, causally (each waits until the standby has replayed what it must see); empty = every transaction on --dsn"},
+	{"synchronous_commit", "auto",
+	 "auto, off, local, remote_write, on or remote_apply: SET synchronous_commit on every session; auto = on with sync = commit, off with sync = none"},
 	{"replica_wait_ms", "60000",
 	 "with read_dsn: longest wait for the standby to replay a read's floor before the read fails, 1..3600000"},
 	{NULL, NULL, NULL},
@@ -68,6 +74,7 @@ struct rpb_store {
 	char *schema;     /* plain name, for catalog lookups */
 	char *schema_sql; /* quoted identifier, for statements */
 	enum rpb_sync sync;
+	unsigned synchronous_commit; /* index in pg_synchronous_commit: 0 = from sync */
 	uint64_t fetch_rows;
 	bool pipeline;
 	pthread_mutex_t admin_lock; /* usage() may come from any thread */
@@ -519,6 +526,9 @@ static enum rpb_status pg_open_config(const struct rpb_store_cfg *cfg, struct rp
 		rc = pg_cfg_onoff(cfg, "pipeline", true, &st->pipeline, err);
 	if (!rc)
 		rc = rpb_cfg_u64(cfg, "replica_wait_ms", 60000, 1, 3600000, &st->replica_wait_ms, err);
+	if (!rc)
+		rc = rpb_cfg_choice(cfg, "synchronous_commit", pg_synchronous_commit,
+				    &st->synchronous_commit, err);
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < cfg->nopts && !cfg->primary_only; i++)
@@ -912,7 +922,10 @@ static enum rpb_status pg_link_open(struct rpb_session *s, unsigned which, struc
 		return rc;
 	char sql[256];
 	snprintf(sql, sizeof sql, "SET search_path TO %s; SET synchronous_commit TO %s",
-		 st->schema_sql, st->sync == RPB_SYNC_NONE ? "off" : "on");
+		 st->schema_sql,
+		 st->synchronous_commit ? pg_synchronous_commit[st->synchronous_commit]
+		 : st->sync == RPB_SYNC_NONE ? "off"
+					     : "on");
 	rc = pg_exec(which == PG_PRIMARY ? st : NULL, l->conn, sql, "session setup", err);
 	if (rc)
 		return rc;
@@ -1587,4 +1600,14 @@ const struct rpb_backend rpb_backend_postgres = {
 uint64_t rpb_postgres_round_trips(const struct rpb_session *s)
 {
 	return s->round_trips;
+}
+
+bool rpb_postgres_synchronous_commit(const struct rpb_session *s, char *out, size_t n)
+{
+	PGresult *r = PQexec(s->link[PG_PRIMARY].conn, "SHOW synchronous_commit");
+	bool ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1;
+	if (ok)
+		snprintf(out, n, "%s", PQgetvalue(r, 0, 0));
+	PQclear(r);
+	return ok;
 }

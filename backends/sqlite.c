@@ -46,7 +46,11 @@ static const unsigned char sq_empty[1];
 struct sq_tuning {
 	uint64_t page_size, cache_size, mmap_size, busy_timeout, wal_autocheckpoint, max_pages;
 	bool exclusive; /* locking_mode = exclusive */
+	unsigned synchronous; /* index in sq_synchronous: 0 = from sync */
 };
+
+/* sqlite.synchronous: auto = what sync asks (commit FULL, none OFF). */
+static const char *const sq_synchronous[] = {"auto", "off", "normal", "full", "extra", NULL};
 
 /* The largest first put kept for autocommit; a larger one begins at once
  * rather than be copied. */
@@ -108,6 +112,11 @@ static const struct rpb_optspec sq_options[] = {
 	{"max_pages", "0",
 	 "page quota of the database file, [0, 1073741823], 0 = unlimited; exceeding it "
 	 "fails with SQLITE_FULL, a disk-full test where a small file system cannot be mounted"},
+	{"synchronous", "auto",
+	 "auto, off, normal, full or extra: PRAGMA synchronous on every connection; auto = FULL "
+	 "with sync = commit, OFF with sync = none; normal is WAL's usual setting (a commit "
+	 "survives a process crash; the WAL is synced at checkpoints, so a power loss may lose "
+	 "the last commits)"},
 	{"locking_mode", "normal",
 	 "normal or exclusive; exclusive keeps the file locked by the one session a run may then "
 	 "open (threads = 1, clients = 1) and its WAL index in process memory, as "
@@ -227,7 +236,9 @@ static int sq_pragmas(const struct rpb_store *st, sqlite3 *db)
 			 "PRAGMA locking_mode = %s; PRAGMA synchronous = %s; PRAGMA cache_size = -%llu; "
 			 "PRAGMA mmap_size = %llu; PRAGMA wal_autocheckpoint = %llu;",
 			 st->tune.exclusive ? "EXCLUSIVE" : "NORMAL",
-			 st->sync == RPB_SYNC_COMMIT ? "FULL" : "OFF",
+			 st->tune.synchronous ? sq_synchronous[st->tune.synchronous]
+			 : st->sync == RPB_SYNC_COMMIT ? "FULL"
+						       : "OFF",
 			 (unsigned long long)(st->tune.cache_size / 1024),
 			 (unsigned long long)st->tune.mmap_size,
 			 (unsigned long long)st->tune.wal_autocheckpoint);
@@ -312,6 +323,8 @@ static enum rpb_status sq_tuning_read(const struct rpb_store_cfg *cfg, struct sq
 				 &t->wal_autocheckpoint, err);
 	if (!st)
 		st = rpb_cfg_u64(cfg, "max_pages", 0, 0, 1073741823, &t->max_pages, err);
+	if (!st)
+		st = rpb_cfg_choice(cfg, "synchronous", sq_synchronous, &t->synchronous, err);
 	for (size_t i = 0; !st && i < cfg->nopts; i++) {
 		if (strcmp(cfg->opts[i].key, "locking_mode") != 0)
 			continue;
@@ -869,6 +882,17 @@ static void sq_interrupt(struct rpb_session *s)
 uint64_t rpb_sqlite_statements(const struct rpb_session *s)
 {
 	return s->statements;
+}
+
+int rpb_sqlite_synchronous(const struct rpb_session *s)
+{
+	sqlite3_stmt *q = NULL;
+	int v = -1;
+	if (sqlite3_prepare_v2(s->db, "PRAGMA synchronous", -1, &q, NULL) == SQLITE_OK &&
+	    sqlite3_step(q) == SQLITE_ROW)
+		v = sqlite3_column_int(q, 0);
+	sqlite3_finalize(q);
+	return v;
 }
 
 const struct rpb_backend rpb_backend_sqlite = {

@@ -467,6 +467,7 @@ static void store_cfg(struct rpb_store_cfg *cfg, const struct rpb_backend *b,
 {
 	memset(cfg, 0, sizeof *cfg);
 	cfg->sync = job->run.sync;
+	cfg->profile = rpb_profile_names[job->run.profile];
 	cfg->dir = dir;
 	cfg->dsn = dsn;
 	cfg->name = schema ? schema : ((b->flags & RPB_BF_SERVER) ? "rpbench" : NULL);
@@ -507,6 +508,12 @@ static int cmd_run(const struct rpb_backend *b, struct cli *c, const char *prog,
 {
 	struct rpb_job job;
 	int rc = load_job(&job, c, prog);
+	/* sync = native: what this store does unasked; result.json records
+	 * the resolved level, so a comparison shows what really ran. */
+	if (!rc && job.run.sync == RPB_SYNC_NATIVE)
+		job.run.sync = (b->flags & (RPB_BF_NATIVE_UNSYNCED | RPB_BF_STORES_NOTHING))
+				       ? RPB_SYNC_NONE
+				       : RPB_SYNC_COMMIT;
 	if (!rc && !(rc = check_location_flags(b, c, prog)) && !(rc = check_paths(c, true, prog)) &&
 	    job.run.inject.kind == RPB_INJECT_LOCK && !(b->flags & RPB_BF_LOCKS))
 		rc = usage_error(prog, "inject = lock needs a backend whose writers wait for another "
@@ -631,9 +638,10 @@ static int cmd_run(const struct rpb_backend *b, struct cli *c, const char *prog,
 	 * that then fails still says one line. */
 	rn.say = rn.pattern->stdout_output ? stderr : stdout;
 	if (!rn.quiet && !rn.pattern->stdout_output) {
-		printf("rpbench %s: %s on %s (%s), sync = %s, %" PRIu64 " thread(s) x %" PRIu64
+		printf("rpbench %s: %s on %s (%s), profile = %s, sync = %s, %" PRIu64 " thread(s) x %" PRIu64
 		       " client(s), seed %" PRIu64 "\n",
 		       RPB_VERSION, rn.pattern->name, b->name, b->version(),
+		       rpb_profile_names[job.run.profile],
 		       job.run.sync == RPB_SYNC_COMMIT ? "commit" : "none", job.run.threads,
 		       job.run.clients, job.run.seed);
 		if (!embedded)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The durability table of docs/faults.md ("Power cut"): bench/quota-run
 # --power-cut at random moments under runs of the Fedora model and of YCSB
-# workload D, on every backend at sync = commit and none, verified on the
+# workload D (the Fedora model under profile = durable), on every backend at
+# sync = commit and none, verified on the
 # crash image, with the results kept off it (default) or on it (--on-image).
 # One line per run, then a table per backend x sync x workload: runs,
 # acknowledged, lost (verify's missing), corrupt, unexpected, in doubt,
@@ -67,7 +68,7 @@ esac
 if [ "$workload" = fedora ]; then
 	n=0
 	while read -r d; do
-		[ "$d" = inline ] || [ -f "$bins/${d:0:2}/${d:2:2}/$d" ] && n=$((n + 1))
+		[ "$d" = inline ] || [ -f "$bins/${d:0:2}/${d:2:2}/${d:4:2}/$d" ] && n=$((n + 1))
 	done <"$dest.rows"
 	echo "$n" >"$dest"
 else
@@ -84,7 +85,7 @@ one() { # backend sync workload k
 	case $wl in
 	fedora)
 		args=("$bin/rpbench-$b" run "$top/data/workloads/fedora-test2.ini" --set size_min=0
-			--set size_max=8192 --set threads=2 --set interval=0.5)
+			--set size_max=8192 --set threads=2 --set interval=0.5 --set profile=durable)
 		[ "$b" != postgres ] || args+=(--set 'binary_dir={quota}/binaries') ;;
 	ycsbd)
 		pre=("$bin/rpbench-$b" load "$top/data/workloads/ycsb/workloadd" -p recordcount=2000

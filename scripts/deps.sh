@@ -15,7 +15,7 @@ packages=(
 	build-essential cmake pkg-config
 	libleveldb-dev libsnappy-dev libsqlite3-dev sqlite3 libpq-dev postgresql postgresql-client
 	libxxhash-dev libcriterion-dev libinih-dev libjansson-dev libssl-dev
-	gnuplot-nox libxml2-utils jq util-linux procps e2fsprogs man-db dpkg-dev
+	gnuplot-nox libxml2-utils jq util-linux procps e2fsprogs man-db dpkg-dev strace
 	clang libclang-rt-14-dev jmeter libopenmpi-dev openmpi-bin
 )
 # --test: also what scripts/screenshots.sh needs to look at the reports

@@ -32,7 +32,7 @@ run() { # NAME OUT: one cut run, then verify; OUT may be in {quota}
 	local name=$1 out=$2 res
 	"$top/bench/quota-run" --size 128M --power-cut 1 --status "$work/$name.status" -- \
 		"$bin/rpbench-sqlite" run "$top/data/workloads/fedora-test2.ini" --set size_min=4096 \
-		--set size_max=8192 --set threads=2 --set ops=0 --set duration=60 --set interval=0.3 \
+		--set size_max=8192 --set profile=durable --set sync=commit --set threads=2 --set ops=0 --set duration=60 --set interval=0.3 \
 		--out "$out" --quiet --then "$bin/rpbench-sqlite" verify "$out" \
 		--then bash -c 'cp -r "$1" "$2"' _ "$out" "$work/$name.kept" \
 		>"$work/$name.out" 2>"$work/$name.err" || true

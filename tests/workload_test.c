@@ -181,11 +181,11 @@ Test(workload, unknown_key)
 	load_fails("unknown_key.ini", "3: unknown key 'sise_max' in [ingest] (did you mean "
 				      "size_max?); valid keys: size_min, size_max, content, containers, probe_every, model, "
 				      "pairtree_length, pairtree_count, child_block, binary_threshold, "
-				      "binary_dir, digest");
+				      "binary_dir, digest, doc_cache");
 	load_fails("unknown_run_key.ini", "3: unknown key 'thread' in [run] (did you mean "
 					  "threads?); valid keys: threads, clients, ops, duration, bytes, "
 					  "warmup, rate, latency, interval, seed, "
-					  "sync, txn_timeout, inject, slow_ms, max_slow, on_error, "
+					  "sync, profile, txn_timeout, inject, slow_ms, max_slow, on_error, "
 					  "on_error.<class>, jtl, jtl_columns");
 	load_fails("bad_class.ini", "2: unknown error class 'disk_full' in [run] on_error.disk_full "
 				    "(did you mean disk-full?); give one of: not-found, exists, disk-full, "
@@ -201,7 +201,7 @@ Test(workload, out_of_range)
 
 Test(workload, bad_enum)
 {
-	load_fails("bad_enum.ini", "2: [run] sync = maybe is invalid; give one of: none, commit");
+	load_fails("bad_enum.ini", "2: [run] sync = maybe is invalid; give one of: none, commit, native");
 }
 
 Test(workload, unknown_section)
@@ -297,13 +297,13 @@ Test(workload, set_forms)
 				    "write backend.thread for a backend option, see --help for the others");
 	set_fails(&job, "run.thread=2", "unknown key 'thread' in [run] (did you mean threads?); "
 					"valid keys: threads, clients, ops, duration, bytes, warmup, rate, latency, interval, seed, sync, "
-					"txn_timeout, inject, slow_ms, max_slow, on_error, on_error.<class>, jtl, jtl_columns");
+					"profile, txn_timeout, inject, slow_ms, max_slow, on_error, on_error.<class>, jtl, jtl_columns");
 	set_fails(&job, "ingset.size_max=1", "unknown section [ingset] (did you mean [ingest]?); "
 					     "valid sections: run, ingest, metadata, harvest, raw, ycsb, leveldb, sqlite, postgres, null");
 	set_fails(&job, "on_error.oops=stop", "unknown error class 'oops' in [run] on_error.oops; give one "
 					      "of: not-found, exists, disk-full, txn-timeout, conflict, conn-lost, "
 					      "io, corrupt, invalid, nomem");
-	set_fails(&job, "sync=maybe", "[run] sync = maybe is invalid; give one of: none, commit");
+	set_fails(&job, "sync=maybe", "[run] sync = maybe is invalid; give one of: none, commit, native");
 	set_fails(&job, "run.=1", "no key after 'run.'; write section.key=value");
 	/* Only [run] and pattern keys may be bare; their names never collide
 	 * today, so "ambiguous" cannot be provoked through this table. */
@@ -375,6 +375,13 @@ Test(workload, inject)
 	json_t *dump = rpb_job_to_json(&job);
 	cr_assert_str_eq(dumped(dump, "run.inject"), "lock:1@1");
 	json_decref(dump);
+	set_ok(&job, "inject=partial:2@7");
+	cr_assert_eq(job.run.inject.kind, RPB_INJECT_PARTIAL);
+	cr_assert_eq(job.run.inject.ms, 2);
+	cr_assert_eq(job.run.inject.every, 7);
+	dump = rpb_job_to_json(&job);
+	cr_assert_str_eq(dumped(dump, "run.inject"), "partial:2@7");
+	json_decref(dump);
 	set_ok(&job, "inject=kill:file@5");
 	cr_assert_eq(job.run.inject.kind, RPB_INJECT_KILL);
 	cr_assert_eq(job.run.inject.point, RPB_KILL_FILE);
@@ -388,15 +395,16 @@ Test(workload, inject)
 		set_ok(&job, a);
 		cr_assert_eq(job.run.inject.point, (enum rpb_kill_point)p, "%s", a);
 	}
-	const char *range = "give off, stall:MS@N or lock:MS@N with MS in [1, 86400000] ms, or "
-			    "kill:POINT@N with POINT one of begin, commit, acked, file; N >= 1 (every "
-			    "Nth operation)";
+	const char *range = "give off, stall:MS@N, lock:MS@N or partial:K@N with MS in [1, "
+			    "86400000] ms and K documents in the same range, or kill:POINT@N with "
+			    "POINT one of begin, commit, acked, file; N >= 1 (every Nth operation)";
 	static const struct {
 		const char *value, *what;
 	} bad[] = {
 		{"stall:0@1", "out of range"}, {"stall:5@0", "out of range"},
 		{"stall:5", "invalid"},        {"crash:5@1", "invalid"},
 		{"lock:@3", "invalid"},        {"stall:86400001@1", "out of range"},
+		{"partial:0@1", "out of range"},
 		{"kill:nowhere@1", "invalid"}, {"kill:file@0", "out of range"},
 		{"kill:file", "invalid"},      {"kill:@2", "invalid"},
 	};

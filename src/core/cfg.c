@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "dsn.h"
@@ -48,6 +49,29 @@ enum rpb_status rpb_cfg_u64(const struct rpb_store_cfg *cfg, const char *name,
 				   name, rpb_text_shown(shown, sizeof shown, s), min, max);
 	*out = v;
 	return RPB_OK;
+}
+
+enum rpb_status rpb_cfg_choice(const struct rpb_store_cfg *cfg, const char *name,
+			       const char *const *choices, unsigned *out, struct rpb_err *err)
+{
+	const char *s = cfg_find(cfg, name);
+	*out = 0;
+	if (!s)
+		return RPB_OK;
+	char list[256] = "";
+	size_t n = 0;
+	for (unsigned i = 0; choices[i]; i++) {
+		if (strcmp(s, choices[i]) == 0) {
+			*out = i;
+			return RPB_OK;
+		}
+		int k = snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", choices[i]);
+		if (k > 0 && (size_t)k < sizeof list - n)
+			n += (size_t)k;
+	}
+	char shown[CFG_SHOWN];
+	return rpb_err_set(err, RPB_INVALID, 0, NULL, "option %s = '%s' is invalid: give one of %s",
+			   name, rpb_text_shown(shown, sizeof shown, s), list);
 }
 
 enum rpb_status rpb_cfg_check(const struct rpb_store_cfg *cfg, const char *backend,

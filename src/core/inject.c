@@ -223,3 +223,9 @@ void rpb_inject_point(struct rpb_worker *w, uint64_t i, bool before_begin, enum 
 	else if (in->kind == RPB_INJECT_STALL && !before_begin)
 		stall(w, in->ms);
 }
+
+uint64_t rpb_inject_partial(const struct rpb_worker *w, uint64_t i)
+{
+	const struct rpb_inject *in = &w->rn->job->run.inject;
+	return in->kind == RPB_INJECT_PARTIAL && (i + 1) % in->every == 0 ? in->ms : 0;
+}

@@ -153,9 +153,10 @@ static void fmt_expect(char *buf, size_t n, const struct rpb_optdef *d)
 			 d->umin, d->umax);
 		break;
 	case RPB_OPT_INJECT:
-		snprintf(buf, n, "off, stall:MS@N or lock:MS@N with MS in [%" PRIu64 ", %" PRIu64
-			 "] ms, or kill:POINT@N with POINT one of begin, commit, acked, file; N >= 1 "
-			 "(every Nth operation)", d->umin, d->umax);
+		snprintf(buf, n, "off, stall:MS@N, lock:MS@N or partial:K@N with MS in [%" PRIu64
+			 ", %" PRIu64 "] ms and K documents in the same range, or kill:POINT@N with "
+			 "POINT one of begin, commit, acked, file; N >= 1 (every Nth operation)",
+			 d->umin, d->umax);
 		break;
 	case RPB_OPT_STRING:
 		snprintf(buf, n, "text of at most %" PRIu64 " bytes, no control character", d->umax);
@@ -270,7 +271,7 @@ static enum rpb_opt_result parse_policy(const struct rpb_optdef *d, const char *
 
 const char *const rpb_kill_point_names[RPB_KILL_POINTS] = {"begin", "commit", "acked", "file"};
 
-/* "off", "stall:MS@N", "lock:MS@N" or "kill:POINT@N". */
+/* "off", "stall:MS@N", "lock:MS@N", "partial:K@N" or "kill:POINT@N". */
 static enum rpb_opt_result parse_inject(const struct rpb_optdef *d, const char *s,
 					struct rpb_inject *in)
 {
@@ -299,6 +300,7 @@ static enum rpb_opt_result parse_inject(const struct rpb_optdef *d, const char *
 	}
 	enum rpb_inject_kind kind = strncmp(s, "stall:", 6) == 0 ? RPB_INJECT_STALL
 				    : strncmp(s, "lock:", 5) == 0  ? RPB_INJECT_LOCK
+				    : strncmp(s, "partial:", 8) == 0 ? RPB_INJECT_PARTIAL
 								   : RPB_INJECT_OFF;
 	if (kind == RPB_INJECT_OFF)
 		return RPB_OPT_BAD;
@@ -481,7 +483,10 @@ void rpb_opt_format(char *buf, size_t n, const void *cfg, const struct rpb_optde
 			snprintf(buf, n, "kill:%s@%" PRIu64, rpb_kill_point_names[in->point], in->every);
 		else
 			snprintf(buf, n, "%s:%" PRIu64 "@%" PRIu64,
-				 in->kind == RPB_INJECT_STALL ? "stall" : "lock", in->ms, in->every);
+				 in->kind == RPB_INJECT_STALL  ? "stall"
+				 : in->kind == RPB_INJECT_LOCK ? "lock"
+							       : "partial",
+				 in->ms, in->every);
 		break;
 	}
 	case RPB_OPT_STRING:

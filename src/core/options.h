@@ -28,10 +28,13 @@ struct rpb_warmup {
 /* A deterministic fault for tests and demos: on every every-th operation the
  * worker stalls inside its open transaction (stall), or a second session
  * holds a conflicting write lock for ms first, so the worker blocks inside
- * the library or server (lock), or the process kills itself with SIGKILL
- * at a named point of the operation (kill: a crash at a moment that matters,
- * without timing). */
-enum rpb_inject_kind { RPB_INJECT_OFF = 0, RPB_INJECT_STALL, RPB_INJECT_LOCK, RPB_INJECT_KILL };
+ * the library or server (lock), or a request that writes its documents one
+ * store transaction at a time (profile = fedora-4.5) fails after ms of them
+ * are committed (partial: ms counts documents), or the process kills
+ * itself with SIGKILL at a named point of the operation (kill: a crash at
+ * a moment that matters, without timing). */
+enum rpb_inject_kind { RPB_INJECT_OFF = 0, RPB_INJECT_STALL, RPB_INJECT_LOCK, RPB_INJECT_PARTIAL,
+		       RPB_INJECT_KILL };
 /* Where kill strikes: before the operation's transaction begins (the
  * Fedora model has written and renamed its binary's file by then), just
  * before its commit, after its commit returned but before the ledger
@@ -51,7 +54,7 @@ extern const char *const rpb_kill_point_names[RPB_KILL_POINTS];
 enum rpb_latency { RPB_LAT_AUTO = 0, RPB_LAT_INTENDED, RPB_LAT_OP, RPB_LAT_BOTH };
 struct rpb_inject {
 	enum rpb_inject_kind kind;
-	uint64_t ms;
+	uint64_t ms; /* stall, lock: milliseconds; partial: documents written */
 	uint64_t every;
 	enum rpb_kill_point point; /* kill */
 };
@@ -65,7 +68,7 @@ enum rpb_opt_type {
 	RPB_OPT_BOOL,
 	RPB_OPT_WARMUP,  /* operations per thread, or a time with a suffix */
 	RPB_OPT_POLICY,  /* stop, continue or retry:N */
-	RPB_OPT_INJECT,  /* off, stall:MS@N, lock:MS@N or kill:POINT@N */
+	RPB_OPT_INJECT,  /* off, stall:MS@N, lock:MS@N, partial:K@N or kill:POINT@N */
 	RPB_OPT_STRING,  /* text of at most umax bytes, in a char array field */
 };
 

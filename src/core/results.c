@@ -733,8 +733,9 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 	int rc = 0;
 	char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 	char summary[4096];
-	snprintf(summary, sizeof summary, "%s\n%s\nStatus: %s\nBackend: %s (%s), sync = %s, pattern %s, seed %" PRIu64 "\n",
+	snprintf(summary, sizeof summary, "%s\n%s\nStatus: %s\nBackend: %s (%s), profile = %s, sync = %s, pattern %s, seed %" PRIu64 "\n",
 		 line, seedline, status, rn->backend->name, rn->backend->version(),
+		 rpb_profile_names[rn->job->run.profile],
 		 rn->job->run.sync == RPB_SYNC_COMMIT ? "commit" : "none", rn->pattern->name,
 		 rn->job->run.seed);
 	if (rpb_gauges_any(&rn->gauges)) {

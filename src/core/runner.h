@@ -73,6 +73,13 @@ struct rpb_txn_watch {
 	_Atomic uint64_t deadline;            /* monotonic ns */
 	struct rpb_session *_Atomic session;
 	uint64_t begun;                       /* when the transaction began (ns) */
+	/* profile = fedora-4.5: the watch covers a whole request (its JTA
+	 * transaction), not one store transaction; once the request writes
+	 * its documents it is committing, and Narayana's reaper only logs a
+	 * committing transaction that timed out, it aborts an active one. */
+	_Atomic bool committing;
+	_Atomic bool logged;                  /* the reaper reported it once */
+	uint64_t op;                          /* the request's operation, for the log */
 };
 
 /* Measurements of one label in one worker (written by that worker only). */
@@ -228,12 +235,28 @@ void rpb_txn_rollback(struct rpb_worker *w, struct rpb_session *s);
 enum rpb_status rpb_txn_finish(struct rpb_worker *w, struct rpb_session *s, enum rpb_status st,
 			       struct rpb_err *err);
 
+/* profile = fedora-4.5: the request's transaction, as Narayana sees it.
+ * begin arms the worker's watch for the whole request (the store
+ * transactions inside it use the backend directly and check
+ * rpb_txn_reaped between them); committing marks the point after which the
+ * reaper only logs; end disarms it and returns true when the reaper had
+ * aborted it. */
+void rpb_request_begin(struct rpb_worker *w, struct rpb_session *s, uint64_t op);
+bool rpb_request_committing(struct rpb_worker *w); /* false: the reaper aborted it */
+bool rpb_request_end(struct rpb_worker *w);
+/* True once the reaper has interrupted w's open transaction (or request). */
+bool rpb_txn_reaped(struct rpb_worker *w);
+
 /* The inject option's fault point, called by a pattern for main operation i.
  * Before its transaction (before_begin = true) a lock fault makes another
  * session hold a conflicting write of key in table; inside the transaction
  * (before_begin = false) a stall fault sleeps. Does nothing on other ops. */
 void rpb_inject_point(struct rpb_worker *w, uint64_t i, bool before_begin, enum rpb_table table,
 		      rpb_slice key);
+
+/* inject = partial: K when operation i is to fail after K of its documents
+ * are written, else 0. */
+uint64_t rpb_inject_partial(const struct rpb_worker *w, uint64_t i);
 
 /* inject = kill: kills the process (SIGKILL, as kill -9 does) when main
  * operation i of any worker reaches point p and it is the every-th. */

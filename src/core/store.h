@@ -117,6 +117,11 @@ void *rpb_calloc_lines(size_t n, size_t size);
 enum rpb_sync {
 	RPB_SYNC_NONE = 0, /* commit returns before the data is on stable storage */
 	RPB_SYNC_COMMIT,   /* commit returns after the data is on stable storage */
+	/* [run] sync = native only: what the store does unasked, as Infinispan's
+	 * stores left it (LevelDB's unsynced writes, SQLite's and PostgreSQL's
+	 * synced commits). The driver resolves it to NONE or COMMIT from
+	 * RPB_BF_NATIVE_UNSYNCED before open; it never reaches a backend. */
+	RPB_SYNC_NATIVE,
 };
 
 /* A backend tuning option, "name=value", without the backend prefix. */
@@ -160,6 +165,9 @@ struct rpb_store_cfg {
 	unsigned long sessions; /* a run's threads x clients, the sessions it opens
 				 * at once (0: unknown, e.g. verify), so an option
 				 * that allows fewer is refused before the run */
+	const char *profile; /* the run's persistence profile ([run] profile:
+			      * "durable", "fedora-4.5"); NULL = durable. A
+			      * backend may keep defaults of its own per profile */
 };
 
 /* Reads a tuning option as an unsigned integer with an optional k/M/G suffix
@@ -168,6 +176,11 @@ struct rpb_store_cfg {
 enum rpb_status rpb_cfg_u64(const struct rpb_store_cfg *cfg, const char *name,
 			    uint64_t dflt, uint64_t min, uint64_t max,
 			    uint64_t *out, struct rpb_err *err);
+/* Reads a tuning option that is one of choices (NULL-terminated) into *out,
+ * its index; missing: 0 (the first choice is the default). Anything else:
+ * RPB_INVALID naming the option and the choices. */
+enum rpb_status rpb_cfg_choice(const struct rpb_store_cfg *cfg, const char *name,
+			       const char *const *choices, unsigned *out, struct rpb_err *err);
 /* Checks that every option in cfg is one of specs; else RPB_INVALID. */
 enum rpb_status rpb_cfg_check(const struct rpb_store_cfg *cfg, const char *backend,
 			      const struct rpb_optspec *specs, struct rpb_err *err);
@@ -205,6 +218,9 @@ enum rpb_backend_flags {
 	RPB_BF_SERVER = 1u << 1,         /* needs a server: cfg.dsn/name, not dir */
 	RPB_BF_LOCKS = 1u << 2,          /* a writer blocks while another session
 					  * holds a conflicting write (inject = lock) */
+	RPB_BF_NATIVE_UNSYNCED = 1u << 3, /* the library's own default commit does
+					   * not sync (LevelDB's WriteOptions):
+					   * sync = native means none here */
 };
 
 struct rpb_backend {

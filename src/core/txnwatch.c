@@ -18,6 +18,8 @@ static void arm(struct rpb_worker *w, struct rpb_session *s)
 	struct rpb_txn_watch *wa = &w->watch;
 	uint64_t gen = WATCH_GEN(atomic_load_explicit(&wa->word, memory_order_relaxed)) + 1;
 	wa->begun = rpb_now_ns();
+	atomic_store_explicit(&wa->committing, false, memory_order_relaxed);
+	atomic_store_explicit(&wa->logged, false, memory_order_relaxed);
 	atomic_store_explicit(&wa->session, s, memory_order_relaxed);
 	atomic_store_explicit(&wa->deadline, wa->begun + w->rn->job->run.txn_timeout * 1000000u,
 			      memory_order_relaxed);
@@ -92,7 +94,53 @@ enum rpb_status rpb_txn_finish(struct rpb_worker *w, struct rpb_session *s, enum
 	return st;
 }
 
+/* ---- a request's transaction (profile = fedora-4.5) ---- */
+
+void rpb_request_begin(struct rpb_worker *w, struct rpb_session *s, uint64_t op)
+{
+	w->watch.op = op;
+	if (w->rn->job->run.txn_timeout > 0)
+		arm(w, s);
+}
+
+bool rpb_request_committing(struct rpb_worker *w)
+{
+	struct rpb_txn_watch *wa = &w->watch;
+	atomic_store(&wa->committing, true);
+	if (w->rn->job->run.txn_timeout == 0)
+		return true;
+	uint64_t word;
+	while (WATCH_STATE(word = atomic_load(&wa->word)) == RPB_WATCH_REAPING)
+		sched_yield();
+	return WATCH_STATE(word) != RPB_WATCH_REAPED;
+}
+
+bool rpb_request_end(struct rpb_worker *w)
+{
+	if (w->rn->job->run.txn_timeout == 0)
+		return false;
+	bool reaped = rpb_txn_disarm(w);
+	w->was_reaped |= reaped;
+	return reaped;
+}
+
 /* ---- the reaper ---- */
+
+/* Narayana's TransactionReaper.check logs every transaction it finds past
+ * its timeout, with the reaper element's state: RUN on first detection. */
+static void log_timeout(struct rpb_runner *rn, struct rpb_worker *w, bool committing)
+{
+	struct rpb_txn_watch *wa = &w->watch;
+	if (atomic_exchange(&wa->logged, true))
+		return;
+	fprintf(stderr,
+		"reaper: timeout for the transaction of operation %llu of thread %u in state RUN "
+		"(open %llu ms, txn_timeout = %llu ms): %s\n",
+		(unsigned long long)wa->op, w->id,
+		(unsigned long long)((rpb_now_ns() - wa->begun) / 1000000u),
+		(unsigned long long)rn->job->run.txn_timeout,
+		committing ? "it is committing, so it is left to finish" : "it is active: aborting it");
+}
 
 static void reap_due(struct rpb_runner *rn, uint64_t now)
 {
@@ -107,6 +155,18 @@ static void reap_due(struct rpb_runner *rn, uint64_t now)
 		if (!atomic_compare_exchange_strong(&wa->word, &word,
 						    WATCH_WORD(WATCH_GEN(word), RPB_WATCH_REAPING)))
 			continue;
+		if (rn->job->run.profile == RPB_PROFILE_FEDORA45) {
+			/* Only a transaction still running is cancelled (ReaperElement,
+			 * _control.running()); a committing one is logged. Read after
+			 * the swap: a request that marks itself committing then waits
+			 * out REAPING (rpb_request_committing). */
+			bool committing = atomic_load(&wa->committing);
+			log_timeout(rn, w, committing);
+			if (committing) {
+				atomic_store(&wa->word, WATCH_WORD(WATCH_GEN(word), RPB_WATCH_ARMED));
+				continue;
+			}
+		}
 		rn->backend->interrupt(atomic_load_explicit(&wa->session, memory_order_relaxed));
 		atomic_store_explicit(&w->reaped, atomic_load_explicit(&w->reaped, memory_order_relaxed) + 1,
 				      memory_order_relaxed);

@@ -22,8 +22,6 @@ void rpb_reaper_stop(struct rpb_reaper *r);
 /* Disarms w's watch at the end of a transaction; true if the reaper had
  * interrupted it (waits until the interrupt call has returned). */
 bool rpb_txn_disarm(struct rpb_worker *w);
-/* True once the reaper has interrupted w's open transaction. */
-bool rpb_txn_reaped(struct rpb_worker *w);
 
 /* inject = lock: opens the holding session and starts its thread. */
 enum rpb_status rpb_injector_start(struct rpb_runner *rn, struct rpb_err *err);

@@ -25,6 +25,7 @@
 _Static_assert(sizeof(enum rpb_sync) == sizeof(unsigned), "enum size");
 _Static_assert(sizeof(enum rpb_jtl_columns) == sizeof(unsigned), "enum size");
 _Static_assert(sizeof(enum rpb_latency) == sizeof(unsigned), "enum size");
+_Static_assert(sizeof(enum rpb_profile) == sizeof(unsigned), "enum size");
 
 #define DAYS31 (31.0 * 86400.0)
 #define RETRY_MAX 1000
@@ -34,7 +35,8 @@ _Static_assert(sizeof(enum rpb_latency) == sizeof(unsigned), "enum size");
 	  .umin = 1, .umax = RETRY_MAX, .off = RUN(on_error[c]), .cls = c,     \
 	  .help = "on " name " errors; overrides on_error" }
 
-static const char *const sync_names[] = {"none", "commit", NULL};
+static const char *const sync_names[] = {"none", "commit", "native", NULL};
+const char *const rpb_profile_names[] = {"durable", "fedora-4.5", NULL};
 static const char *const jtl_column_names[] = {"2.13", "5", NULL};
 static const char *const latency_names[] = {"auto", "intended", "op", "both", NULL};
 
@@ -72,7 +74,13 @@ static const struct rpb_optdef run_options[] = {
 	  .help = "random seed; the same seed, the same operations" },
 	{ .key = "sync", .type = RPB_OPT_ENUM, .dflt = "commit",
 	  .choices = sync_names, .off = RUN(sync),
-	  .help = "commit: durable when commit returns; none: maybe not" },
+	  .help = "commit: durable when commit returns; none: maybe not; native: what the store "
+		  "does unasked (leveldb none, sqlite and postgres commit), as Fedora 4.5 ran" },
+	{ .key = "profile", .type = RPB_OPT_ENUM, .dflt = "durable",
+	  .choices = rpb_profile_names, .off = RUN(profile),
+	  .help = "durable: each operation one atomic, durable transaction; fedora-4.5: as Fedora "
+		  "4.5 persisted (ingest: one store transaction per modified document, a document "
+		  "cache, the binary store's trash markers, no fsync of binaries)" },
 	{ .key = "txn_timeout", .type = RPB_OPT_COUNT, .dflt = "0",
 	  .umin = 0, .umax = 86400000, .off = RUN(txn_timeout),
 	  .help = "ms before a transaction is interrupted; 0 = never" },
@@ -80,7 +88,9 @@ static const struct rpb_optdef run_options[] = {
 	  .umin = 1, .umax = 86400000, .off = RUN(inject),
 	  .help = "test fault: stall:MS@N sleeps MS ms (less once reaped) inside every Nth op's "
 		  "transaction; lock:MS@N has another session hold a conflicting lock MS ms (or "
-		  "until the run stops) first; kill:POINT@N kills the process (SIGKILL) in the "
+		  "until the run stops) first; partial:K@N (ingest, model = fedora, profile = "
+		  "fedora-4.5) fails every Nth create after K of its documents are written; "
+		  "kill:POINT@N kills the process (SIGKILL) in the "
 		  "first such op at POINT: begin (before its transaction), commit (before "
 		  "commit), acked (committed, not yet in the ledger), file (Fedora model: a "
 		  "binary's temporary file written, not yet renamed)" },
@@ -779,6 +789,19 @@ int rpb_job_finish(struct rpb_job *job, char *msg, size_t n)
 			rpb_cat(known, sizeof known, "%s%s", i ? ", " : "", rpb_pattern_at(i)->name);
 		snprintf(msg, n, "%sno pattern: add an [ingest] section (known patterns: %s)",
 			 where, known);
+		return -1;
+	}
+	/* Narayana's CoordinatorEnvironmentBean.defaultTimeout, which Fedora
+	 * 4.5 left as it is: 60 s. */
+	if (job->run.profile == RPB_PROFILE_FEDORA45 && job->run.txn_timeout == 0)
+		job->run.txn_timeout = RPB_FEDORA45_TXN_TIMEOUT_MS;
+	/* Only a request that commits its documents one at a time can stop
+	 * between them. */
+	if (job->run.inject.kind == RPB_INJECT_PARTIAL &&
+	    (job->run.profile != RPB_PROFILE_FEDORA45 || strcmp(job->pattern->name, "ingest"))) {
+		snprintf(msg, n, "%sinject = partial needs [ingest] with model = fedora and [run] "
+			 "profile = fedora-4.5 (the one request that writes its documents one "
+			 "transaction at a time); use inject = stall or lock", where);
 		return -1;
 	}
 	if (job->pattern->finish)

@@ -28,6 +28,15 @@ struct rpb_pattern;
  * or 5.x's default set, which adds sentBytes (JMeter 3.1 and later). */
 enum rpb_jtl_columns { RPB_JTL_2_13, RPB_JTL_5 };
 
+/* How a pattern persists its operations (docs/workloads.md, "profile"):
+ * durable, each operation one atomic, durable transaction; fedora-4.5, as
+ * Fedora 4.5 persisted through ModeShape and Infinispan (one unsynced
+ * store transaction per modified document, not atomic across documents). */
+enum rpb_profile { RPB_PROFILE_DURABLE = 0, RPB_PROFILE_FEDORA45 };
+extern const char *const rpb_profile_names[];
+/* fedora-4.5's txn_timeout when none is given: Narayana's default. */
+#define RPB_FEDORA45_TXN_TIMEOUT_MS 60000u
+
 struct rpb_run_opts {
 	uint64_t threads;      /* worker threads */
 	uint64_t clients;      /* sessions per thread, used round-robin */
@@ -40,6 +49,7 @@ struct rpb_run_opts {
 	double interval;       /* seconds between progress lines */
 	uint64_t seed;
 	enum rpb_sync sync;
+	enum rpb_profile profile;
 	uint64_t txn_timeout;  /* ms; 0 = no deadline */
 	struct rpb_inject inject;
 	uint64_t slow_ms;      /* a sample slower than this counts as an error */

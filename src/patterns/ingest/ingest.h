@@ -48,6 +48,7 @@ struct rpb_ingest_opts {
 	uint64_t binary_threshold; /* binaries this large or larger in files; 0 = none */
 	char binary_dir[INGEST_BINARY_DIR_MAX + 1]; /* empty: beside the store */
 	enum ingest_digest digest;
+	uint64_t doc_cache;    /* fedora-4.5: documents kept in memory in front of the store */
 };
 extern const struct rpb_optdef ingest_options[];
 int ingest_finish(void *config, const struct rpb_job *job, const char *where, char *msg,

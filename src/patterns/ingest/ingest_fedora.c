@@ -41,6 +41,36 @@ struct fed_stats {
 	_Alignas(64) uint64_t rewrite_bytes[FED_BUCKETS];
 	uint64_t rewrites[FED_BUCKETS];
 	uint64_t branches, files, deduped, inlined;
+	uint64_t store_txns, docs_written, doc_bytes, refs;
+};
+
+/* fedora-4.5's document cache, shared by the workers (Infinispan's). */
+struct fed_cache_ent {
+	uint64_t h;
+	enum rpb_table t;
+	char key[FED_KEY_MAX];
+	size_t klen;
+	struct rpb_buf val;
+	int prev, next, chain; /* LRU list; bucket chain, or the free list */
+};
+struct fed_cache {
+	pthread_mutex_t mu;
+	struct fed_cache_ent *e;
+	int *bucket;
+	size_t nbuckets;
+	unsigned cap, n;
+	int head, tail, free;
+	uint64_t hits, misses;
+};
+
+/* fedora-4.5: the documents a request changed, written at its commit. */
+#define FED_WS_MAX 32
+struct fed_ws_ent {
+	enum rpb_table t;
+	char key[FED_KEY_MAX];
+	size_t klen;
+	struct rpb_buf val;
+	bool del;
 };
 
 struct fed_shared {
@@ -49,6 +79,8 @@ struct fed_shared {
 	unsigned nstats;
 	pthread_mutex_t stripe[FED_STRIPES];
 	_Atomic uint64_t known[FED_CACHE]; /* hash | 1 of branch paths that exist */
+	struct fed_cache cache;             /* fedora-4.5: doc_cache entries */
+	bool f45;
 	uint64_t swept;             /* leftovers of a run that died, removed at the start */
 	_Atomic bool doubtful;      /* a create failed in doubt after writing its file */
 };
@@ -59,17 +91,18 @@ struct fed_worker {
 	char digest[FED_SHA1_HEX + 1];
 	struct rpb_buf doc_in, doc_out, block;
 	char key[FED_KEY_MAX];
-	unsigned locked[FED_LEVELS_MAX + 2];
+	unsigned locked[FED_LEVELS_MAX + 3];
 	unsigned nlocked;
 	/* The probe under way. */
 	struct fed_path probe;
-	char probe_digest[FED_SHA1_HEX + 1];
-	bool probe_is_file, probe_file_created;
+	struct fed_ws_ent ws[FED_WS_MAX];
+	unsigned nws;
 };
 
 /* One store operation's context: the worker, its session, the time. */
 struct fed_ctx {
 	struct rpb_worker *w;
+	struct fed_shared *sh;
 	struct fed_worker *fw;
 	struct fed_stats *stats;
 	struct rpb_session *s;
@@ -78,12 +111,17 @@ struct fed_ctx {
 	const char *tag;
 	uint64_t now_ms;
 	struct rpb_err *err;
+	bool f45;               /* profile = fedora-4.5 */
+	uint64_t fail_after;    /* inject = partial: fail after this many documents; 0 = no */
 };
 
 static uint64_t path_hash(const char *p, size_t n)
 {
 	return XXH3_64bits(p, n);
 }
+
+static enum rpb_status cache_init(struct fed_cache *dc, uint64_t cap, struct rpb_err *err);
+static void cache_fini(struct fed_cache *dc);
 
 /* ---- shared state ---- */
 
@@ -102,10 +140,13 @@ enum rpb_status fed_prepare(struct rpb_runner *rn, struct fed_shared **out, stru
 	memset(sh->stats, 0, rn->nworkers * sizeof *sh->stats);
 	/* The null backend keeps nothing, and neither does the model beside
 	 * it: no file store, every binary inline (to nothing). */
-	enum rpb_status st = RPB_OK;
-	if (!(rn->backend->flags & RPB_BF_STORES_NOTHING))
+	enum rpb_status st;
+	sh->f45 = rn->job->run.profile == RPB_PROFILE_FEDORA45;
+	st = cache_init(&sh->cache, sh->f45 ? o->doc_cache : 0, err);
+	/* ModeShape never forces a binary file: fedora-4.5 syncs none. */
+	if (!st && !(rn->backend->flags & RPB_BF_STORES_NOTHING))
 		st = fed_binstore_open(&sh->bs, o, rn->store_dir, rn->out_dir,
-				       rn->job->run.sync == RPB_SYNC_COMMIT, true, err);
+				       !sh->f45 && rn->job->run.sync == RPB_SYNC_COMMIT, true, err);
 	if (st)
 		return st;
 	/* The run's root container and the probes' container under it. */
@@ -158,6 +199,7 @@ void fed_fini(struct fed_shared *sh)
 		return;
 	for (unsigned i = 0; i < FED_STRIPES; i++)
 		pthread_mutex_destroy(&sh->stripe[i]);
+	cache_fini(&sh->cache);
 	/* The run ended; a file of a create in doubt may still be an orphan,
 	 * for the next run's start to sweep. */
 	if (!atomic_load(&sh->doubtful))
@@ -200,6 +242,8 @@ void fed_worker_fini(struct fed_worker *fw)
 	rpb_buf_free(&fw->doc_in);
 	rpb_buf_free(&fw->doc_out);
 	rpb_buf_free(&fw->block);
+	for (unsigned i = 0; i < FED_WS_MAX; i++)
+		rpb_buf_free(&fw->ws[i].val);
 	free(fw->content);
 	free(fw);
 }
@@ -224,14 +268,17 @@ static int cmp_unsigned(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Locks the stripes of the nodes from level first to level last of p, in
- * stripe order, each once. */
+/* Locks the stripes of the nodes from level first to level last of p, and
+ * the stripe extra (>= 0: a reference document's), in stripe order, each
+ * once. */
 static void lock_levels(struct fed_shared *sh, struct fed_worker *fw, const struct fed_path *p,
-			unsigned first, unsigned last)
+			unsigned first, unsigned last, int extra)
 {
 	unsigned n = 0;
 	for (unsigned j = first; j <= last; j++)
 		fw->locked[n++] = (unsigned)(path_hash(p->at[j], p->len[j]) & (FED_STRIPES - 1));
+	if (extra >= 0)
+		fw->locked[n++] = (unsigned)extra;
 	qsort(fw->locked, n, sizeof fw->locked[0], cmp_unsigned);
 	unsigned u = 0;
 	for (unsigned j = 0; j < n; j++)
@@ -249,13 +296,318 @@ static void unlock_levels(struct fed_shared *sh, struct fed_worker *fw)
 	fw->nlocked = 0;
 }
 
+/* ---- the store, as each profile reaches it ----
+ *
+ * durable: every read and write of a request goes to the store inside the
+ * request's one transaction. fedora-4.5, as ModeShape 4.5 over Infinispan
+ * 7.2 did it: reads go through the write set (the request's own changes),
+ * then the document cache (Infinispan's in-memory entries, eviction
+ * max-entries 500), then the store, each miss a store transaction of its
+ * own (Infinispan's cache store load); writes collect in the write set, and
+ * at commit every modified document is written in a store transaction of
+ * its own (LevelDBStore.write's db.put, JdbcStringBasedStore.write's SELECT
+ * then INSERT or UPDATE), in the order they were first changed: not atomic
+ * across documents. */
+
+static uint64_t doc_hash(enum rpb_table t, const char *key, size_t klen)
+{
+	return XXH3_64bits_withSeed(key, klen, (uint64_t)t) | 1;
+}
+
+/* The cache's entry for (t, key), or -1; mu held. */
+static int cache_find(const struct fed_cache *dc, uint64_t h, enum rpb_table t, const char *key,
+		      size_t klen)
+{
+	for (int i = dc->bucket[h & (dc->nbuckets - 1)]; i >= 0; i = dc->e[i].chain)
+		if (dc->e[i].h == h && dc->e[i].t == t && dc->e[i].klen == klen &&
+		    !memcmp(dc->e[i].key, key, klen))
+			return i;
+	return -1;
+}
+
+static void lru_unlink(struct fed_cache *dc, int i)
+{
+	struct fed_cache_ent *e = &dc->e[i];
+	if (e->prev >= 0)
+		dc->e[e->prev].next = e->next;
+	else
+		dc->head = e->next;
+	if (e->next >= 0)
+		dc->e[e->next].prev = e->prev;
+	else
+		dc->tail = e->prev;
+	e->prev = e->next = -1;
+}
+
+static void lru_front(struct fed_cache *dc, int i)
+{
+	struct fed_cache_ent *e = &dc->e[i];
+	e->prev = -1;
+	e->next = dc->head;
+	if (dc->head >= 0)
+		dc->e[dc->head].prev = i;
+	dc->head = i;
+	if (dc->tail < 0)
+		dc->tail = i;
+}
+
+static void chain_remove(struct fed_cache *dc, int i)
+{
+	int *at = &dc->bucket[dc->e[i].h & (dc->nbuckets - 1)];
+	while (*at != i)
+		at = &dc->e[*at].chain;
+	*at = dc->e[i].chain;
+}
+
+/* Copies the cached value of (t, key) into out; false on a miss. */
+static bool cache_get(struct fed_cache *dc, enum rpb_table t, const char *key, size_t klen,
+		      struct rpb_buf *out, struct rpb_err *err, enum rpb_status *st)
+{
+	if (!dc->cap)
+		return false;
+	uint64_t h = doc_hash(t, key, klen);
+	pthread_mutex_lock(&dc->mu);
+	int i = cache_find(dc, h, t, key, klen);
+	if (i >= 0) {
+		lru_unlink(dc, i);
+		lru_front(dc, i);
+		*st = rpb_buf_set(out, dc->e[i].val.data, dc->e[i].val.len, err);
+		dc->hits++;
+	} else {
+		dc->misses++;
+	}
+	pthread_mutex_unlock(&dc->mu);
+	return i >= 0;
+}
+
+/* Keeps (t, key) = val (del: forgets it), evicting the least recently used. */
+static void cache_put(struct fed_cache *dc, enum rpb_table t, const char *key, size_t klen,
+		      rpb_slice val, bool del)
+{
+	if (!dc->cap || klen > FED_KEY_MAX)
+		return;
+	uint64_t h = doc_hash(t, key, klen);
+	struct rpb_err err;
+	pthread_mutex_lock(&dc->mu);
+	int i = cache_find(dc, h, t, key, klen);
+	if (i >= 0 && del) {
+		chain_remove(dc, i);
+		lru_unlink(dc, i);
+		dc->e[i].chain = dc->free;
+		dc->free = i;
+		dc->n--;
+	} else if (!del) {
+		if (i < 0) {
+			if (dc->free >= 0) {
+				i = dc->free;
+				dc->free = dc->e[i].chain;
+				dc->n++;
+			} else {
+				i = dc->tail; /* full: the least recently used goes */
+				chain_remove(dc, i);
+				lru_unlink(dc, i);
+			}
+			struct fed_cache_ent *e = &dc->e[i];
+			e->h = h;
+			e->t = t;
+			e->klen = klen;
+			memcpy(e->key, key, klen);
+			e->chain = dc->bucket[h & (dc->nbuckets - 1)];
+			dc->bucket[h & (dc->nbuckets - 1)] = i;
+		} else {
+			lru_unlink(dc, i);
+		}
+		lru_front(dc, i);
+		if (rpb_buf_set(&dc->e[i].val, val.data, val.len, &err) != RPB_OK) {
+			/* Out of memory: forget it rather than keep a stale value. */
+			chain_remove(dc, i);
+			lru_unlink(dc, i);
+			dc->e[i].chain = dc->free;
+			dc->free = i;
+			dc->n--;
+		}
+	}
+	pthread_mutex_unlock(&dc->mu);
+}
+
+static enum rpb_status cache_init(struct fed_cache *dc, uint64_t cap, struct rpb_err *err)
+{
+	memset(dc, 0, sizeof *dc);
+	pthread_mutex_init(&dc->mu, NULL);
+	dc->head = dc->tail = dc->free = -1;
+	if (!cap)
+		return RPB_OK;
+	dc->nbuckets = 1;
+	while (dc->nbuckets < 2 * cap)
+		dc->nbuckets <<= 1;
+	dc->e = calloc(cap, sizeof *dc->e);
+	dc->bucket = malloc(dc->nbuckets * sizeof *dc->bucket);
+	if (!dc->e || !dc->bucket)
+		return rpb_err_set(err, RPB_NOMEM, 0, NULL,
+				   "out of memory for a document cache of %" PRIu64 " entries; lower "
+				   "ingest.doc_cache", cap);
+	dc->cap = (unsigned)cap;
+	for (size_t b = 0; b < dc->nbuckets; b++)
+		dc->bucket[b] = -1;
+	for (unsigned i = 0; i < dc->cap; i++) {
+		dc->e[i].prev = dc->e[i].next = -1;
+		dc->e[i].chain = i + 1 < dc->cap ? (int)i + 1 : -1;
+	}
+	dc->free = 0;
+	return RPB_OK;
+}
+
+static void cache_fini(struct fed_cache *dc)
+{
+	for (unsigned i = 0; i < dc->cap; i++)
+		rpb_buf_free(&dc->e[i].val);
+	free(dc->e);
+	free(dc->bucket);
+	pthread_mutex_destroy(&dc->mu);
+}
+
+/* The write set's entry for (t, key), or NULL. */
+static struct fed_ws_ent *ws_find(struct fed_worker *fw, enum rpb_table t, const char *key,
+				  size_t klen)
+{
+	for (unsigned i = 0; i < fw->nws; i++)
+		if (fw->ws[i].t == t && fw->ws[i].klen == klen && !memcmp(fw->ws[i].key, key, klen))
+			return &fw->ws[i];
+	return NULL;
+}
+
+/* The reaper aborted the request (fedora-4.5): nothing more is done. */
+static enum rpb_status reaped(struct fed_ctx *c)
+{
+	return rpb_err_set(c->err, RPB_TXN_TIMEOUT, 0, NULL, "transaction interrupted by the reaper");
+}
+
+/* Reads (t, key) into out as the profile reads; RPB_NOT_FOUND when absent. */
+static enum rpb_status fed_read(struct fed_ctx *c, enum rpb_table t, const char *key, size_t klen,
+				struct rpb_buf *out)
+{
+	rpb_slice k = rpb_slice_make(key, klen);
+	if (!c->f45)
+		return c->b->get(c->s, t, k, out, c->err);
+	struct fed_ws_ent *e = ws_find(c->fw, t, key, klen);
+	if (e)
+		return e->del ? RPB_NOT_FOUND : rpb_buf_set(out, e->val.data, e->val.len, c->err);
+	enum rpb_status st = RPB_OK;
+	if (cache_get(&c->sh->cache, t, key, klen, out, c->err, &st))
+		return st;
+	if (rpb_txn_reaped(c->w))
+		return reaped(c);
+	st = c->b->begin(c->s, RPB_TXN_READ, c->err);
+	if (!st)
+		st = c->b->get(c->s, t, k, out, c->err);
+	if (st == RPB_OK || st == RPB_NOT_FOUND) {
+		enum rpb_status cst = c->b->commit(c->s, c->err);
+		if (cst)
+			return cst;
+	} else {
+		c->b->rollback(c->s);
+	}
+	c->stats->store_txns++;
+	if (!st)
+		cache_put(&c->sh->cache, t, key, klen, rpb_slice_make(out->data, out->len), false);
+	return st;
+}
+
+/* Writes (t, key) = val (del: removes it) as the profile writes. */
+static enum rpb_status fed_write(struct fed_ctx *c, enum rpb_table t, const char *key,
+				 size_t klen, rpb_slice val, bool del)
+{
+	rpb_slice k = rpb_slice_make(key, klen);
+	if (!c->f45)
+		return del ? c->b->del(c->s, t, k, c->err) : c->b->put(c->s, t, k, val, c->err);
+	struct fed_worker *fw = c->fw;
+	struct fed_ws_ent *e = ws_find(fw, t, key, klen);
+	if (!e) {
+		if (fw->nws == FED_WS_MAX || klen > FED_KEY_MAX)
+			return rpb_err_set(c->err, RPB_INVALID, 0, NULL,
+					   "a request changed more than %d documents", FED_WS_MAX);
+		e = &fw->ws[fw->nws++];
+		e->t = t;
+		e->klen = klen;
+		memcpy(e->key, key, klen);
+	}
+	e->del = del;
+	return del ? RPB_OK : rpb_buf_set(&e->val, val.data, val.len, c->err);
+}
+
+/* The request begins (durable: its store transaction). */
+static enum rpb_status tx_begin(struct fed_ctx *c, enum rpb_txn_mode mode, uint64_t op)
+{
+	if (!c->f45)
+		return rpb_txn_begin(c->w, c->s, mode, c->err);
+	c->fw->nws = 0;
+	rpb_request_begin(c->w, c->s, op);
+	return RPB_OK;
+}
+
+/* Ends the request as st says: durable, its one commit or rollback;
+ * fedora-4.5, every changed document in a store transaction of its own
+ * (a failure after the first leaves the earlier ones written: *at_commit,
+ * the create is in doubt). Returns st or the commit's outcome. */
+static enum rpb_status tx_end(struct fed_ctx *c, enum rpb_status st, bool *at_commit)
+{
+	*at_commit = false;
+	if (!c->f45) {
+		if (st) {
+			rpb_txn_rollback(c->w, c->s);
+			return st;
+		}
+		st = rpb_txn_commit(c->w, c->s, c->err);
+		*at_commit = st != RPB_OK;
+		return st;
+	}
+	struct fed_worker *fw = c->fw;
+	if (!st && (rpb_txn_reaped(c->w) || !rpb_request_committing(c->w)))
+		st = reaped(c);
+	for (unsigned i = 0; !st && i < fw->nws; i++) {
+		struct fed_ws_ent *e = &fw->ws[i];
+		rpb_slice k = rpb_slice_make(e->key, e->klen);
+		if (c->fail_after && i == c->fail_after) {
+			*at_commit = true; /* the documents before it stay written */
+			st = rpb_err_set(c->err, RPB_IO, 0, NULL,
+					 "injected fault (inject = partial): the create stopped after "
+					 "%u of its %u documents were written", i, fw->nws);
+			break;
+		}
+		st = c->b->begin(c->s, RPB_TXN_WRITE, c->err);
+		if (!st)
+			st = e->del ? c->b->del(c->s, e->t, k, c->err)
+				    : c->b->put(c->s, e->t, k, rpb_slice_make(e->val.data, e->val.len),
+						c->err);
+		if (st == RPB_NOT_FOUND && e->del)
+			st = RPB_OK; /* Infinispan's remove of an absent entry */
+		if (!st) {
+			st = c->b->commit(c->s, c->err);
+			*at_commit = st != RPB_OK || i + 1 < fw->nws;
+		} else {
+			c->b->rollback(c->s);
+			*at_commit = i > 0;
+		}
+		if (!st) {
+			c->stats->store_txns++;
+			c->stats->docs_written++;
+			cache_put(&c->sh->cache, e->t, e->key, e->klen,
+				  rpb_slice_make(e->val.data, e->val.len), e->del);
+		}
+	}
+	if (!st)
+		*at_commit = false;
+	fw->nws = 0;
+	rpb_request_end(c->w);
+	return st;
+}
+
 /* ---- documents through the store ---- */
 
-static enum rpb_status get_doc(struct fed_ctx *c, const char *path, size_t len, struct fed_doc *d)
+static enum rpb_status get_doc_at(struct fed_ctx *c, const char *key, size_t kl, const char *path,
+				  struct fed_doc *d)
 {
-	size_t kl = fed_node_key(c->fw->key, c->tag, path, len);
-	enum rpb_status st = c->b->get(c->s, RPB_T_DESCRIPTIONS, rpb_slice_make(c->fw->key, kl),
-				       &c->fw->doc_in, c->err);
+	enum rpb_status st = fed_read(c, RPB_T_DESCRIPTIONS, key, kl, &c->fw->doc_in);
 	if (st)
 		return st;
 	if (!fed_doc_parse(c->fw->doc_in.data, c->fw->doc_in.len, d))
@@ -264,11 +616,23 @@ static enum rpb_status get_doc(struct fed_ctx *c, const char *path, size_t len, 
 	return RPB_OK;
 }
 
+static enum rpb_status get_doc(struct fed_ctx *c, const char *path, size_t len, struct fed_doc *d)
+{
+	char key[FED_KEY_MAX];
+	return get_doc_at(c, key, fed_node_key(key, c->tag, path, len), path, d);
+}
+
+static enum rpb_status put_doc_at(struct fed_ctx *c, const char *key, size_t kl)
+{
+	c->stats->doc_bytes += c->fw->doc_out.len;
+	return fed_write(c, RPB_T_DESCRIPTIONS, key, kl,
+			 rpb_slice_make(c->fw->doc_out.data, c->fw->doc_out.len), false);
+}
+
 static enum rpb_status put_doc(struct fed_ctx *c, const char *path, size_t len)
 {
-	size_t kl = fed_node_key(c->fw->key, c->tag, path, len);
-	return c->b->put(c->s, RPB_T_DESCRIPTIONS, rpb_slice_make(c->fw->key, kl),
-			 rpb_slice_make(c->fw->doc_out.data, c->fw->doc_out.len), c->err);
+	char key[FED_KEY_MAX];
+	return put_doc_at(c, key, fed_node_key(key, c->tag, path, len));
 }
 
 static unsigned bit_length(uint64_t v)
@@ -303,7 +667,8 @@ static enum rpb_status add_child(struct fed_ctx *c, const char *path, size_t len
 	if (st)
 		return st;
 	uint64_t before = pd.children, blocks = pd.blocks;
-	struct fed_head h = {.type = pd.type, .modified_ms = c->now_ms, .children = before + 1};
+	struct fed_head h = {.type = pd.type, .modified_ms = c->now_ms, .children = before + 1,
+			     .tag = c->tag, .path = path};
 	size_t bytes = 0;
 	if (!c->o->child_block) {
 		st = fed_doc_write(&fw->doc_out, &h, &pd, true, name, nlen, rpb_slice_make(NULL, 0),
@@ -316,7 +681,7 @@ static enum rpb_status add_child(struct fed_ctx *c, const char *path, size_t len
 		fw->block.len = 0;
 		if (blocks) {
 			bl = fed_block_key(bkey, c->tag, path, len, blocks - 1);
-			st = c->b->get(c->s, RPB_T_MEMBERS, rpb_slice_make(bkey, bl), &fw->block, c->err);
+			st = fed_read(c, RPB_T_MEMBERS, bkey, bl, &fw->block);
 			if (st == RPB_NOT_FOUND)
 				st = rpb_err_set(c->err, RPB_CORRUPT, 0, NULL,
 						 "node %s: child block %" PRIu64 " is missing", path,
@@ -336,8 +701,8 @@ static enum rpb_status add_child(struct fed_ctx *c, const char *path, size_t len
 			fw->block.data[fw->block.len + nlen] = '\n';
 			fw->block.len += nlen + 1;
 			bytes += fw->block.len;
-			st = c->b->put(c->s, RPB_T_MEMBERS, rpb_slice_make(bkey, bl),
-				       rpb_slice_make(fw->block.data, fw->block.len), c->err);
+			st = fed_write(c, RPB_T_MEMBERS, bkey, bl,
+				       rpb_slice_make(fw->block.data, fw->block.len), false);
 		}
 		h.blocks = blocks;
 		if (!st)
@@ -355,12 +720,13 @@ static enum rpb_status add_child(struct fed_ctx *c, const char *path, size_t len
 	return st;
 }
 
+
 /* A branch node of the pairtree at level j of p, and its name in its
  * parent's list. */
 static enum rpb_status create_branch(struct fed_ctx *c, const struct fed_path *p, unsigned j)
 {
 	struct fed_head h = {.type = FED_PAIRTREE, .created_ms = c->now_ms,
-			     .modified_ms = c->now_ms};
+			     .modified_ms = c->now_ms, .tag = c->tag, .path = p->at[j]};
 	enum rpb_status st = fed_doc_write(&c->fw->doc_out, &h, NULL, false, NULL, 0,
 					   rpb_slice_make(NULL, 0), c->err);
 	if (!st)
@@ -374,24 +740,61 @@ static enum rpb_status create_branch(struct fed_ctx *c, const struct fed_path *p
 	return st;
 }
 
-/* The binary node's document at p's last level, added to its parent. */
+/* The binary's reference document: read, its count incremented, written
+ * (ModeShape's incrementBinaryReferenceCount, in the create's save). */
+static enum rpb_status count_reference(struct fed_ctx *c, const char *digest)
+{
+	char key[FED_KEY_MAX], doc[FED_REF_MAX];
+	size_t kl = fed_ref_key(key, c->tag, digest);
+	uint64_t count = 0;
+	enum rpb_status st = fed_read(c, RPB_T_DESCRIPTIONS, key, kl, &c->fw->doc_in);
+	if (st == RPB_OK && !fed_ref_parse(c->fw->doc_in.data, c->fw->doc_in.len, &count))
+		return rpb_err_set(c->err, RPB_CORRUPT, 0, NULL,
+				   "reference document %s is malformed", key);
+	if (st && st != RPB_NOT_FOUND)
+		return st;
+	size_t n = fed_ref_format(doc, digest, count + 1);
+	c->stats->refs++;
+	c->stats->doc_bytes += n;
+	return fed_write(c, RPB_T_DESCRIPTIONS, key, kl, rpb_slice_make(doc, n), false);
+}
+
+/* A binary as Fedora 4.5 made it (BinaryServiceImpl.findOrCreate): the
+ * nt:file node at p's last level, listed by its parent, and its one child,
+ * the jcr:content node holding the data inline or the file's digest; a
+ * file binary's reference document counts one more use. */
 static enum rpb_status create_binary(struct fed_ctx *c, const struct fed_path *p, uint64_t size,
 				     const char *digest, bool is_file, char made, unsigned thread,
 				     uint64_t n)
 {
 	struct fed_worker *fw = c->fw;
+	const char *leaf = p->at[p->depth];
+	size_t leaf_len = p->len[p->depth];
+	char ckey[FED_KEY_MAX], cpath[FED_PATH_MAX + 16];
+	snprintf(cpath, sizeof cpath, "%s/" FED_CONTENT_NAME, leaf);
 	struct fed_head h = {.type = FED_BINARY, .created_ms = c->now_ms, .modified_ms = c->now_ms,
 			     .size = size, .mime = ingest_mime(c->o->content), .digest = digest,
 			     .digest_is_sha1 = c->o->digest == INGEST_SHA1, .is_file = is_file,
-			     .made_kind = made, .made_thread = thread, .made_n = n};
+			     .made_kind = made, .made_thread = thread, .made_n = n, .tag = c->tag,
+			     .path = cpath};
 	enum rpb_status st = fed_doc_write(&fw->doc_out, &h, NULL, false, NULL, 0,
 					   rpb_slice_make(is_file ? NULL : fw->content,
 							  is_file ? 0 : (size_t)size),
 					   c->err);
 	if (!st)
-		st = put_doc(c, p->at[p->depth], p->len[p->depth]);
+		st = put_doc_at(c, ckey, fed_content_key(ckey, c->tag, leaf, leaf_len));
+	struct fed_head fh = {.type = FED_FILE, .created_ms = c->now_ms, .modified_ms = c->now_ms,
+			      .made_kind = made, .made_thread = thread, .made_n = n, .children = 1,
+			      .tag = c->tag, .path = leaf};
+	if (!st)
+		st = fed_doc_write(&fw->doc_out, &fh, NULL, false, FED_CONTENT_NAME,
+				   strlen(FED_CONTENT_NAME), rpb_slice_make(NULL, 0), c->err);
+	if (!st)
+		st = put_doc(c, leaf, leaf_len);
+	if (!st && is_file)
+		st = count_reference(c, digest);
 	size_t nlen;
-	const char *name = fed_name(p->at[p->depth], p->len[p->depth], &nlen);
+	const char *name = fed_name(leaf, leaf_len, &nlen);
 	if (!st)
 		st = add_child(c, p->at[p->depth - 1], p->len[p->depth - 1], name, nlen);
 	return st;
@@ -434,32 +837,47 @@ uint64_t fed_stage(struct rpb_worker *w, struct fed_worker *fw, uint64_t i)
 	return ingest_content(job, w->id, i, fw->content);
 }
 
+/* The stripe of a binary's reference document, locked with the nodes. */
+static unsigned ref_stripe(const char *tag, const char *digest)
+{
+	char key[FED_KEY_MAX];
+	return (unsigned)(path_hash(key, fed_ref_key(key, tag, digest)) & (FED_STRIPES - 1));
+}
+
 enum rpb_status fed_create(struct rpb_worker *w, struct fed_shared *sh, struct fed_worker *fw,
 			   uint64_t i, uint64_t size, struct rpb_err *err)
 {
 	struct rpb_runner *rn = w->rn;
 	const struct rpb_ingest_opts *o = ingest_opts(rn->job);
 	const struct fed_path *p = &fw->path;
-	struct fed_ctx c = {w, fw, &sh->stats[w->id], rpb_next_session(w), rn->backend, o,
-			    rn->run_tag, rpb_wall_ms(), err};
-	/* The server: the binary's digest and, when large, its file first. */
+	struct fed_ctx c = {w, sh, fw, &sh->stats[w->id], rpb_next_session(w), rn->backend, o,
+			    rn->run_tag, rpb_wall_ms(), err, sh->f45, rpb_inject_partial(w, i)};
+	/* The server: the binary's digest and, when large, its file first;
+	 * fedora-4.5 spools every body through a temporary file on the way. */
 	bool is_file = in_files(sh, o, size), file_created = false, at_commit = false;
 	enum rpb_status st = digest_of(&c, fw->content, (size_t)size, fw->digest);
 	struct kill_at kill = {w, i};
+	if (!st && c.f45 && sh->bs.dir[0])
+		st = fed_binstore_spool(&sh->bs, fw->content, (size_t)size,
+					is_file ? NULL : fw->content, err);
 	if (!st && is_file)
 		st = fed_binstore_put(&sh->bs, fw->digest, fw->content, (size_t)size, &file_created,
 				      kill_before_rename, &kill, err);
+	if (!st && is_file && c.f45)
+		st = fed_binstore_trash_mark(&sh->bs, fw->digest, err);
 	if (!st) {
-		/* The parent of the first branch not known to exist, and below. */
+		/* The parent of the first branch not known to exist, and below;
+		 * a file binary's reference document too. */
 		unsigned first = 1;
 		while (first < p->depth && known(sh, p->at[first], p->len[first]))
 			first++;
-		lock_levels(sh, fw, p, first - 1, p->depth - 1);
+		lock_levels(sh, fw, p, first - 1, p->depth - 1,
+			    is_file ? (int)ref_stripe(c.tag, fw->digest) : -1);
 		char key[FED_KEY_MAX];
 		rpb_slice leaf = rpb_slice_make(key, fed_node_key(key, c.tag, p->at[p->depth],
 								  p->len[p->depth]));
 		rpb_inject_point(w, i, true, RPB_T_DESCRIPTIONS, leaf);
-		st = rpb_txn_begin(w, c.s, RPB_TXN_WRITE, err);
+		st = tx_begin(&c, RPB_TXN_WRITE, i);
 		for (unsigned j = first; !st && j < p->depth; j++) {
 			struct fed_doc d;
 			st = get_doc(&c, p->at[j], p->len[j], &d);
@@ -470,12 +888,7 @@ enum rpb_status fed_create(struct rpb_worker *w, struct fed_shared *sh, struct f
 			st = create_binary(&c, p, size, fw->digest, is_file, 'o', w->id, i);
 		if (!st)
 			rpb_inject_point(w, i, false, RPB_T_DESCRIPTIONS, leaf);
-		if (!st) {
-			st = rpb_txn_commit(w, c.s, err);
-			at_commit = st != RPB_OK;
-		} else {
-			rpb_txn_rollback(w, c.s);
-		}
+		st = tx_end(&c, st, &at_commit);
 		unlock_levels(sh, fw);
 	}
 	w->in_doubt = at_commit;
@@ -485,21 +898,27 @@ enum rpb_status fed_create(struct rpb_worker *w, struct fed_shared *sh, struct f
 		c.stats->files += is_file && file_created;
 		c.stats->deduped += is_file && !file_created;
 		c.stats->inlined += !is_file;
-	} else if (file_created && at_commit) {
+		if (is_file && c.f45)
+			fed_binstore_trash_clear(&sh->bs, fw->digest); /* markAsUsed */
+	} else if (at_commit && is_file && (file_created || c.f45)) {
+		/* In doubt: its file, and its trash marker, stay for the next
+		 * run's sweep. */
 		atomic_store_explicit(&sh->doubtful, true, memory_order_relaxed);
 	} else if (file_created && !at_commit) {
 		/* Certainly not committed: the file would be an orphan. */
 		fed_binstore_remove(&sh->bs, fw->digest);
 	}
+	if (st && !at_commit && is_file && c.f45)
+		fed_binstore_trash_clear(&sh->bs, fw->digest);
 	return st;
 }
 
-/* ---- probes: the test plan's performance requests on a node ---- */
+/* ---- probes: the test plan's performance requests on a container ---- */
 
 uint64_t fed_probe_stage(struct rpb_worker *w, struct fed_worker *fw, uint64_t probe)
 {
 	fed_probe_place(&fw->probe, w->id, probe);
-	return ingest_probe_content(w->rn->job, w->id, probe, fw->content);
+	return 0; /* fedora.jmx's PUT sends no body */
 }
 
 struct name_drop {
@@ -532,7 +951,8 @@ static enum rpb_status remove_child(struct fed_ctx *c, const char *path, size_t 
 	if (st)
 		return st;
 	struct fed_head h = {.type = pd.type, .modified_ms = c->now_ms,
-			     .children = pd.children ? pd.children - 1 : 0, .blocks = pd.blocks};
+			     .children = pd.children ? pd.children - 1 : 0, .blocks = pd.blocks,
+			     .tag = c->tag, .path = path};
 	struct name_drop d = {name, nlen, &fw->block, false};
 	if (!c->o->child_block) {
 		/* child= lines without the name: rebuilt as a block, then back. */
@@ -568,7 +988,7 @@ static enum rpb_status remove_child(struct fed_ctx *c, const char *path, size_t 
 		char bkey[FED_KEY_MAX];
 		for (uint64_t b = pd.blocks; !st && !d.found && b-- > 0;) {
 			size_t bl = fed_block_key(bkey, c->tag, path, len, b);
-			st = c->b->get(c->s, RPB_T_MEMBERS, rpb_slice_make(bkey, bl), &fw->doc_in, c->err);
+			st = fed_read(c, RPB_T_MEMBERS, bkey, bl, &fw->doc_in);
 			if (st)
 				break;
 			st = rpb_buf_reserve(&fw->block, fw->doc_in.len + 1, c->err);
@@ -577,11 +997,11 @@ static enum rpb_status remove_child(struct fed_ctx *c, const char *path, size_t 
 				fed_block_names(fw->doc_in.data, fw->doc_in.len, drop_name, &d);
 			if (!st && d.found) {
 				if (!fw->block.len && b + 1 == pd.blocks) {
-					st = c->b->del(c->s, RPB_T_MEMBERS, rpb_slice_make(bkey, bl), c->err);
+					st = fed_write(c, RPB_T_MEMBERS, bkey, bl, rpb_slice_make(NULL, 0), true);
 					h.blocks--;
 				} else {
-					st = c->b->put(c->s, RPB_T_MEMBERS, rpb_slice_make(bkey, bl),
-						       rpb_slice_make(fw->block.data, fw->block.len), c->err);
+					st = fed_write(c, RPB_T_MEMBERS, bkey, bl,
+						       rpb_slice_make(fw->block.data, fw->block.len), false);
 				}
 			}
 		}
@@ -598,123 +1018,109 @@ static enum rpb_status remove_child(struct fed_ctx *c, const char *path, size_t 
 	return st ? st : put_doc(c, path, len);
 }
 
+
+/* PUT: an empty RDF container (fedora.jmx sends text/turtle, no body),
+ * listed by the probes' container. */
 static enum rpb_status probe_put(struct fed_ctx *c, struct fed_shared *sh, uint64_t probe,
-				 uint64_t size, bool *at_commit)
+				 bool *at_commit)
 {
 	struct fed_worker *fw = c->fw;
 	const struct fed_path *p = &fw->probe;
-	fw->probe_is_file = in_files(sh, c->o, size);
-	fw->probe_file_created = false;
-	enum rpb_status st = digest_of(c, fw->content, (size_t)size, fw->probe_digest);
-	if (!st && fw->probe_is_file)
-		st = fed_binstore_put(&sh->bs, fw->probe_digest, fw->content, (size_t)size,
-				      &fw->probe_file_created, NULL, NULL, c->err);
-	if (st)
-		return st;
-	lock_levels(sh, fw, p, 1, 1);
-	st = rpb_txn_begin(c->w, c->s, RPB_TXN_WRITE, c->err);
+	lock_levels(sh, fw, p, 1, 1, -1);
+	struct fed_head h = {.type = FED_CONTAINER, .created_ms = c->now_ms,
+			     .modified_ms = c->now_ms, .made_kind = 'p', .made_thread = c->w->id,
+			     .made_n = probe, .tag = c->tag, .path = p->at[2]};
+	enum rpb_status st = tx_begin(c, RPB_TXN_WRITE, probe);
 	if (!st)
-		st = create_binary(c, p, size, fw->probe_digest, fw->probe_is_file, 'p', c->w->id, probe);
-	if (!st) {
-		st = rpb_txn_commit(c->w, c->s, c->err);
-		*at_commit = st != RPB_OK;
-	} else {
-		rpb_txn_rollback(c->w, c->s);
-	}
+		st = fed_doc_write(&fw->doc_out, &h, NULL, false, NULL, 0, rpb_slice_make(NULL, 0),
+				   c->err);
+	if (!st)
+		st = put_doc(c, p->at[2], p->len[2]);
+	size_t nlen;
+	const char *name = fed_name(p->at[2], p->len[2], &nlen);
+	if (!st)
+		st = add_child(c, p->at[1], p->len[1], name, nlen);
+	st = tx_end(c, st, at_commit);
 	unlock_levels(sh, fw);
-	if (st && !*at_commit && fw->probe_file_created)
-		fed_binstore_remove(&sh->bs, fw->probe_digest);
 	return st;
 }
 
-/* OPTIONS reads the document; GET the document and a file's content. */
-static enum rpb_status probe_read(struct fed_ctx *c, struct fed_shared *sh, bool get,
-				  uint64_t *bytes)
+/* OPTIONS and GET read the container's document. */
+static enum rpb_status probe_read(struct fed_ctx *c, uint64_t probe, uint64_t *bytes)
 {
 	struct fed_worker *fw = c->fw;
 	const struct fed_path *p = &fw->probe;
 	struct fed_doc d;
-	enum rpb_status st = rpb_txn_begin(c->w, c->s, RPB_TXN_READ, c->err);
+	bool at_commit;
+	enum rpb_status st = tx_begin(c, RPB_TXN_READ, probe);
 	if (!st)
 		st = get_doc(c, p->at[2], p->len[2], &d);
-	if (!st) {
-		*bytes = get ? d.size : fw->doc_in.len;
-		if (get && d.is_file) {
-			char name[FED_SHA1_HEX + 1];
-			snprintf(name, sizeof name, "%.*s", (int)d.digest.len, (const char *)d.digest.data);
-			st = fed_binstore_get(&sh->bs, name, &fw->block, c->err);
-		}
-	}
-	return rpb_txn_finish(c->w, c->s, st, c->err);
+	if (!st)
+		*bytes = fw->doc_in.len;
+	return tx_end(c, st, &at_commit);
 }
 
-static enum rpb_status probe_patch(struct fed_ctx *c, struct fed_shared *sh, uint64_t probe)
+/* PATCH (a SPARQL update adding dc:title): the document rewritten with a
+ * title; DELETE: a tombstone in its place (Fedora 4.5's
+ * FedoraResourceImpl.delete), its name staying in the probes' container. */
+static enum rpb_status probe_rewrite(struct fed_ctx *c, struct fed_shared *sh, uint64_t probe,
+				     bool tombstone)
 {
 	struct fed_worker *fw = c->fw;
 	const struct fed_path *p = &fw->probe;
 	char title[64];
 	int tl = snprintf(title, sizeof title, "probe %" PRIu64, probe);
-	lock_levels(sh, fw, p, 2, 2);
+	lock_levels(sh, fw, p, 2, 2, -1);
 	struct fed_doc d;
-	enum rpb_status st = rpb_txn_begin(c->w, c->s, RPB_TXN_WRITE, c->err);
+	bool at_commit;
+	enum rpb_status st = tx_begin(c, RPB_TXN_WRITE, probe);
 	if (!st)
 		st = get_doc(c, p->at[2], p->len[2], &d);
 	if (!st) {
-		/* The digest names the same content: copy it out of the old
-		 * document before the new one is written. */
-		char digest[FED_SHA1_HEX + 1];
-		snprintf(digest, sizeof digest, "%.*s", (int)d.digest.len, (const char *)d.digest.data);
-		unsigned thread = 0;
-		uint64_t n = 0;
-		sscanf(d.probe.data ? (const char *)d.probe.data : "", "%u/%" SCNu64, &thread, &n);
-		struct fed_head h = {.type = FED_BINARY, .modified_ms = c->now_ms, .size = d.size,
-				     .mime = ingest_mime(c->o->content), .digest = digest,
-				     .digest_is_sha1 = d.digest_is_sha1, .is_file = d.is_file,
-				     .made_kind = 'p', .made_thread = thread, .made_n = n,
-				     .title = rpb_slice_make(title, (size_t)tl)};
-		st = rpb_buf_reserve(&fw->block, fw->doc_in.len, c->err);
-		if (!st) {
-			/* The base and the content must not live in doc_out. */
-			memcpy(fw->block.data, fw->doc_in.data, fw->doc_in.len);
-			fw->block.len = fw->doc_in.len;
-			st = fed_doc_parse(fw->block.data, fw->block.len, &d)
-				     ? fed_doc_write(&fw->doc_out, &h, &d, false, NULL, 0, d.content, c->err)
-				     : rpb_err_set(c->err, RPB_CORRUPT, 0, NULL, "probe document malformed");
-		}
+		struct fed_head h = {.type = tombstone ? FED_TOMBSTONE : FED_CONTAINER,
+				     .modified_ms = c->now_ms, .made_kind = 'p',
+				     .made_thread = c->w->id, .made_n = probe, .tag = c->tag,
+				     .path = p->at[2]};
+		if (!tombstone)
+			h.title = rpb_slice_make(title, (size_t)tl);
+		st = fed_doc_write(&fw->doc_out, &h, &d, false, NULL, 0, rpb_slice_make(NULL, 0),
+				   c->err);
 	}
 	if (!st)
 		st = put_doc(c, p->at[2], p->len[2]);
-	st = rpb_txn_finish(c->w, c->s, st, c->err);
+	st = tx_end(c, st, &at_commit);
 	unlock_levels(sh, fw);
 	return st;
 }
 
-/* DELETE: the node's document, its name in the probe container, and the
- * binary's file when this probe wrote it. cleanup: the same after a PUT
- * that failed inside commit, untimed, whatever of it is there. */
-static enum rpb_status probe_delete(struct fed_ctx *c, struct fed_shared *sh, bool cleanup)
+/* CLEANUP: after a PUT that failed inside commit, untimed, whatever of it
+ * is there: the container's document and its name in /probe. */
+static enum rpb_status probe_cleanup(struct fed_ctx *c, struct fed_shared *sh, uint64_t probe)
 {
 	struct fed_worker *fw = c->fw;
 	const struct fed_path *p = &fw->probe;
-	lock_levels(sh, fw, p, 1, 1);
-	size_t kl = fed_node_key(fw->key, c->tag, p->at[2], p->len[2]);
-	enum rpb_status st = rpb_txn_begin(c->w, c->s, RPB_TXN_WRITE, c->err);
+	lock_levels(sh, fw, p, 1, 1, -1);
+	char key[FED_KEY_MAX];
+	size_t kl = fed_node_key(key, c->tag, p->at[2], p->len[2]);
+	bool at_commit;
+	enum rpb_status st = tx_begin(c, RPB_TXN_WRITE, probe);
 	if (!st)
-		st = c->b->del(c->s, RPB_T_DESCRIPTIONS, rpb_slice_make(fw->key, kl), c->err);
+		st = fed_write(c, RPB_T_DESCRIPTIONS, key, kl, rpb_slice_make(NULL, 0), true);
 	size_t nlen;
 	const char *name = fed_name(p->at[2], p->len[2], &nlen);
 	if (!st)
 		st = remove_child(c, p->at[1], p->len[1], name, nlen);
-	if (cleanup && st == RPB_NOT_FOUND) {
+	if (st == RPB_NOT_FOUND) {
 		/* The create did not happen: nothing to remove. */
-		rpb_txn_rollback(c->w, c->s);
+		if (!c->f45)
+			rpb_txn_rollback(c->w, c->s);
+		else
+			rpb_request_end(c->w);
 		st = RPB_OK;
 	} else {
-		st = rpb_txn_finish(c->w, c->s, st, c->err);
+		st = tx_end(c, st, &at_commit);
 	}
 	unlock_levels(sh, fw);
-	if (!st && fw->probe_file_created)
-		fed_binstore_remove(&sh->bs, fw->probe_digest);
 	return st;
 }
 
@@ -722,25 +1128,24 @@ enum rpb_status fed_probe(struct rpb_worker *w, struct fed_shared *sh, struct fe
 			  enum fed_probe_step step, uint64_t probe, uint64_t size, uint64_t *bytes,
 			  bool *at_commit, struct rpb_err *err)
 {
+	(void)size;
 	const struct rpb_ingest_opts *o = ingest_opts(w->rn->job);
-	struct fed_ctx c = {w, fw, &sh->stats[w->id], rpb_next_session(w), w->rn->backend, o,
-			    w->rn->run_tag, rpb_wall_ms(), err};
+	struct fed_ctx c = {w, sh, fw, &sh->stats[w->id], rpb_next_session(w), w->rn->backend, o,
+			    w->rn->run_tag, rpb_wall_ms(), err, sh->f45, 0};
 	*bytes = 0;
 	*at_commit = false;
 	switch (step) {
 	case FED_PROBE_PUT:
-		*bytes = size;
-		return probe_put(&c, sh, probe, size, at_commit);
+		return probe_put(&c, sh, probe, at_commit);
 	case FED_PROBE_OPTIONS:
-		return probe_read(&c, sh, false, bytes);
 	case FED_PROBE_GET:
-		return probe_read(&c, sh, true, bytes);
+		return probe_read(&c, probe, bytes);
 	case FED_PROBE_PATCH:
-		return probe_patch(&c, sh, probe);
+		return probe_rewrite(&c, sh, probe, false);
 	case FED_PROBE_DELETE:
-		return probe_delete(&c, sh, false);
+		return probe_rewrite(&c, sh, probe, true);
 	case FED_PROBE_CLEANUP:
-		return probe_delete(&c, sh, true);
+		return probe_cleanup(&c, sh, probe);
 	}
 	return RPB_INVALID;
 }
@@ -785,7 +1190,28 @@ void fed_report_json(const struct rpb_runner *rn, const struct fed_shared *sh, j
 			  "branches_created", (json_int_t)branches, "files_written", (json_int_t)files,
 			  "files_shared", (json_int_t)deduped, "inline", (json_int_t)inlined,
 			  "parent_rewrites", sig));
+	/* Through the store interface: documents put (fedora-4.5: each its own
+	 * transaction), their bytes, the reference counts made; and the
+	 * document cache's hits and misses. */
+	uint64_t txns = 0, docs = 0, dbytes = 0, refs = 0;
+	for (unsigned t = 0; t < sh->nstats; t++) {
+		txns += sh->stats[t].store_txns;
+		docs += sh->stats[t].docs_written;
+		dbytes += sh->stats[t].doc_bytes;
+		refs += sh->stats[t].refs;
+	}
+	json_t *f = json_object_get(obj, "fedora");
+	json_object_set_new(f, "profile", json_string(rpb_profile_names[rn->job->run.profile]));
+	json_object_set_new(f, "doc_bytes_put", json_integer((json_int_t)dbytes));
+	json_object_set_new(f, "references_counted", json_integer((json_int_t)refs));
+	if (sh->f45) {
+		json_object_set_new(f, "store_transactions", json_integer((json_int_t)txns));
+		json_object_set_new(f, "documents_written", json_integer((json_int_t)docs));
+		json_object_set_new(f, "doc_cache", json_integer((json_int_t)sh->cache.cap));
+		json_object_set_new(f, "doc_cache_hits", json_integer((json_int_t)sh->cache.hits));
+		json_object_set_new(f, "doc_cache_misses", json_integer((json_int_t)sh->cache.misses));
+	}
 	if (sh->swept) /* a run before this one died: what it left in doubt */
-		json_object_set_new(json_object_get(obj, "fedora"), "leftovers_removed",
+		json_object_set_new(f, "leftovers_removed",
 				    json_integer((json_int_t)sh->swept));
 }

@@ -42,8 +42,8 @@
 #define FED_UUID_LEN 36
 #define FED_LEVELS_MAX 8       /* pairtree_count's maximum */
 #define FED_PATH_MAX 160       /* /<8 x (8 + 1)>/<uuid> and the probe paths fit */
-#define FED_KEY_MAX (FED_PATH_MAX + 40)
-#define FED_HEAD_MAX 1024      /* a header without child= lines */
+#define FED_KEY_MAX (FED_PATH_MAX + 60)
+#define FED_HEAD_MAX 2048      /* a header without child= lines */
 #define FED_SHA1_HEX 40
 #define FED_PROBE_CONTAINER "/probe" /* the probes' container, under the root */
 
@@ -67,7 +67,22 @@ size_t fed_block_key(char *buf, const char *tag, const char *path, size_t len, u
 /* The last component of a path: the node's name in its parent's list. */
 const char *fed_name(const char *path, size_t len, size_t *nlen);
 
-enum fed_type { FED_BINARY = 0, FED_PAIRTREE, FED_CONTAINER, FED_NTYPES };
+/* binary: a jcr:content node, which holds the data (inline) or its digest
+ * (store=file); file: the nt:file node above it; tombstone: what a DELETE
+ * leaves (Fedora 4.5's fedora:Tombstone). */
+enum fed_type { FED_BINARY = 0, FED_PAIRTREE, FED_CONTAINER, FED_FILE, FED_TOMBSTONE, FED_NTYPES };
+/* The name of a file node's one child, the node holding the binary. */
+#define FED_CONTENT_NAME "jcr:content"
+/* f/<tag><path>/jcr:content: where a binary's data node is. */
+size_t fed_content_key(char *buf, const char *tag, const char *path, size_t len);
+/* r/<tag>/<sha1>-ref: a stored binary's reference document (ModeShape's
+ * "<sha1>-ref", {sha1, refCount}), in the descriptions table. */
+size_t fed_ref_key(char *buf, const char *tag, const char *sha1);
+/* Parses a reference document's count; false if it is not one. */
+bool fed_ref_parse(const void *buf, size_t n, uint64_t *count);
+/* Writes a reference document; returns its length (buf: FED_REF_MAX). */
+#define FED_REF_MAX 96
+size_t fed_ref_format(char *buf, const char *sha1, uint64_t count);
 extern const char *const fed_type_names[FED_NTYPES];
 
 /* A document parsed: the slices point into it. */
@@ -105,6 +120,8 @@ struct fed_head {
 	uint64_t made_n;
 	rpb_slice title;
 	uint64_t children, blocks;
+	const char *tag;         /* the run tag, for the ModeShape-sized ms= line */
+	const char *path;        /* the node's path (NUL-terminated), likewise */
 };
 /* Writes a document into out (its contents replaced): the header, then
  * base's child= lines when keep_children, then one more child= line when
@@ -132,7 +149,11 @@ struct fed_binstore {
 enum rpb_status fed_binstore_open(struct fed_binstore *bs, const struct rpb_ingest_opts *o,
 				  const char *store_dir, const char *results_dir, bool sync,
 				  bool create, struct rpb_err *err);
-/* <dir>/<sha1[0..1]>/<sha1[2..3]>/<sha1> (sha1: the content digest's hex). */
+/* <dir>/<sha1[0..1]>/<sha1[2..3]>/<sha1[4..5]>/<sha1> (sha1: the content
+ * digest's hex), ModeShape's three levels. The trash tree and the temporary
+ * files live beside them in <dir>/trash and <dir>/tmp. */
+#define FED_BINSTORE_TRASH "trash"
+#define FED_BINSTORE_TMP "tmp"
 size_t fed_binstore_path(const struct fed_binstore *bs, const char *sha1, char *out, size_t n);
 /* Stores n bytes as the file named sha1 unless one is there (same content:
  * *created = false): a temporary file made with O_CREAT|O_EXCL, written,
@@ -143,6 +164,18 @@ typedef void (*fed_hook_fn)(void *arg);
 enum rpb_status fed_binstore_put(const struct fed_binstore *bs, const char *sha1, const void *p,
 				 size_t n, bool *created, fed_hook_fn before_rename, void *arg,
 				 struct rpb_err *err);
+/* fedora-4.5: the body goes through a temporary file in <dir>/tmp, as
+ * ModeShape's storeValue writes every body (small ones included) to one
+ * while it hashes it; back (may be NULL) gets the bytes read back from it,
+ * as a body below the threshold is. Never synced; removed at once. */
+enum rpb_status fed_binstore_spool(const struct fed_binstore *bs, const void *p, size_t n,
+				   unsigned char *back, struct rpb_err *err);
+/* fedora-4.5: the empty marker <dir>/trash/<3 levels>/<sha1> (ModeShape's
+ * markAsUnused of a new binary value), and its removal once the node that
+ * uses it has committed (markAsUsed); the directories stay. */
+enum rpb_status fed_binstore_trash_mark(const struct fed_binstore *bs, const char *sha1,
+					struct rpb_err *err);
+void fed_binstore_trash_clear(const struct fed_binstore *bs, const char *sha1);
 /* Reads the file named sha1 into out; RPB_NOT_FOUND when there is none. */
 enum rpb_status fed_binstore_get(const struct fed_binstore *bs, const char *sha1,
 				 struct rpb_buf *out, struct rpb_err *err);
@@ -158,6 +191,18 @@ size_t fed_binstore_temp_of(const char *name, size_t len);
 /* Removes such a temporary file, or the file of a digest, by the name
  * fed_binstore_each gave (anything else is left alone). */
 void fed_binstore_remove_name(const struct fed_binstore *bs, const char *name, size_t len);
+/* The store's three parts: its files, the trash tree of markers (named by
+ * digest, three levels deep) and the spool of bodies on their way
+ * (fedora-4.5's temporary files, one level). A marker or a spooled body is
+ * there after a run only if a create was in flight when it died (or, a
+ * marker, failed inside its commit): in doubt, swept by the next run. */
+enum fed_area { FED_AREA_FILES = 0, FED_AREA_TRASH, FED_AREA_SPOOL };
+uint64_t fed_binstore_each_in(const struct fed_binstore *bs, enum fed_area a, fed_name_fn fn,
+			      void *ctx);
+/* Removes a name fed_binstore_each_in gave for area a, if it is one the
+ * store makes there (a digest; in the spool a body's temporary file). */
+void fed_binstore_remove_in(const struct fed_binstore *bs, enum fed_area a, const char *name,
+			    size_t len);
 /* A marker that a run is writing the store: made by fed_binstore_open
  * with create, removed by fed_binstore_close; found at the next open, it
  * says the last run died (its leftovers are then swept). */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include <openssl/evp.h>
+#include <xxhash.h>
 
 #include "fmt.h"
 #include "ingest_fedora.h"
@@ -13,7 +14,8 @@
  * contents the flat model draws. */
 #define FED_UUID_STREAM (UINT64_C(1) << 33)
 
-const char *const fed_type_names[FED_NTYPES] = {"binary", "pairtree", "container"};
+const char *const fed_type_names[FED_NTYPES] = {"binary", "pairtree", "container", "file",
+						"tombstone"};
 
 static const char hexdig[] = "0123456789abcdef";
 
@@ -103,6 +105,47 @@ size_t fed_block_key(char *buf, const char *tag, const char *path, size_t len, u
 	p = rpb_fmt_u64(p, block, 6);
 	*p = '\0';
 	return (size_t)(p - buf);
+}
+
+size_t fed_content_key(char *buf, const char *tag, const char *path, size_t len)
+{
+	size_t n = fed_node_key(buf, tag, path, len);
+	char *p = rpb_fmt_str(buf + n, "/" FED_CONTENT_NAME);
+	*p = '\0';
+	return (size_t)(p - buf);
+}
+
+size_t fed_ref_key(char *buf, const char *tag, const char *sha1)
+{
+	char *p = rpb_fmt_str(rpb_fmt_str(rpb_fmt_str(buf, "r/"), tag), "/");
+	p = rpb_fmt_str(rpb_fmt_str(p, sha1), "-ref");
+	*p = '\0';
+	return (size_t)(p - buf);
+}
+
+size_t fed_ref_format(char *buf, const char *sha1, uint64_t count)
+{
+	char *p = rpb_fmt_str(rpb_fmt_str(buf, "sha1="), sha1);
+	p = rpb_fmt_u64(rpb_fmt_str(p, "\nrefCount="), count, 0);
+	*p++ = '\n';
+	return (size_t)(p - buf);
+}
+
+bool fed_ref_parse(const void *buf, size_t n, uint64_t *count)
+{
+	const char *p = buf, *end = p + n, *at = NULL;
+	for (const char *q = p; q + 9 <= end; q++)
+		if (!memcmp(q, "refCount=", 9) && (q == p || q[-1] == '\n')) {
+			at = q + 9;
+			break;
+		}
+	if (!at)
+		return false;
+	uint64_t v = 0;
+	for (; at < end && *at >= '0' && *at <= '9'; at++)
+		v = v * 10 + (uint64_t)(*at - '0');
+	*count = v;
+	return true;
 }
 
 const char *fed_name(const char *path, size_t len, size_t *nlen)
@@ -227,6 +270,103 @@ void fed_doc_children(const struct fed_doc *d, fed_name_fn fn, void *ctx)
 	}
 }
 
+/* ---- ModeShape's document, sized ----
+ *
+ * ModeShape 4.5 keeps each node as a document (DocumentTranslator): its key,
+ * its parent's key and its properties grouped under each namespace's full
+ * URI, names as {"$name": ...}, dates as {"$date": ...}, URIs as
+ * {"$uri": ...}, a stored binary as {"sha1": ..., "len": ...}. The ms= line
+ * carries that structure, with the properties Fedora 4.5 gives each node
+ * type (fcrepo-kernel-modeshape), as JSON text, so a document puts about the
+ * bytes ModeShape's did; verify and the run read only the fields above it.
+ * Node keys are ModeShape's: a 7-character source key, a 7-character
+ * workspace key and the node's 36-character identifier (here the hash of
+ * its path, as hex in UUID form). */
+static char *ms_key(char *p, const char *tag, const char *path, size_t len)
+{
+	static const char hx[] = "0123456789abcdef";
+	uint64_t a = XXH3_64bits(path, len), b = XXH3_64bits_withSeed(path, len, 1);
+	p = rpb_fmt_str(p, "\"87a0a8c");
+	p = rpb_fmt_mem(p, tag, strlen(tag) < 7 ? strlen(tag) : 7);
+	for (int i = 0; i < 32; i++) {
+		if (i == 8 || i == 12 || i == 16 || i == 20)
+			*p++ = '-';
+		uint64_t v = i < 16 ? a : b;
+		*p++ = hx[(v >> (60 - 4 * (i % 16))) & 15];
+	}
+	*p++ = '"';
+	return p;
+}
+
+static char *ms_date(char *p, const char *name, uint64_t ms)
+{
+	p = rpb_fmt_str(rpb_fmt_str(rpb_fmt_str(p, "\""), name), "\":{\"$date\":\"");
+	p = ingest_iso_ms(p, ms);
+	return rpb_fmt_str(p, "\"}");
+}
+
+#define MS_JCR "\"http://www.jcp.org/jcr/1.0\":{"
+#define MS_FEDORA "\"http://fedora.info/definitions/v4/repository#\":{"
+#define MS_BY "\"createdBy\":\"bypassAdmin\",\"lastModifiedBy\":\"bypassAdmin\""
+
+static char *ms_line(char *p, const struct fed_head *h)
+{
+	if (!h->path)
+		return p;
+	static const char *const primary[FED_NTYPES] = {"nt:resource", "nt:folder", "nt:folder",
+							"nt:file", "nt:folder"};
+	static const char *const mixins[FED_NTYPES] = {
+		"{\"$name\":\"fedora:Binary\"},{\"$name\":\"fedora:Resource\"}",
+		"{\"$name\":\"fedora:Pairtree\"}",
+		"{\"$name\":\"fedora:Container\"},{\"$name\":\"fedora:Resource\"},"
+		"{\"$name\":\"mix:created\"},{\"$name\":\"mix:lastModified\"}",
+		"{\"$name\":\"fedora:NonRdfSourceDescription\"},{\"$name\":\"fedora:Resource\"},"
+		"{\"$name\":\"mix:created\"},{\"$name\":\"mix:lastModified\"}",
+		"{\"$name\":\"fedora:Tombstone\"}"};
+	size_t len = strlen(h->path), plen;
+	const char *name = fed_name(h->path, len, &plen);
+	plen = name > h->path + 1 ? (size_t)(name - h->path) - 1 : 1;
+	uint64_t created = h->created_ms ? h->created_ms : h->modified_ms;
+	p = rpb_fmt_str(p, "\nms={\"metadata\":{\"id\":");
+	p = ms_key(p, h->tag, h->path, len);
+	p = rpb_fmt_str(p, ",\"contentType\":\"application/json\"},\"content\":{\"key\":");
+	p = ms_key(p, h->tag, h->path, len);
+	p = rpb_fmt_str(p, ",\"parent\":[");
+	p = ms_key(p, h->tag, h->path, plen);
+	p = rpb_fmt_str(rpb_fmt_str(p, "],\"properties\":{" MS_JCR "\"primaryType\":{\"$name\":\""),
+			primary[h->type]);
+	p = rpb_fmt_str(rpb_fmt_str(rpb_fmt_str(p, "\"},\"mixinTypes\":["), mixins[h->type]), "],");
+	p = ms_date(p, "created", created);
+	p = rpb_fmt_str(p, ",");
+	p = ms_date(p, "lastModified", h->modified_ms);
+	p = rpb_fmt_str(p, "," MS_BY "}");
+	if (h->type == FED_BINARY) {
+		p = rpb_fmt_str(p, ",\"http://www.ebu.ch/metadata/ontologies/ebucore/ebucore#\":{"
+				   "\"hasMimeType\":\"");
+		p = rpb_fmt_str(rpb_fmt_str(p, h->mime ? h->mime : ""), "\",\"filename\":\"\"}");
+		p = rpb_fmt_u64(rpb_fmt_str(p, ",\"http://www.loc.gov/premis/rdf/v1#\":{\"hasSize\":"),
+				h->size, 0);
+		p = rpb_fmt_str(p, ",\"hasMessageDigest\":{\"$uri\":\"urn:sha1:");
+		p = rpb_fmt_str(rpb_fmt_str(p, h->digest ? h->digest : ""), "\"}}");
+		if (h->is_file) {
+			p = rpb_fmt_str(p, ",\"data\":{\"sha1\":\"");
+			p = rpb_fmt_u64(rpb_fmt_str(rpb_fmt_str(p, h->digest ? h->digest : ""),
+						    "\",\"len\":"),
+					h->size, 0);
+			p = rpb_fmt_str(p, "}");
+		}
+	} else if (h->type != FED_PAIRTREE) {
+		p = rpb_fmt_str(p, "," MS_FEDORA);
+		p = ms_date(p, "created", created);
+		p = rpb_fmt_str(p, ",");
+		p = ms_date(p, "lastModified", h->modified_ms);
+		p = rpb_fmt_str(p, "," MS_BY "}");
+	}
+	p = rpb_fmt_str(p, "},\"childrenInfo\":{\"count\":");
+	p = rpb_fmt_u64(p, h->children, 0);
+	return rpb_fmt_str(p, "}}}");
+}
+
 /* The header's text: every field on its own line, in the documented order. */
 static size_t head_format(char *buf, const struct fed_head *h, const struct fed_doc *base)
 {
@@ -259,6 +399,7 @@ static size_t head_format(char *buf, const struct fed_head *h, const struct fed_
 		p = rpb_fmt_u64(rpb_fmt_str(p, "\nchildren="), h->children, 0);
 		p = rpb_fmt_u64(rpb_fmt_str(p, "\nblocks="), h->blocks, 0);
 	}
+	p = ms_line(p, h);
 	*p++ = '\n';
 	return (size_t)(p - buf);
 }

@@ -1,8 +1,10 @@
 /* What a Fedora-model run that died left in the file binary store, removed
  * by the next run's start: the temporary files of creates killed before
- * their rename, and files no node of any run references (a create killed,
+ * their rename, files no node of any run references (a create killed,
  * or failed inside commit, after its file was renamed and before its
- * transaction committed). Only when the store's marker says its last run
+ * transaction committed), and under fedora-4.5 every trash marker (a
+ * create in doubt's; its binary, if referenced, is in use: ModeShape's
+ * markAsUsed) and every spooled body (a create killed while spooling). Only when the store's marker says its last run
  * did not end (fed_binstore_was_open), and only in the store's own binary
  * directory (a binary_dir of the user's may serve other stores too): one
  * scan of every node document, then one walk of the files. */
@@ -48,8 +50,17 @@ static int by_name(const void *a, const void *b)
 struct walk {
 	const struct fed_binstore *bs;
 	struct refs *refs;
+	enum fed_area area;
 	uint64_t removed;
 };
+
+/* A trash marker or a spooled body: all are leftovers at a run's start. */
+static void on_leftover(void *ctx, const char *name, size_t len)
+{
+	struct walk *w = ctx;
+	fed_binstore_remove_in(w->bs, w->area, name, len);
+	w->removed++;
+}
 
 static void on_file(void *ctx, const char *name, size_t len)
 {
@@ -84,8 +95,12 @@ enum rpb_status fed_sweep(const struct rpb_backend *b, struct rpb_session *s,
 		st = rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for the binary store's sweep");
 	if (!st) {
 		qsort(refs.digest, refs.n, sizeof *refs.digest, by_name);
-		struct walk w = {bs, &refs, 0};
+		struct walk w = {bs, &refs, FED_AREA_FILES, 0};
 		fed_binstore_each(bs, on_file, &w);
+		w.area = FED_AREA_TRASH;
+		fed_binstore_each_in(bs, FED_AREA_TRASH, on_leftover, &w);
+		w.area = FED_AREA_SPOOL;
+		fed_binstore_each_in(bs, FED_AREA_SPOOL, on_leftover, &w);
 		*removed = w.removed;
 	}
 	free(refs.digest);

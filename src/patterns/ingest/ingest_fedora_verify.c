@@ -9,11 +9,19 @@
  * node, each branch on its path and its parent's listing of it must be
  * there, and its document must say what the seed says (size, MIME type,
  * digest), with its content inline or in its file, byte for byte. No child
- * reference may point to a node that is not there; a binary node no
+ * reference may point to a node that is not there, unless a create in
+ * doubt would have made that node: under profile = fedora-4.5 a create
+ * commits its documents one at a time, and a parent it rewrote earlier in
+ * that order (a branch it made, then listing the next one) can be written
+ * without the child (the ledger says which creates failed or were in
+ * flight at their commit). Such a create's nodes may also be there without
+ * their parent's reference, which nothing checks. A binary node no
  * acknowledged create made is unexpected (one in doubt may be there or
  * not), and so is a file no node references (an orphan binary), unless an
  * acknowledged or in-doubt create wrote it (a temporary file of an
- * in-doubt create, killed before its rename, too). The next run's start
+ * in-doubt create, killed before its rename, too). Under fedora-4.5 a
+ * trash marker is left only by a create in doubt, a spooled body only by
+ * one running when the run ended. The next run's start
  * removes what a run that died left (ingest_fedora_sweep.c). */
 #include <inttypes.h>
 #include <stdio.h>
@@ -105,6 +113,9 @@ struct vctx {
 	char prefix[64];           /* f/<tag> */
 	size_t plen;
 	struct hset nodes, listed, digests;
+	struct hset doubt;         /* nodes on the paths of creates in doubt */
+	struct hset doubt_marks;   /* digests whose trash marker may be left */
+	bool died;                 /* a create was running when the run ended */
 	/* Children to look for once the scan is done: their paths' hashes and
 	 * the container that names them (an offset into parents), and
 	 * containers whose names are in blocks. */
@@ -242,10 +253,13 @@ static int on_doc(void *ctx, rpb_slice key, rpb_slice val)
 	memcpy(path, (const char *)key.data + v->plen, len);
 	path[len] = '\0';
 	hset_add(&v->nodes, hash_of(path, len));
-	if (d.type == FED_BINARY) {
-		check_maker(v, &d, path);
+	/* A create's nt:file node and a probe's container that is still there
+	 * (not a tombstone) name the operation that made them; a jcr:content
+	 * node is checked through its file node. */
+	if (d.type == FED_BINARY || d.type == FED_TOMBSTONE)
 		return 0;
-	}
+	if (d.type == FED_FILE || (d.type == FED_CONTAINER && d.probe.data))
+		check_maker(v, &d, path);
 	struct child_ctx c = {v, path, len, 0};
 	if (d.children && !d.blocks)
 		c.parent = add_parent(v, path, len);
@@ -341,8 +355,14 @@ static enum rpb_status check_create(struct vctx *v, unsigned t, uint64_t i, stru
 		return RPB_OK;
 	}
 	char key[FED_KEY_MAX];
-	size_t kl = fed_node_key(key, v->ledger->run_tag, p.at[p.depth], p.len[p.depth]);
+	size_t kl = fed_content_key(key, v->ledger->run_tag, p.at[p.depth], p.len[p.depth]);
 	st = v->b->get(v->s, RPB_T_DESCRIPTIONS, rpb_slice_make(key, kl), &v->got, err);
+	if (st == RPB_NOT_FOUND) {
+		v->res->missing++;
+		problem(v, "node %s (create %" PRIu64 " of thread %u) has no " FED_CONTENT_NAME " node",
+			p.at[p.depth], i, t);
+		return RPB_OK;
+	}
 	if (st)
 		return st;
 	struct fed_doc d;
@@ -365,6 +385,15 @@ static enum rpb_status check_create(struct vctx *v, unsigned t, uint64_t i, stru
 			return st;
 		if (v->file.len != size || memcmp(v->file.data, v->content, (size_t)size) != 0)
 			bad = "a binary file whose content is not the create's";
+		/* Its reference document counts it (ModeShape's "<sha1>-ref"). */
+		uint64_t count = 0;
+		kl = fed_ref_key(key, v->ledger->run_tag, digest);
+		st = v->b->get(v->s, RPB_T_DESCRIPTIONS, rpb_slice_make(key, kl), &v->got, err);
+		if (st && st != RPB_NOT_FOUND)
+			return st;
+		if (!bad && (st || !fed_ref_parse(v->got.data, v->got.len, &count) || count == 0))
+			bad = "a binary file without a reference document counting it";
+		st = RPB_OK;
 	}
 	if (bad) {
 		v->res->corrupt++;
@@ -392,47 +421,58 @@ static void on_file(void *ctx, const char *name, size_t len)
 		(int)len, name, v->bs.dir);
 }
 
-/* The file probe n of thread t writes, accepted: its PUT may have left it. */
-static enum rpb_status accept_probe_file(struct vctx *v, unsigned t, uint64_t n,
-					 struct rpb_err *err)
+/* A trash marker or a spooled body: accepted when a create in doubt may
+ * have left it, possibly one a stale ledger cannot tell, else unexpected. */
+static void leftover(struct vctx *v, bool accepted, const char *what, const char *name,
+		     size_t len, const char *area, const char *why)
 {
-	uint64_t size = ingest_probe_content(v->job, t, n, v->content);
-	char digest[FED_SHA1_HEX + 1];
-	if (v->o->digest != INGEST_SHA1)
-		ingest_digest_hex(v->content, (size_t)size, digest);
-	else if (!fed_sha1_hex(v->content, (size_t)size, digest))
-		return rpb_err_set(err, RPB_IO, 0, NULL, "OpenSSL could not compute a SHA-1");
-	hset_add(&v->digests, hash_of(digest, strlen(digest)));
-	return RPB_OK;
+	if (accepted)
+		return;
+	if (v->ledger->stale) {
+		v->res->unprovable++;
+		return;
+	}
+	v->res->unexpected++;
+	problem(v, "%s %.*s in %s/%s: %s", what, (int)len, name, v->bs.dir, area, why);
 }
 
-/* Files an in-doubt create may have left (failed inside commit, or running
- * when the run died, its file renamed or not), and the probe the operation
- * the run died in may have been running: not orphans of this run. */
-static enum rpb_status accept_in_doubt_file(struct vctx *v, unsigned t, uint64_t i,
-					    struct rpb_err *err)
+/* A trash marker (ModeShape's markAsUnused of a new binary): a create
+ * clears its marker before it is acknowledged, so one is left only by a
+ * create in doubt (failed inside its commit, or running when the run
+ * died). */
+static void on_mark(void *ctx, const char *name, size_t len)
 {
-	uint64_t size, every = v->o->probe_every;
+	struct vctx *v = ctx;
+	leftover(v, hset_has(&v->doubt_marks, hash_of(name, len)), "trash marker", name, len,
+		 FED_BINSTORE_TRASH, "no create in doubt stored that binary");
+}
+
+/* A body spooled through a temporary file is removed at once: one is left
+ * only by a create running when the run died. */
+static void on_spool(void *ctx, const char *name, size_t len)
+{
+	struct vctx *v = ctx;
+	leftover(v, v->died, "spooled body", name, len, FED_BINSTORE_TMP,
+		 "no create was running when the run ended");
+}
+
+/* What in-doubt create i of thread t (failed inside commit, or running
+ * when the run died) may have left: its file, renamed or still temporary,
+ * and its trash marker are not orphans of this run, and a reference to
+ * one of the nodes on its path may dangle. */
+static enum rpb_status accept_in_doubt(struct vctx *v, unsigned t, uint64_t i,
+				       struct rpb_err *err)
+{
+	struct fed_path p;
+	fed_place(&p, v->o, v->job->run.seed, t, i);
+	for (unsigned j = 1; j <= p.depth; j++)
+		hset_add(&v->doubt, hash_of(p.at[j], p.len[j]));
+	uint64_t size;
 	char digest[FED_SHA1_HEX + 1];
 	enum rpb_status st = create_digest(v, t, i, digest, &size, err);
-	if (!st)
+	if (!st) {
 		hset_add(&v->digests, hash_of(digest, strlen(digest)));
-	const struct rpb_ledger_worker *lw = &v->ledger->workers[t];
-	if (!st && every && (i + 1) % every == 0 && lw->in_flight && i + 1 == lw->issued)
-		st = accept_probe_file(v, t, (i + 1) / every, err);
-	return st;
-}
-
-/* A probe whose PUT failed inside commit may have left its file. */
-static enum rpb_status accept_step_files(struct vctx *v, struct rpb_err *err)
-{
-	uint64_t every = v->o->probe_every;
-	enum rpb_status st = RPB_OK;
-	for (unsigned t = 0; !st && every && t < v->ledger->nworkers; t++) {
-		const struct rpb_ledger_worker *lw = &v->ledger->workers[t];
-		for (size_t k = 0; !st && k < lw->nsteps; k++)
-			if (lw->steps[k].label == L_PROBE_CREATE && lw->steps[k].in_doubt)
-				st = accept_probe_file(v, t, (lw->steps[k].op + 1) / every, err);
+		hset_add(&v->doubt_marks, hash_of(digest, strlen(digest)));
 	}
 	return st;
 }
@@ -469,20 +509,31 @@ enum rpb_status ingest_fedora_verify(const struct rpb_backend *b, struct rpb_sto
 			if (os == RPB_OP_ACKED)
 				st = check_create(&v, t, i, err);
 			else if (os == RPB_OP_IN_DOUBT)
-				st = accept_in_doubt_file(&v, t, i, err);
+				st = accept_in_doubt(&v, t, i, err);
 		}
+		v.died |= lw->in_flight;
 	}
-	for (size_t k = 0; !st && k < v.nwant; k++)
-		if (!hset_has(&v.nodes, v.want[k].h)) {
-			res->corrupt++;
-			problem(&v, "a child reference points to a node that is not there: one of %s's "
-				"children", v.parents + v.want[k].parent);
-		}
 	if (!st)
-		st = accept_step_files(&v, err);
-	if (!st && !no_files)
+	for (size_t k = 0; !st && k < v.nwant; k++) {
+		if (hset_has(&v.nodes, v.want[k].h))
+			continue;
+		if (hset_has(&v.doubt, v.want[k].h)) {
+			/* A create in doubt wrote the parent, not yet the child. */
+			res->left++;
+			res->left_by = "creates in doubt";
+			continue;
+		}
+		res->corrupt++;
+		problem(&v, "a child reference points to a node that is not there: one of %s's "
+			"children", v.parents + v.want[k].parent);
+	}
+	if (!st && !no_files) {
 		fed_binstore_each(&v.bs, on_file, &v);
-	if (!st && (v.nomem || v.nodes.nomem || v.listed.nomem || v.digests.nomem))
+		fed_binstore_each_in(&v.bs, FED_AREA_TRASH, on_mark, &v);
+		fed_binstore_each_in(&v.bs, FED_AREA_SPOOL, on_spool, &v);
+	}
+	if (!st && (v.nomem || v.nodes.nomem || v.listed.nomem || v.digests.nomem || v.doubt.nomem ||
+		    v.doubt_marks.nomem))
 		st = rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory for verify's node sets");
 	if (v.s) {
 		b->rollback(v.s);
@@ -491,6 +542,8 @@ enum rpb_status ingest_fedora_verify(const struct rpb_backend *b, struct rpb_sto
 	free(v.nodes.slot);
 	free(v.listed.slot);
 	free(v.digests.slot);
+	free(v.doubt.slot);
+	free(v.doubt_marks.slot);
 	free(v.want);
 	free(v.parents);
 	free(v.blocked);

@@ -41,10 +41,11 @@ const struct rpb_optdef ingest_options[] = {
 	  .umin = 0, .umax = 8, .off = ING(pairtree_count),
 	  .help = "fedora: pairtree levels (Fedora: 4); 0 = every node directly in the root "
 		  "container, the flat worst case" },
-	{ .key = "child_block", .type = RPB_OPT_COUNT, .dflt = "1000",
+	{ .key = "child_block", .type = RPB_OPT_COUNT, .dflt = "0",
 	  .umin = 0, .umax = 1000000, .off = ING(child_block),
-	  .help = "fedora: child references per block document (ModeShape's childCountTarget); "
-		  "0 = one unbounded list inside the parent's document" },
+	  .help = "fedora: child references per block document (ModeShape's childCountTarget, which "
+		  "Fedora 4.5 did not configure); 0 = one list inside the parent's document, as "
+		  "Fedora 4.5 ran" },
 	{ .key = "binary_threshold", .type = RPB_OPT_SIZE, .dflt = "4096",
 	  .umin = 0, .umax = RPB_OPT_64M, .off = ING(binary_threshold),
 	  .help = "fedora: binaries of at least this many bytes go to the file binary store "
@@ -58,14 +59,22 @@ const struct rpb_optdef ingest_options[] = {
 	  .choices = digest_names, .off = ING(digest),
 	  .help = "fedora: the fixity digest every binary gets (SHA-1 with OpenSSL, as Fedora); "
 		  "none = no digest (the binary store then names files by XXH3-128)" },
+	{ .key = "doc_cache", .type = RPB_OPT_COUNT, .dflt = "500",
+	  .umin = 0, .umax = 10000000, .off = ING(doc_cache),
+	  .help = "fedora, profile = fedora-4.5: node documents kept in an LRU cache in front of the "
+		  "store (Infinispan's eviction max-entries in Fedora 4.5); 0 = none" },
 	{ .key = NULL },
 };
 
 int ingest_finish(void *config, const struct rpb_job *job, const char *where, char *msg,
 		  size_t n)
 {
-	(void)job;
 	const struct rpb_ingest_opts *o = config;
+	if (o->model != INGEST_FEDORA && job->run.inject.kind == RPB_INJECT_PARTIAL) {
+		snprintf(msg, n, "%sinject = partial needs [ingest] model = fedora (the flat model "
+			 "commits a create at once); use inject = stall or lock", where);
+		return -1;
+	}
 	if (o->size_min > o->size_max) {
 		snprintf(msg, n, "%s[ingest] size_min = %" PRIu64 " exceeds size_max = %" PRIu64
 			 "; make size_min < size_max, or equal for a fixed size",
