@@ -633,6 +633,14 @@ static int cmd_run(const struct rpb_backend *b, struct cli *c, const char *prog,
 		snprintf(msg, sizeof msg, "out of memory recording the command line");
 		goto fail;
 	}
+	/* What the marks of directories the store owns (a binary_dir) name. */
+	char store_id[PATH_MAX + 512];
+	if (embedded)
+		snprintf(store_id, sizeof store_id, "%s", abs_dir);
+	else
+		snprintf(store_id, sizeof store_id, "schema %s at %.*s", cfg.name ? cfg.name : "",
+			 PATH_MAX, *dsn_shown ? dsn_shown : "(PG* environment)");
+	rn.store_id = store_id;
 	/* When stdout is the pattern's own (YCSB's exporter), the lines for
 	 * people at the end go to stderr, and none are printed here: a start
 	 * that then fails still says one line. */

@@ -149,6 +149,8 @@ struct rpb_runner {
 	char run_tag[16];              /* names this run's keys in the store */
 	const char *out_dir;           /* results directory */
 	const char *store_dir;         /* the store's directory; NULL for a server's store */
+	const char *store_id;          /* names the store in the marks of directories it owns:
+					* its directory, or its schema and server */
 	bool quiet;                    /* no progress lines on stdout */
 	FILE *say;                     /* lines for people: stdout, or stderr when the
 					* pattern's own output is stdout's (NULL: stdout) */

@@ -11,6 +11,24 @@
 
 #define RPB_DIR_MARK ".rpbench-store"
 
+/* A directory rpbench writes into: where, the mark that makes it rpbench's,
+ * the store it belongs to (written into the mark; NULL for the store's own
+ * directory, whose mark says only that it is a store), and the words of a
+ * refusal ("binary store directory", "ingest.binary_dir"). */
+struct rpb_dir_use {
+	const char *dir, *mark, *owner, *noun, *option;
+};
+
+/* The one rule for every directory rpbench writes into: a missing one is
+ * created, and a new or empty one gets the mark; one that carries the mark
+ * (naming owner, when given) is accepted; any other is refused with one line
+ * naming the option and the fix. *was_marked (may be NULL): the mark was
+ * there before. */
+int rpb_dir_claim(const struct rpb_dir_use *u, bool *was_marked, char *msg, size_t n);
+
+/* For verify: does dir carry the mark (a regular file) that a run made? */
+bool rpb_dir_has_mark(const char *dir, const char *mark);
+
 /* Embedded backends, before open: a missing or empty directory is created
  * and marked; a marked one is accepted; any other non-empty directory is
  * refused. Then the run's lock is taken (storelock.h; refused while another

@@ -145,7 +145,7 @@ enum rpb_status fed_prepare(struct rpb_runner *rn, struct fed_shared **out, stru
 	st = cache_init(&sh->cache, sh->f45 ? o->doc_cache : 0, err);
 	/* ModeShape never forces a binary file: fedora-4.5 syncs none. */
 	if (!st && !(rn->backend->flags & RPB_BF_STORES_NOTHING))
-		st = fed_binstore_open(&sh->bs, o, rn->store_dir, rn->out_dir,
+		st = fed_binstore_open(&sh->bs, o, rn->store_dir, rn->out_dir, rn->store_id,
 				       !sh->f45 && rn->job->run.sync == RPB_SYNC_COMMIT, true, err);
 	if (st)
 		return st;
