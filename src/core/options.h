@@ -85,6 +85,8 @@ struct rpb_optdef {
 	int cls;             /* POLICY: the error class; -1 = every class, off names
 			      * an array of RPB_STATUS_COUNT policies */
 	const char *help;
+	bool path;           /* STRING naming a file or directory: made absolute and
+			      * canonical before it is used or recorded */
 };
 
 /* Large bounds, as --help shows them (2^62, 2^32). */
@@ -96,6 +98,12 @@ enum rpb_opt_result { RPB_OPT_OK = 0, RPB_OPT_BAD, RPB_OPT_RANGE };
 
 /* Parses value into the field of cfg that d names. */
 enum rpb_opt_result rpb_opt_store(void *cfg, const struct rpb_optdef *d, const char *value);
+/* Every path option of the table (d->path) with a value: replaced by its
+ * absolute, canonical form (rpb_path_absolute), so result.json records it
+ * whole and verify finds it from any working directory. Non-zero with a
+ * one-line msg when one cannot be resolved or no longer fits. */
+int rpb_opt_paths_absolute(void *cfg, const char *section, const struct rpb_optdef *opts,
+			   const char *where, char *msg, size_t n);
 /* Stores every row's default. */
 void rpb_opt_defaults(void *cfg, const struct rpb_optdef *opts);
 /* Parses value into d's field; on failure writes "[section] key = value is

@@ -804,6 +804,9 @@ int rpb_job_finish(struct rpb_job *job, char *msg, size_t n)
 			 "transaction at a time); use inject = stall or lock", where);
 		return -1;
 	}
+	if (job->config && rpb_opt_paths_absolute(job->config, job->pattern->name,
+						  job->pattern->options, where, msg, n) != 0)
+		return -1;
 	if (job->pattern->finish)
 		return job->pattern->finish(job->config, job, where, msg, n);
 	return 0;

@@ -58,7 +58,7 @@ const struct rpb_optdef ycsb_options[] = {
 	{ .key = "fieldlengthhistogram", .type = RPB_OPT_STRING, .dflt = "hist.txt", .umax = 1023,
 	  .off = Y(fieldlengthhistogram),
 	  .help = "YCSB's field length histogram file: 'BlockSize<TAB>N', then 'bucket<TAB>count' "
-		  "lines" },
+		  "lines", .path = true },
 	{ .key = "fieldnameprefix", .type = RPB_OPT_STRING, .dflt = "field",
 	  .umax = YCSB_NAME_MAX - 9, .off = Y(fieldnameprefix), .help = "field names: prefix + index" },
 	{ .key = "readallfields", .type = RPB_OPT_BOOL, .dflt = "true", .off = Y(readallfields),
