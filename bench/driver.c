@@ -305,22 +305,42 @@ static void absolute_or_given(const char *path, char *abs, size_t n)
 		snprintf(abs, n, "%s", path);
 }
 
-/* --fresh empties the store: it must not hold the results directory, nor
- * lie inside it (but for OUT/store, which rpbench makes there itself). */
-static int check_fresh_nesting(const char *abs_out, const char *abs_dir, char *msg, size_t n)
+/* --out and --dir never nest (but for OUT/store, which rpbench makes there
+ * itself): --fresh empties a store, so results kept in it would go, and a
+ * store kept in results would be written as results are. Canonical paths,
+ * symlinks resolved. */
+static int check_nesting(const char *abs_out, const char *abs_dir, char *msg, size_t n)
 {
 	char own[PATH_MAX];
 	bool own_store = rpb_path_join(own, sizeof own, abs_out, "store") == 0 && !strcmp(own, abs_dir);
 	if (rpb_path_within(abs_out, abs_dir))
-		snprintf(msg, n, "--fresh would empty the store %s, which holds the results directory %s; "
-			 "choose an --out outside the store", abs_dir, abs_out);
+		snprintf(msg, n, "--out %s is inside the store %s, which --fresh empties; "
+			 "choose an --out outside --dir", abs_out, abs_dir);
 	else if (rpb_path_within(abs_dir, abs_out) && !own_store)
-		snprintf(msg, n, "--fresh would empty the store %s inside the results directory %s; "
-			 "choose a --dir outside --out (or leave --dir out: OUT/store is rpbench's own)",
-			 abs_dir, abs_out);
+		snprintf(msg, n, "--dir %s is inside the results directory %s; choose a --dir outside "
+			 "--out (or leave --dir out: OUT/store is rpbench's own)", abs_dir, abs_out);
 	else
 		return 0;
 	return -1;
+}
+
+/* Every directory an option names for rpbench to write into (binary_dir)
+ * stays apart from --out, as --dir does. */
+static int check_option_dirs(const struct rpb_job *job, const char *abs_out, char *msg, size_t n)
+{
+	const struct rpb_optdef *d = job->pattern && job->config ? job->pattern->options : NULL;
+	for (; d && d->key; d++) {
+		const char *v = (const char *)job->config + d->off;
+		if (d->path != RPB_PATH_WRITTEN || !*v)
+			continue;
+		if (rpb_path_within(v, abs_out) || rpb_path_within(abs_out, v)) {
+			snprintf(msg, n, "%s.%s = %s and --out %s nest; choose a %s outside --out "
+				 "(and an --out outside it)", job->pattern->name, d->key, v, abs_out,
+				 d->key);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static FILE *open_output(const char *dir, const char *name, const char *header)
@@ -571,8 +591,9 @@ static int cmd_run(const struct rpb_backend *b, struct cli *c, const char *prog,
 	absolute_or_given(out, abs_out, sizeof abs_out);
 	absolute_or_given(dir, abs_dir, sizeof abs_dir);
 	absolute_or_given(c->target, abs_workload, sizeof abs_workload);
-	if (c->fresh && embedded && !(b->flags & RPB_BF_STORES_NOTHING) &&
-	    check_fresh_nesting(abs_out, abs_dir, msg, sizeof msg) != 0) {
+	if ((embedded && !(b->flags & RPB_BF_STORES_NOTHING) &&
+	     check_nesting(abs_out, abs_dir, msg, sizeof msg) != 0) ||
+	    check_option_dirs(&job, abs_out, msg, sizeof msg) != 0) {
 		rc = RPB_EXIT_USAGE;
 		goto fail;
 	}
@@ -585,7 +606,7 @@ static int cmd_run(const struct rpb_backend *b, struct cli *c, const char *prog,
 	if (embedded && !(b->flags & RPB_BF_STORES_NOTHING))
 		make_out(dir, &made_store); /* --dir elsewhere: its new directories */
 	if (embedded && !(b->flags & RPB_BF_STORES_NOTHING) &&
-	    rpb_storedir_claim(dir, c->fresh, &lock_fd, msg, sizeof msg) != 0)
+	    rpb_storedir_claim(dir, c->fresh, b->own_files, &lock_fd, msg, sizeof msg) != 0)
 		goto fail;
 	own_store = lock_fd >= 0 && rpb_path_join(own_dir, sizeof own_dir, out, "store") == 0 &&
 		    !strcmp(own_dir, dir);

@@ -117,11 +117,12 @@ void rpb_driver_help(struct rpb_help *h, const struct rpb_backend *b, const char
 	rpb_help_item(h, "-db CLASS, -l LABEL", "YCSB's: -p db=CLASS (unused), -p label=LABEL");
 	location_options(h, b);
 	char out[256];
-	snprintf(out, sizeof out, "results directory, new or empty (default: "
+	snprintf(out, sizeof out, "results directory, new or empty, never inside --dir nor "
+		 "around it (default: "
 		 "results/<pattern>-%s-<YYYYmmddTHHMMSSZ>, UTC)", b->name);
 	rpb_help_item(h, "-o, --out DIR", out);
-	rpb_help_item(h, "--fresh", "empty the store first (only a store rpbench marked as its own "
-		      "and no other process is using)");
+	rpb_help_item(h, "--fresh", "empty the store first (only a store rpbench marked as its own, "
+		      "holding nothing but its own files, and no other process is using)");
 	rpb_help_item(h, "-q, --quiet", "no progress lines");
 	rpb_help_item(h, "-h, --help", "this help");
 	rpb_help_item(h, "-V, --version", "the versions of rpbench and of the backend's library");

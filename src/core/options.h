@@ -73,6 +73,10 @@ enum rpb_opt_type {
 };
 
 /* A table is an array of rows ended by a row whose key is NULL. */
+/* What a path option names: a file rpbench reads, or a directory it writes
+ * into (which never nests with --out). */
+enum rpb_opt_path { RPB_PATH_NONE = 0, RPB_PATH_READ, RPB_PATH_WRITTEN };
+
 struct rpb_optdef {
 	const char *key;
 	enum rpb_opt_type type;
@@ -85,8 +89,8 @@ struct rpb_optdef {
 	int cls;             /* POLICY: the error class; -1 = every class, off names
 			      * an array of RPB_STATUS_COUNT policies */
 	const char *help;
-	bool path;           /* STRING naming a file or directory: made absolute and
-			      * canonical before it is used or recorded */
+	enum rpb_opt_path path; /* STRING naming a file or directory: made absolute
+				 * and canonical before it is used or recorded */
 };
 
 /* Large bounds, as --help shows them (2^62, 2^32). */
@@ -98,10 +102,15 @@ enum rpb_opt_result { RPB_OPT_OK = 0, RPB_OPT_BAD, RPB_OPT_RANGE };
 
 /* Parses value into the field of cfg that d names. */
 enum rpb_opt_result rpb_opt_store(void *cfg, const struct rpb_optdef *d, const char *value);
-/* Every path option of the table (d->path) with a value: replaced by its
+/* A path option's value (d->path), when it has one: replaced by its
  * absolute, canonical form (rpb_path_absolute), so result.json records it
  * whole and verify finds it from any working directory. Non-zero with a
- * one-line msg when one cannot be resolved or no longer fits. */
+ * one-line msg when it cannot be resolved or no longer fits. */
+int rpb_opt_path_absolute(void *cfg, const char *section, const struct rpb_optdef *d,
+			  const char *where, char *msg, size_t n);
+/* The same for every RPB_PATH_WRITTEN row of a table (rpb_job_finish); a
+ * file a pattern reads is resolved by the pattern when its setting uses
+ * it (an unused default stays as it is). */
 int rpb_opt_paths_absolute(void *cfg, const char *section, const struct rpb_optdef *opts,
 			   const char *where, char *msg, size_t n);
 /* Stores every row's default. */

@@ -1,6 +1,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,6 +149,50 @@ bool rpb_dir_has_mark(const char *dir, const char *mark)
 	       S_ISREG(sb.st_mode);
 }
 
+/* Is the entry the store's own: a file the library makes, or a directory
+ * marked as a directory the store owns (a binary store, RPB_OWNED_MARK)? */
+static bool is_own_entry(int dfd, const char *name, const char *const *own_files)
+{
+	struct stat sb;
+	if (fstatat(dfd, name, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+		return errno == ENOENT;
+	if (S_ISREG(sb.st_mode)) {
+		for (const char *const *p = own_files; p && *p; p++)
+			if (fnmatch(*p, name, FNM_PERIOD) == 0)
+				return true;
+		return false;
+	}
+	if (!S_ISDIR(sb.st_mode))
+		return false;
+	char mark[NAME_MAX + sizeof RPB_OWNED_MARK + 2];
+	snprintf(mark, sizeof mark, "%s/%s", name, RPB_OWNED_MARK);
+	return fstatat(dfd, mark, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* --fresh empties only a store that holds nothing but its own: results
+ * kept there, or files of yours, are refused, never removed. */
+static int check_all_own(const char *dir, const char *const *own_files, char *msg, size_t n)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		snprintf(msg, n, "--fresh cannot read %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	struct dirent *de;
+	int rc = 0;
+	while (!rc && (de = readdir(d)) != NULL)
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+		    strcmp(de->d_name, RPB_DIR_MARK) && !rpb_storelock_is_own_name(de->d_name) &&
+		    !is_own_entry(dirfd(d), de->d_name, own_files)) {
+			snprintf(msg, n, "--fresh would empty the store %s, which holds %.255s, not the "
+				 "store's own; move it out of the store, or choose another --dir",
+				 dir, de->d_name);
+			rc = -1;
+		}
+	closedir(d);
+	return rc;
+}
+
 /* --fresh: removes everything but the mark and the lock's files. */
 static int empty_dir(const char *dir, char *msg, size_t n)
 {
@@ -170,7 +215,8 @@ static int empty_dir(const char *dir, char *msg, size_t n)
 	return rc;
 }
 
-int rpb_storedir_claim(const char *dir, bool fresh, int *lock_fd, char *msg, size_t n)
+int rpb_storedir_claim(const char *dir, bool fresh, const char *const *own_files, int *lock_fd,
+		       char *msg, size_t n)
 {
 	*lock_fd = -1;
 	const struct rpb_dir_use use = {.dir = dir, .mark = RPB_DIR_MARK, .noun = "store directory",
@@ -184,7 +230,8 @@ int rpb_storedir_claim(const char *dir, bool fresh, int *lock_fd, char *msg, siz
 	if (fd < 0)
 		return -1;
 	bool wipe = marked && fresh && inspect(dir, RPB_DIR_MARK, &empty, &dummy) == 0 && !empty;
-	if (wipe && rpb_storelock_check_files(dir, msg, n) != 0) {
+	if (wipe && (check_all_own(dir, own_files, msg, n) != 0 ||
+		     rpb_storelock_check_files(dir, msg, n) != 0)) {
 		close(fd);
 		return -1;
 	}

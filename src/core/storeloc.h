@@ -10,6 +10,8 @@
 #include "store.h"
 
 #define RPB_DIR_MARK ".rpbench-store"
+/* The mark of a directory a store owns besides its own (a binary store). */
+#define RPB_OWNED_MARK ".rpbench-binaries"
 
 /* A directory rpbench writes into: where, the mark that makes it rpbench's,
  * the store it belongs to (written into the mark; NULL for the store's own
@@ -33,9 +35,12 @@ bool rpb_dir_has_mark(const char *dir, const char *mark);
  * and marked; a marked one is accepted; any other non-empty directory is
  * refused. Then the run's lock is taken (storelock.h; refused while another
  * process holds the store) and, with fresh, the directory is emptied but for
- * the mark and the lock's files. *lock_fd holds the lock: keep it open until
+ * the mark and the lock's files, once it is sure the store holds nothing but
+ * files the library makes (own_files, fnmatch patterns) and directories
+ * marked RPB_OWNED_MARK (else refused). *lock_fd holds the lock: keep it open until
  * the store is closed. */
-int rpb_storedir_claim(const char *dir, bool fresh, int *lock_fd, char *msg, size_t n);
+int rpb_storedir_claim(const char *dir, bool fresh, const char *const *own_files, int *lock_fd,
+		       char *msg, size_t n);
 
 /* A start that failed, under the lock rpb_storedir_claim took: a store
  * directory that holds nothing but the mark and the lock's files is removed

@@ -38,6 +38,7 @@
 
 #include "ingest.h"
 #include "store.h"
+#include "storeloc.h"
 
 #define FED_UUID_LEN 36
 #define FED_LEVELS_MAX 8       /* pairtree_count's maximum */
@@ -149,7 +150,7 @@ struct fed_binstore {
  * written into its FED_BINSTORE_MARK), else refused (rpb_dir_claim).
  * Without (verify): RPB_NOT_FOUND when it is not there, refused when it
  * carries no mark, so verify never walks a directory no run made. */
-#define FED_BINSTORE_MARK ".rpbench-binaries"
+#define FED_BINSTORE_MARK RPB_OWNED_MARK
 enum rpb_status fed_binstore_open(struct fed_binstore *bs, const struct rpb_ingest_opts *o,
 				  const char *store_dir, const char *results_dir, const char *owner,
 				  bool sync, bool create, struct rpb_err *err);

@@ -55,7 +55,7 @@ const struct rpb_optdef ingest_options[] = {
 	  .umax = INGEST_BINARY_DIR_MAX, .off = ING(binary_dir),
 	  .help = "fedora: the file binary store's directory, new, empty or marked as this "
 		  "store's (.rpbench-binaries); empty = STORE/binaries, or RESULTS/binaries for a "
-		  "server's store", .path = true },
+		  "server's store", .path = RPB_PATH_WRITTEN },
 	{ .key = "digest", .type = RPB_OPT_ENUM, .dflt = "sha1",
 	  .choices = digest_names, .off = ING(digest),
 	  .help = "fedora: the fixity digest every binary gets (SHA-1 with OpenSSL, as Fedora); "
