@@ -36,7 +36,6 @@ _Static_assert(sizeof(enum rpb_profile) == sizeof(unsigned), "enum size");
 	  .help = "on " name " errors; overrides on_error" }
 
 static const char *const sync_names[] = {"none", "commit", "native", NULL};
-const char *const rpb_profile_names[] = {"durable", "fedora-4.5", NULL};
 static const char *const jtl_column_names[] = {"2.13", "5", NULL};
 static const char *const latency_names[] = {"auto", "intended", "op", "both", NULL};
 
