@@ -12,6 +12,7 @@
 #include "result_check.h"
 #include "run_end.h"
 #include "shown.h"
+#include "workload.h"
 
 #define RPB_CMP_RESULT_MAX (UINT64_C(1) << 32) /* far larger than any result.json */
 
@@ -172,6 +173,11 @@ int rpb_cmp_add(struct rpb_cmp *c, const char *dir, const char *name, int exit_c
 	snprintf(r->name, sizeof r->name, "%s", name ? name : r->backend);
 	snprintf(r->backend_version, sizeof r->backend_version, "%s",
 		 jstr(manifest, "backend_version", ""));
+	/* The durability a run had: run.sync as resolved (native is the
+	 * backend's own), results from before profiles were durable ones. */
+	const json_t *opts = json_object_get(manifest, "options");
+	snprintf(r->profile, sizeof r->profile, "%s", jstr(opts, "run.profile", "durable"));
+	snprintf(r->sync, sizeof r->sync, "%s", jstr(opts, "run.sync", jstr(manifest, "sync", "?")));
 	const json_t *labels = json_object_get(r->root, "labels");
 	/* The main label is the first: jansson keeps the file's key order. */
 	void *first = json_object_iter((json_t *)labels);
@@ -200,7 +206,8 @@ int rpb_cmp_add(struct rpb_cmp *c, const char *dir, const char *name, int exit_c
 		/* Text since seeds go up to 2^64-1; a number in older results. */
 		c->have_seed = rpb_json_get_u64(json_object_get(manifest, "seed"), &c->seed);
 		snprintf(c->pattern, sizeof c->pattern, "%s", jstr(manifest, "pattern", "?"));
-		snprintf(c->sync, sizeof c->sync, "%s", jstr(manifest, "sync", "?"));
+		snprintf(c->sync, sizeof c->sync, "%s", r->sync);
+		snprintf(c->profile, sizeof c->profile, "%s", r->profile);
 		rpb_cmp_workload_name(r->root, c->workload, sizeof c->workload);
 	}
 	if (!c->main_label[0] && main_label)
@@ -220,6 +227,27 @@ static void add_diff(char *buf, size_t n, size_t *len, const char *key, const ch
 	*len += w > 0 ? (size_t)w : 0;
 }
 
+/* Whether run.txn_timeout is what the run's profile gives unasked: 0 under
+ * durable, Narayana's default under fedora-4.5 (workload.c). */
+static bool txn_timeout_default(const json_t *opts)
+{
+	const char *t = jstr(opts, "run.txn_timeout", "0");
+	if (strcmp(jstr(opts, "run.profile", "durable"), "fedora-4.5") != 0)
+		return !strcmp(t, "0");
+	char dflt[16];
+	snprintf(dflt, sizeof dflt, "%u", RPB_FEDORA45_TXN_TIMEOUT_MS);
+	return !strcmp(t, dflt);
+}
+
+/* Options a durability matrix lets differ between runs. */
+static bool matrix_axis(const char *key, const json_t *ropts, const json_t *opts)
+{
+	if (!strcmp(key, "run.sync") || !strcmp(key, "run.profile"))
+		return true;
+	return !strcmp(key, "run.txn_timeout") && txn_timeout_default(ropts) &&
+	       txn_timeout_default(opts);
+}
+
 int rpb_cmp_check(const struct rpb_cmp *c, char *msg, size_t n)
 {
 	size_t first = 0;
@@ -237,22 +265,18 @@ int rpb_cmp_check(const struct rpb_cmp *c, char *msg, size_t n)
 		char diffs[2048];
 		size_t len = 0;
 		diffs[0] = '\0';
-		const char *s0 = jstr(ref, "sync", NULL), *s1 = jstr(man, "sync", NULL);
-		bool sync_differs = !s0 || !s1 || strcmp(s0, s1) != 0;
-		if (sync_differs)
-			add_diff(diffs, sizeof diffs, &len, "run.sync", s0, s1);
 		const char *key;
 		const json_t *v;
 		json_object_foreach((json_t *)ropts, key, v) {
 			const char *a = json_string_value(v);
 			const char *b = json_string_value(json_object_get(opts, key));
-			if (sync_differs && !strcmp(key, "run.sync"))
+			if (matrix_axis(key, ropts, opts))
 				continue;
 			if (!a || !b || strcmp(a, b) != 0)
 				add_diff(diffs, sizeof diffs, &len, key, a, b);
 		}
 		json_object_foreach((json_t *)opts, key, v)
-			if (!json_object_get(ropts, key))
+			if (!json_object_get(ropts, key) && !matrix_axis(key, ropts, opts))
 				add_diff(diffs, sizeof diffs, &len, key, NULL, json_string_value(v));
 		if (len) {
 			char d0[RPB_SHOWN_SIZE], d1[RPB_SHOWN_SIZE];
@@ -264,6 +288,21 @@ int rpb_cmp_check(const struct rpb_cmp *c, char *msg, size_t n)
 		}
 	}
 	return 0;
+}
+
+/* Whether run r belongs to column b. */
+static bool in_column(const struct rpb_cmp_run *r, const struct rpb_cmp_backend *b)
+{
+	return !strcmp(r->backend, b->name) && !strcmp(r->profile, b->profile) &&
+	       !strcmp(r->sync, b->sync);
+}
+
+const char *rpb_cmp_run_column(const struct rpb_cmp *c, const struct rpb_cmp_run *r)
+{
+	for (size_t b = 0; b < c->nbackends; b++)
+		if (in_column(r, &c->backends[b]))
+			return c->backends[b].label;
+	return r->backend;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -330,7 +369,7 @@ static void backend_stats(struct rpb_cmp *c, struct rpb_cmp_backend *b)
 	size_t total = 0;
 	for (size_t i = 0; i < c->nruns; i++) {
 		const struct rpb_cmp_run *r = &c->runs[i];
-		if (strcmp(r->backend, b->name) != 0)
+		if (!in_column(r, b))
 			continue;
 		json_int_t prev = json_integer_value(json_object_get(stops, r->stop));
 		json_object_set_new(stops, r->stop, json_integer(prev + 1));
@@ -408,27 +447,46 @@ void rpb_cmp_compute(struct rpb_cmp *c)
 		if (!r->included)
 			continue; /* no results and no intervals: named apart */
 		size_t b = 0;
-		while (b < c->nbackends && strcmp(c->backends[b].name, r->backend) != 0)
+		while (b < c->nbackends && !in_column(r, &c->backends[b]))
 			b++;
 		if (b == c->nbackends) {
 			if (b == RPB_CMP_MAX_BACKENDS)
 				continue;
 			c->nbackends++;
-			snprintf(c->backends[b].name, sizeof c->backends[b].name, "%s", r->backend);
-			snprintf(c->backends[b].version, sizeof c->backends[b].version, "%s",
-				 r->backend_version);
+			struct rpb_cmp_backend *be = &c->backends[b];
+			snprintf(be->name, sizeof be->name, "%s", r->backend);
+			snprintf(be->profile, sizeof be->profile, "%s", r->profile);
+			snprintf(be->sync, sizeof be->sync, "%s", r->sync);
+			snprintf(be->version, sizeof be->version, "%s", r->backend_version);
 		}
 	}
-	/* A backend's figures: its completed runs, else those that ended early. */
+	/* A matrix: the columns differ in profile or sync, so each is named by
+	 * all three (two columns of one backend need both in their names). */
+	c->matrix = false;
+	for (size_t b = 1; b < c->nbackends; b++)
+		c->matrix |= strcmp(c->backends[b].profile, c->backends[0].profile) ||
+			     strcmp(c->backends[b].sync, c->backends[0].sync);
+	for (size_t b = 0; b < c->nbackends; b++) {
+		struct rpb_cmp_backend *be = &c->backends[b];
+		if (c->matrix) {
+			snprintf(be->label, sizeof be->label, "%s / %s / %s", be->name, be->profile,
+				 be->sync);
+			snprintf(be->key, sizeof be->key, "%s-%s-%s", be->name, be->profile, be->sync);
+		} else {
+			snprintf(be->label, sizeof be->label, "%s", be->name);
+			snprintf(be->key, sizeof be->key, "%s", be->name);
+		}
+	}
+	/* A column's figures: its completed runs, else those that ended early. */
 	for (size_t b = 0; b < c->nbackends; b++) {
 		struct rpb_cmp_backend *be = &c->backends[b];
 		bool any_completed = false;
 		for (size_t i = 0; i < c->nruns; i++)
-			any_completed |= c->runs[i].completed && !strcmp(be->name, c->runs[i].backend);
+			any_completed |= c->runs[i].completed && in_column(&c->runs[i], be);
 		be->ended_early = !any_completed;
 		for (size_t i = 0; i < c->nruns; i++) {
 			const struct rpb_cmp_run *r = &c->runs[i];
-			if (strcmp(be->name, r->backend) != 0)
+			if (!in_column(r, be))
 				continue;
 			if (!r->completed)
 				be->nincomplete++;

@@ -87,9 +87,9 @@ static json_t *run_json(const struct rpb_cmp_run *r, const char *dir)
 {
 	char rel[RPB_CMP_PATH];
 	rpb_relpath(dir, r->dir, rel, sizeof rel);
-	json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:b, s:s}", "name", r->name, "backend",
-			      r->backend, "dir", rel, "results", r->have_results, "completed",
-			      r->completed, "stop", r->stop);
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:b, s:s}", "name", r->name,
+			      "backend", r->backend, "profile", r->profile, "sync", r->sync, "dir", rel,
+			      "results", r->have_results, "completed", r->completed, "stop", r->stop);
 	json_object_set_new(o, "exit_code", r->exit_code >= 0 ? json_integer(r->exit_code) : json_null());
 	for (int m = 0; m < RPB_M_COUNT; m++)
 		json_object_set_new(o, rpb_cmp_metrics[m].key,
@@ -108,8 +108,9 @@ static json_t *compare_json(const struct rpb_cmp *c, const char *dir, const char
 			json_array_append_new(runs, run_json(&c->runs[b->runs[k]], dir));
 		char rep[RPB_CMP_PATH];
 		rpb_relpath(dir, c->runs[b->rep].dir, rep, sizeof rep);
-		json_t *o = json_pack("{s:s, s:s, s:o, s:s}", "backend", b->name, "backend_version",
-				      b->version, "runs", runs, "plotted_run", rep);
+		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:s}", "column", b->label,
+				      "backend", b->name, "profile", b->profile, "sync", b->sync,
+				      "backend_version", b->version, "runs", runs, "plotted_run", rep);
 		for (int m = 0; m < RPB_M_COUNT; m++)
 			json_object_set_new(o, rpb_cmp_metrics[m].key,
 					    stat_json(&b->stat[m], (enum rpb_cmp_metric)m));
@@ -120,9 +121,13 @@ static json_t *compare_json(const struct rpb_cmp *c, const char *dir, const char
 	for (size_t k = 0; k < c->nruns; k++)
 		if (!c->runs[k].completed)
 			json_array_append_new(incomplete, run_json(&c->runs[k], dir));
-	json_t *root = json_pack("{s:s, s:s, s:s, s:s, s:s}", "rpbench_version", RPB_VERSION,
-				 "pattern", c->pattern, "workload", c->workload, "main_label",
-				 c->main_label, "sync", c->sync);
+	/* profile and sync: the comparison's, or null in a durability matrix
+	 * (each column has its own). */
+	json_t *root = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:b}", "rpbench_version",
+				 RPB_VERSION, "pattern", c->pattern, "workload", c->workload,
+				 "main_label", c->main_label, "profile",
+				 c->matrix ? json_null() : json_string(c->profile), "sync",
+				 c->matrix ? json_null() : json_string(c->sync), "matrix", c->matrix);
 	if (command)
 		json_object_set_new(root, "command", json_string(command));
 	json_object_set_new(root, "rounding",
@@ -166,7 +171,7 @@ int rpb_report_compare_files(const struct rpb_cmp *c, const char *dir, const cha
 		char rel[RPB_CMP_PATH];
 		const struct rpb_cmp_run *r = &c->runs[k];
 		rpb_relpath(dir, r->dir, rel, sizeof rel);
-		fprintf(f, "- %s: `%s`, stop %s", r->backend, rel, r->stop);
+		fprintf(f, "- %s: `%s`, stop %s", rpb_cmp_run_column(c, r), rel, r->stop);
 		if (r->exit_code >= 0)
 			fprintf(f, ", exit %d", r->exit_code);
 		if (r->completed)
