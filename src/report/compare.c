@@ -25,8 +25,10 @@ const struct rpb_cmp_metric_def rpb_cmp_metrics[RPB_M_COUNT] = {
 	[RPB_M_ALL_THROUGHPUT] = {"all_throughput_per_s", "all labels throughput, samples/s", true,
 				  true},
 	[RPB_M_STORE_BYTES] = {"store_bytes", "bytes on disk, MiB", false, true},
-	[RPB_M_SPACE_AMP] = {"space_amplification", "space amplification (on disk ÷ acked)", false,
-			     false},
+	[RPB_M_BYTES_PER_OBJECT] = {"bytes_per_object", "bytes on disk per acked object", false,
+				    true},
+	[RPB_M_SPACE_AMP] = {"space_amplification", "space amplification (on disk ÷ acked bytes)",
+			     false, true},
 	[RPB_M_ACKED] = {"acked", "acked operations", true, false},
 };
 
@@ -394,34 +396,79 @@ static void backend_stats(struct rpb_cmp *c, struct rpb_cmp_backend *b)
 	json_decref(stops);
 }
 
-/* Ratios and "best" among the backends that completed a run: a run cut
- * short by a fault is no measure of what its backend does to the end (when
- * none completed, the backends are ranked among themselves). */
+/* Whether a's and b's [min, max] overlap. */
+static bool overlap(const struct rpb_cmp_stat *a, const struct rpb_cmp_stat *b)
+{
+	return a->min <= b->max && b->min <= a->max;
+}
+
+/* Whether every run of the ranked columns acknowledged as many objects:
+ * raw bytes on disk rank nothing otherwise (bytes per object do). */
+static bool same_objects(const struct rpb_cmp *c, bool any_completed)
+{
+	bool first = true;
+	uint64_t acked = 0;
+	for (size_t i = 0; i < c->nbackends; i++) {
+		const struct rpb_cmp_backend *b = &c->backends[i];
+		if (any_completed && b->ended_early)
+			continue;
+		for (size_t k = 0; k < b->nruns; k++) {
+			const struct rpb_cmp_run *r = &c->runs[b->runs[k]];
+			if (!first && r->acked != acked)
+				return false;
+			acked = r->acked;
+			first = false;
+		}
+	}
+	return true;
+}
+
+/* Ratios to the top median among the columns that completed a run: a run
+ * cut short by a fault is no measure of what its backend does to the end
+ * (when none completed, the columns are ranked among themselves). "best"
+ * only when the top and the runner-up have two runs or more each and their
+ * [min, max] do not overlap; overlapping ranges are within noise. One
+ * column ranks nothing. */
 static void ratios(struct rpb_cmp *c)
 {
 	bool any_completed = false;
 	for (size_t i = 0; i < c->nbackends; i++)
 		any_completed |= !c->backends[i].ended_early;
+	bool objects_agree = same_objects(c, any_completed);
 	for (int m = 0; m < RPB_M_COUNT; m++) {
-		if (!rpb_cmp_metrics[m].ratio)
+		if (!rpb_cmp_metrics[m].ratio || (m == RPB_M_STORE_BYTES && !objects_agree))
 			continue;
-		bool hb = rpb_cmp_metrics[m].higher_better, found = false;
-		double best = 0;
-		for (size_t i = 0; i < c->nbackends; i++) {
-			const struct rpb_cmp_stat *s = &c->backends[i].stat[m];
-			if (any_completed && c->backends[i].ended_early)
-				continue;
-			if (s->have && (!found || (hb ? s->median > best : s->median < best)))
-				best = s->median, found = true;
-		}
+		bool hb = rpb_cmp_metrics[m].higher_better;
+		struct rpb_cmp_stat *top = NULL, *second = NULL;
+		size_t ranked = 0;
 		for (size_t i = 0; i < c->nbackends; i++) {
 			struct rpb_cmp_stat *s = &c->backends[i].stat[m];
 			if (!s->have || (any_completed && c->backends[i].ended_early))
 				continue;
-			s->best = s->median == best;
-			/* Always "times worse than the best", so 1 is the best either way. */
+			ranked++;
+			if (!top || (hb ? s->median > top->median : s->median < top->median)) {
+				second = top;
+				top = s;
+			} else if (!second || (hb ? s->median > second->median : s->median < second->median)) {
+				second = s;
+			}
+		}
+		if (ranked < 2)
+			continue;
+		double best = top->median;
+		bool judged = top->n >= 2 && second->n >= 2;
+		top->top = true;
+		top->best = judged && !overlap(top, second);
+		top->noise = judged && overlap(top, second);
+		for (size_t i = 0; i < c->nbackends; i++) {
+			struct rpb_cmp_stat *s = &c->backends[i].stat[m];
+			if (!s->have || (any_completed && c->backends[i].ended_early))
+				continue;
+			if (s != top)
+				s->noise = s->n >= 2 && top->n >= 2 && overlap(s, top);
+			/* Always "times worse than the top", so 1 is the top either way. */
 			double num = hb ? best : s->median, den = hb ? s->median : best;
-			if (s->best) {
+			if (s == top || num == den) {
 				s->have_ratio = true;
 				s->ratio = 1;
 			} else if (den > 0) {
@@ -493,6 +540,14 @@ void rpb_cmp_compute(struct rpb_cmp *c)
 			if (any_completed ? r->completed : r->included)
 				be->runs[be->nruns++] = i;
 		}
+	}
+	/* On disk per acknowledged object: runs that stored different numbers
+	 * of objects compare by this, never by their raw bytes. */
+	for (size_t i = 0; i < c->nruns; i++) {
+		struct rpb_cmp_run *r = &c->runs[i];
+		r->have[RPB_M_BYTES_PER_OBJECT] = r->have[RPB_M_STORE_BYTES] && r->acked > 0;
+		r->v[RPB_M_BYTES_PER_OBJECT] =
+			r->have[RPB_M_BYTES_PER_OBJECT] ? r->v[RPB_M_STORE_BYTES] / (double)r->acked : 0;
 	}
 	for (size_t i = 0; i < c->nbackends; i++)
 		backend_stats(c, &c->backends[i]);

@@ -27,8 +27,11 @@ enum rpb_cmp_metric {
 	RPB_M_MAX,            /* labels.<main>.max_us */
 	RPB_M_ALL_THROUGHPUT, /* totals.throughput_per_s: every label's samples (metadata's
 			       * four operations, ingest's probes too) per second */
-	RPB_M_STORE_BYTES,    /* totals.store_bytes (absent: the backend cannot tell) */
-	RPB_M_SPACE_AMP,      /* store_bytes / totals.acked_bytes (none when acked_bytes = 0) */
+	RPB_M_STORE_BYTES,    /* totals.store_bytes (absent: the backend cannot tell); ranked
+			       * only when every run acknowledged as many objects */
+	RPB_M_BYTES_PER_OBJECT, /* store_bytes / totals.acked (none when acked = 0) */
+	RPB_M_SPACE_AMP,      /* store_bytes / totals.acked_bytes, on disk per payload byte
+			       * (none when acked_bytes = 0) */
 	RPB_M_ACKED,          /* totals.acked: acknowledged main operations */
 	RPB_M_COUNT
 };

@@ -13,10 +13,13 @@
 
 
 static const char legend[] =
-	"Median over the runs, [min–max] with repeats. \"best\" marks the best backend for a row; "
-	"×N means N times worse than the best (throughput: best ÷ value; latency and bytes: "
-	"value ÷ best). Rounding: ops/s and µs to 0.1, MiB to 0.01, ratios to 0.01; compare.json "
-	"holds the exact values.";
+	"Median over the runs, [min–max] with repeats. ×N means N times worse than the row's top "
+	"median (throughput: top ÷ value; latency and bytes: value ÷ top). \"best\" marks the top "
+	"only when it and the runner-up have two runs or more each and their [min–max] do not "
+	"overlap; \"within noise\" when they overlap (with one run per column neither is said: "
+	"use --repeat). Bytes on disk rank only runs that acknowledged as many objects; bytes per "
+	"object and per payload byte (space amplification) always. Rounding: ops/s and µs to 0.1, "
+	"MiB to 0.01, bytes per object to 1, ratios to 0.01; compare.json holds the exact values.";
 
 static const char no_runs[] = "No run left results or intervals: nothing to compare.";
 
@@ -78,7 +81,9 @@ static json_t *stat_json(const struct rpb_cmp_stat *s, enum rpb_cmp_metric m)
 			      s->max, "n", (int)s->n);
 	if (rpb_cmp_metrics[m].ratio) {
 		json_object_set_new(o, "ratio_to_best", s->have_ratio ? json_real(s->ratio) : json_null());
+		json_object_set_new(o, "top", json_boolean(s->top));
 		json_object_set_new(o, "best", json_boolean(s->best));
+		json_object_set_new(o, "within_noise", json_boolean(s->noise));
 	}
 	return o;
 }

@@ -21,6 +21,9 @@ static void fmt_number(char *buf, size_t n, enum rpb_cmp_metric m, double v)
 	case RPB_M_SPACE_AMP:
 		snprintf(buf, n, "%.2f", v);
 		break;
+	case RPB_M_BYTES_PER_OBJECT:
+		snprintf(buf, n, "%.0f", v);
+		break;
 	case RPB_M_ACKED:
 		snprintf(buf, n, "%.0f", v);
 		break;
@@ -52,6 +55,10 @@ void rpb_report_ratio(char *buf, size_t n, enum rpb_cmp_metric m, const struct r
 		snprintf(buf, n, "%s", "");
 	else if (s->best)
 		snprintf(buf, n, "best");
+	else if (s->top && s->noise)
+		snprintf(buf, n, "within noise");
+	else if (s->noise)
+		snprintf(buf, n, "×%.2f within noise", s->ratio);
 	else
 		snprintf(buf, n, "×%.2f", s->ratio);
 }
