@@ -11,6 +11,7 @@
  * the run died may be present whole or absent. The counts must agree with
  * the ledger's insert operations, whose kind follows from their index
  * (ycsb_op_kind). Reads go 1000 per read transaction. */
+#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -199,8 +200,8 @@ static int read_ack(struct vctx *v, const char *dir, uint64_t issued, bool stale
 	if (!dir || rpb_path_join(path, sizeof path, dir, YCSB_ACK_FILE) != 0)
 		return 1;
 	struct stat sb;
-	if (lstat(path, &sb) != 0)
-		return 1;
+	if (lstat(path, &sb) != 0 && errno == ENOENT)
+		return 1; /* verify_run decides whether the run must have kept one */
 	const size_t want = sizeof *ra->h + YCSB_ACK_WINDOW;
 	ra->h = (struct ycsb_ack_head *)rpb_file_slurp(path, want, &len, &why);
 	if (!ra->h || len != want)
@@ -362,15 +363,30 @@ static enum rpb_status verify_run(struct vctx *v, const struct rpb_ledger *l,
 		return st;
 	}
 	/* A results directory without the counter file: the final result.json
-	 * lists the run's insert numbers. */
+	 * of a run recorded before there was one lists the run's insert
+	 * numbers. Every insert the ledger acknowledges must be among them:
+	 * without the file, a run that died (or a result.json that lists
+	 * fewer) cannot show which records its inserts wrote. */
 	write_note(v->res, li, false, 0, 0, 0);
-	uint64_t next = o->records;
+	uint64_t next = o->records, listed_acked = 0;
 	json_t *failed = NULL;
-	if (o->proportion[YCSB_INSERT] > 0 && run_inserts(l, o, &next, &failed) != 0) {
+	bool listed_ok = o->proportion[YCSB_INSERT] > 0 && run_inserts(l, o, &next, &failed) == 0;
+	if (listed_ok)
+		listed_acked = next - o->records - json_array_size(failed);
+	uint64_t must = li->stale ? li->acked_durable : li->acked + li->failed + li->in_doubt;
+	if (must > 0 && (!listed_ok || listed_acked < li->acked)) {
+		json_decref(failed);
+		return rpb_verify_file_damaged(
+			v->res, err, YCSB_ACK_FILE,
+			"the file is missing, yet the ledger holds %" PRIu64 " insert operations of this "
+			"run (%" PRIu64 " acknowledged) and every run with inserts writes it",
+			li->acked + li->failed + li->in_doubt, li->acked);
+	}
+	if (o->proportion[YCSB_INSERT] > 0 && !listed_ok) {
 		if (!l->interrupted)
 			return rpb_verify_damaged(v->res, err, "pattern.insert_next", 0,
 						  "a run with inserts records its insert numbers");
-		next = o->records; /* a run that died: its inserts cannot be told apart */
+		next = o->records; /* a run that died before any insert */
 	}
 	for (uint64_t k = o->records; k < next; k++) {
 		enum rpb_status st = check_key(v, k, listed(failed, k), err);
