@@ -39,3 +39,15 @@ bool rpb_text_printable(const char *s, size_t max)
 	}
 	return true;
 }
+
+bool rpb_skip_bom(FILE *f)
+{
+	static const unsigned char bom[3] = {0xEF, 0xBB, 0xBF};
+	unsigned char got[3];
+	size_t n = fread(got, 1, sizeof got, f);
+	if (n == sizeof got && memcmp(got, bom, sizeof bom) == 0)
+		return true;
+	/* Not a mark: back to the start (every caller's f is a regular file). */
+	rewind(f);
+	return false;
+}
