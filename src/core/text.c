@@ -51,3 +51,17 @@ bool rpb_skip_bom(FILE *f)
 	rewind(f);
 	return false;
 }
+
+bool rpb_text_decimal(const char **p, const char *end, char stop, uint64_t *out)
+{
+	const char *q = *p;
+	uint64_t x = 0;
+	for (; q < end && *q >= '0' && *q <= '9'; q++)
+		if (__builtin_mul_overflow(x, 10, &x) || __builtin_add_overflow(x, (uint64_t)(*q - '0'), &x))
+			return false;
+	if (q == *p || (*(*p) == '0' && q - *p > 1) || q >= end || *q != stop)
+		return false;
+	*p = q + 1;
+	*out = x;
+	return true;
+}
