@@ -263,6 +263,12 @@ static enum rpb_status pg_connect(const struct rpb_store *st, bool replica, PGco
 	const char *vals[PG_UNTRUSTED_MAX] = {conninfo, "rpbench"};
 	PQconninfoOption *parsed = NULL;
 	char why[128];
+	long ctl = rpb_dsn_control_at(conninfo);
+	if (ctl >= 0)
+		return rpb_err_set(err, RPB_INVALID, 0, NULL,
+				   "the DSN holds a control character (byte %ld, 0x%02x), which libpq "
+				   "would take as text; write the connection string on one line of "
+				   "printable text (%s)", ctl + 1, (unsigned)(unsigned char)conninfo[ctl], fix);
 	if (st->untrusted && !replica &&
 	    pg_untrusted_params(conninfo, keys, vals, &parsed, why, sizeof why) != 0)
 		return pg_connect_error(conninfo, why, fix, err);

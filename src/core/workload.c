@@ -585,6 +585,8 @@ static FILE *open_workload(const char *path, char *msg, size_t n)
 		return NULL;
 	}
 	FILE *f = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0 ? fdopen(fd, "r") : NULL;
+	if (f)
+		rpb_skip_bom(f);
 	if (!f) {
 		snprintf(msg, n, "cannot read workload %s: %s", rpb_shown(shown, sizeof shown, path),
 			 strerror(errno));
@@ -611,6 +613,7 @@ static const struct rpb_pattern *foreign_reader(FILE *f)
 	ini = ini || !any;
 	free(line);
 	rewind(f);
+	rpb_skip_bom(f);
 	for (size_t i = 0; !ini && i < rpb_pattern_count(); i++)
 		if (rpb_pattern_at(i)->load_foreign)
 			return rpb_pattern_at(i);

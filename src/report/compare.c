@@ -190,6 +190,16 @@ int rpb_cmp_add(struct rpb_cmp *c, const char *dir, const char *name, int exit_c
 	const json_t *stop = json_object_get(r->root, "stop");
 	const char *reason = jstr(stop, "reason", "none");
 	const char *cls = jstr(stop, "class", NULL);
+	/* A run's end writes its stop reason together with its totals and
+	 * labels: a final reason without them is no run's result. */
+	if (!r->have_results && strcmp(reason, "running") && strcmp(reason, "none")) {
+		snprintf(msg, n, "%s: stop.reason = %s, but there are no %s (a run's end writes them "
+			 "with its stop reason); give the results directory of an rpbench run", path,
+			 reason, main_label ? "totals" : "labels");
+		json_decref(r->root);
+		r->root = NULL;
+		return -1;
+	}
 	/* "running" is what result.json says until the run's end writes it:
 	 * a run that never got there was killed (or crashed). */
 	snprintf(r->stop, sizeof r->stop, "%s%s%s", strcmp(reason, "running") ? reason : "killed",
