@@ -18,6 +18,7 @@
  *    between, the transaction's reads would not fit one state, so it fails
  *    with RPB_CONFLICT (retryable) and is rolled back.
  * Writers are not checked against each other: the last commit wins. */
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -31,6 +32,11 @@
 #include "leveldb_order.h"
 #include "leveldb_overlay.h"
 #include "store.h"
+
+struct ldb_tuning {
+	uint64_t write_buffer, block_cache, bloom_bits, block_size;
+	uint64_t max_open_files, compression, max_file_size;
+};
 
 struct rpb_store {
 	leveldb_t *db;
@@ -51,6 +57,7 @@ struct rpb_store {
 	pthread_mutex_t fail_lock; /* guards fail_msg; error path only */
 	char fail_msg[160];        /* LevelDB's message of that first failure */
 	atomic_uint_fast64_t snapshots; /* taken since open (rpb_leveldb_snapshots) */
+	struct ldb_tuning tuning;       /* as applied, for describe */
 };
 
 struct rpb_session {
@@ -76,16 +83,22 @@ struct rpb_session {
 	unsigned char key2[1 + RPB_KEY_MAX];
 };
 
+/* Defaults are per profile: under fedora-4.5 those of the store Fedora 4.5
+ * ran (Infinispan's LevelDBStore.dataDbOptions sets only compression, NONE
+ * by default, and a block size and cache size fcrepo's configuration does
+ * not give; no filter policy), with LevelDB's own defaults for the rest. */
 static const struct rpb_optspec ldb_optspecs[] = {
 	{"write_buffer", "16M",
-	 "memtable size before a flush to a level-0 file; 64k..1G"},
+	 "memtable size before a flush to a level-0 file (fedora-4.5: 4M); 64k..1G"},
 	{"block_cache", "64M",
-	 "LRU cache of uncompressed data blocks; 0 = LevelDB's own 8M; 0..64G"},
+	 "LRU cache of uncompressed data blocks; 0 = LevelDB's own 8M "
+	 "(fedora-4.5: none, a cache that keeps nothing); 0..64G"},
 	{"bloom_bits", "10",
-	 "bloom filter bits per key (~1% false positives at 10); 0 = no filter; 0..32"},
+	 "bloom filter bits per key (~1% false positives at 10); 0 = no filter "
+	 "(fedora-4.5: 0); 0..32"},
 	{"block_size", "4k", "uncompressed size of a data block; 1k..4M"},
 	{"max_open_files", "1000", "table files kept open; 74..50000"},
-	{"compression", "1", "1 = snappy block compression, 0 = none; 0..1"},
+	{"compression", "1", "1 = snappy block compression, 0 = none (fedora-4.5: 0); 0..1"},
 	{"max_file_size", "2M", "target size of a table file; 1M..1G"},
 	{NULL, NULL, NULL},
 };
@@ -131,30 +144,31 @@ static const char *ldb_version(void)
 	return version_buf;
 }
 
-struct ldb_tuning {
-	uint64_t write_buffer, block_cache, bloom_bits, block_size;
-	uint64_t max_open_files, compression, max_file_size;
-};
+/* block_cache under fedora-4.5 when not given: a cache of capacity 0, which
+ * LevelDB supports as "cache nothing". */
+#define LDB_NO_CACHE UINT64_MAX
 
 /* Where LevelDB silently clamps a setting, the range is its clamp, so a
  * value given is a value used. */
 static enum rpb_status ldb_read_tuning(const struct rpb_store_cfg *cfg, struct ldb_tuning *t,
 				       struct rpb_err *err)
 {
+	bool f45 = cfg->profile && strcmp(cfg->profile, "fedora-4.5") == 0;
 	enum rpb_status st = rpb_cfg_check(cfg, "leveldb", ldb_optspecs, err);
 	if (!st)
-		st = rpb_cfg_u64(cfg, "write_buffer", 16u << 20, 64u << 10, 1u << 30,
-				 &t->write_buffer, err);
+		st = rpb_cfg_u64(cfg, "write_buffer", f45 ? 4u << 20 : 16u << 20, 64u << 10,
+				 1u << 30, &t->write_buffer, err);
 	if (!st)
-		st = rpb_cfg_u64(cfg, "block_cache", 64u << 20, 0, 64ull << 30, &t->block_cache, err);
+		st = rpb_cfg_u64(cfg, "block_cache", f45 ? LDB_NO_CACHE : 64u << 20, 0,
+				 64ull << 30, &t->block_cache, err);
 	if (!st)
-		st = rpb_cfg_u64(cfg, "bloom_bits", 10, 0, 32, &t->bloom_bits, err);
+		st = rpb_cfg_u64(cfg, "bloom_bits", f45 ? 0 : 10, 0, 32, &t->bloom_bits, err);
 	if (!st)
 		st = rpb_cfg_u64(cfg, "block_size", 4u << 10, 1u << 10, 4u << 20, &t->block_size, err);
 	if (!st)
 		st = rpb_cfg_u64(cfg, "max_open_files", 1000, 74, 50000, &t->max_open_files, err);
 	if (!st)
-		st = rpb_cfg_u64(cfg, "compression", 1, 0, 1, &t->compression, err);
+		st = rpb_cfg_u64(cfg, "compression", f45 ? 0 : 1, 0, 1, &t->compression, err);
 	if (!st)
 		st = rpb_cfg_u64(cfg, "max_file_size", 2u << 20, 1u << 20, 1u << 30,
 				 &t->max_file_size, err);
@@ -166,7 +180,8 @@ static void ldb_apply_tuning(struct rpb_store *st, const struct ldb_tuning *t, b
 	leveldb_options_set_create_if_missing(st->opts, create);
 	leveldb_options_set_write_buffer_size(st->opts, t->write_buffer);
 	if (t->block_cache) {
-		st->cache = leveldb_cache_create_lru(t->block_cache);
+		st->cache = leveldb_cache_create_lru(t->block_cache == LDB_NO_CACHE ? 0
+										 : t->block_cache);
 		leveldb_options_set_cache(st->opts, st->cache);
 	}
 	if (t->bloom_bits) {
@@ -178,6 +193,31 @@ static void ldb_apply_tuning(struct rpb_store *st, const struct ldb_tuning *t, b
 	leveldb_options_set_compression(st->opts, t->compression ? leveldb_snappy_compression
 								  : leveldb_no_compression);
 	leveldb_options_set_max_file_size(st->opts, t->max_file_size);
+	st->tuning = *t;
+}
+
+/* The settings in effect, for result.json's manifest: under fedora-4.5 they
+ * are not the defaults --help shows first. */
+static enum rpb_status ldb_describe(struct rpb_store *st, struct rpb_fact *out, size_t *n,
+				    struct rpb_err *err)
+{
+	(void)err;
+	const struct ldb_tuning *t = &st->tuning;
+	struct { const char *name; uint64_t v; } rows[] = {
+		{"write_buffer", t->write_buffer}, {"block_cache", t->block_cache},
+		{"bloom_bits", t->bloom_bits},     {"block_size", t->block_size},
+		{"max_open_files", t->max_open_files}, {"compression", t->compression},
+		{"max_file_size", t->max_file_size},
+	};
+	*n = 0;
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0] && *n < RPB_FACTS_MAX; i++, (*n)++) {
+		snprintf(out[*n].name, sizeof out[*n].name, "%s", rows[i].name);
+		if (rows[i].v == LDB_NO_CACHE)
+			snprintf(out[*n].value, sizeof out[*n].value, "none");
+		else
+			snprintf(out[*n].value, sizeof out[*n].value, "%" PRIu64, rows[i].v);
+	}
+	return RPB_OK;
 }
 
 /* Turns a failed leveldb_open into one line that names the fix. */
@@ -840,4 +880,5 @@ const struct rpb_backend rpb_backend_leveldb = {
 	.interrupt = ldb_interrupt,
 	.usage = ldb_usage,
 	.gauges = ldb_gauges,
+	.describe = ldb_describe,
 };

@@ -34,6 +34,10 @@
 /* Serialises concurrent creators in one database ("rpbn"). */
 #define PG_CREATE_LOCK 0x7270626eL
 
+/* postgres.layout: auto = ispn under profile = fedora-4.5, kv otherwise. */
+static const char *const pg_layouts[] = {"auto", "kv", "ispn", NULL};
+enum { PG_LAYOUT_AUTO, PG_LAYOUT_KV, PG_LAYOUT_ISPN };
+
 /* postgres.synchronous_commit: auto = what sync asks (commit on, none off). */
 static const char *const pg_synchronous_commit[] = {"auto", "off", "local", "remote_write", "on",
 						    "remote_apply", NULL};
@@ -46,15 +50,18 @@ static const struct rpb_optspec pg_options[] = {
 	 "connection string of a hot standby of the server: READ transactions run there, causally (each waits until the standby has replayed what it must see); empty = every transaction on --dsn"},
 	{"synchronous_commit", "auto",
 	 "auto, off, local, remote_write, on or remote_apply: SET synchronous_commit on every session; auto = on with sync = commit, off with sync = none"},
+	{"layout", "auto",
+	 "auto, kv or ispn: kv = tables (k bytea PRIMARY KEY, v bytea), one upsert per put; ispn = Infinispan's string-keyed JDBC store as Fedora 4.5 ran it, tables ispn_entry_<table> (id, datum, version) and per put a SELECT of the id, then an UPDATE or an INSERT; auto = ispn under profile = fedora-4.5, kv otherwise"},
 	{"replica_wait_ms", "60000",
 	 "with read_dsn: longest wait for the standby to replay a read's floor before the read fails, 1..3600000"},
 	{NULL, NULL, NULL},
 };
 
 /* The prepared statements, one of each per table, prepared lazily. */
-enum pg_op { PG_PUT, PG_GET, PG_DEL, PG_SCAN, PG_OP_COUNT };
+enum pg_op { PG_PUT, PG_GET, PG_DEL, PG_SCAN, PG_HAS, PG_INS, PG_UPD, PG_OP_COUNT };
 
-static const char *const pg_op_name[PG_OP_COUNT] = {"put", "get", "del", "scan"};
+static const char *const pg_op_name[PG_OP_COUNT] = {"put", "get", "del", "scan",
+						    "put (select)", "put (insert)", "put (update)"};
 
 /* Pipeline mode: statements sent without waiting, whose results commit (or
  * the next synchronous call) reads in order. At most PG_PIPE_MAX are queued;
@@ -77,6 +84,7 @@ struct rpb_store {
 	unsigned synchronous_commit; /* index in pg_synchronous_commit: 0 = from sync */
 	uint64_t fetch_rows;
 	bool pipeline;
+	bool ispn; /* postgres.layout = ispn, after auto is resolved */
 	pthread_mutex_t admin_lock; /* usage() may come from any thread */
 	PGconn *admin;
 	/* A server on this host: its data directory (NULL when remote or not
@@ -255,6 +263,12 @@ static enum rpb_status pg_connect(const struct rpb_store *st, bool replica, PGco
 	const char *vals[PG_UNTRUSTED_MAX] = {conninfo, "rpbench"};
 	PQconninfoOption *parsed = NULL;
 	char why[128];
+	long ctl = rpb_dsn_control_at(conninfo);
+	if (ctl >= 0)
+		return rpb_err_set(err, RPB_INVALID, 0, NULL,
+				   "the DSN holds a control character (byte %ld, 0x%02x), which libpq "
+				   "would take as text; write the connection string on one line of "
+				   "printable text (%s)", ctl + 1, (unsigned)(unsigned char)conninfo[ctl], fix);
 	if (st->untrusted && !replica &&
 	    pg_untrusted_params(conninfo, keys, vals, &parsed, why, sizeof why) != 0)
 		return pg_connect_error(conninfo, why, fix, err);
@@ -357,34 +371,56 @@ static enum rpb_status pg_create(struct rpb_store *st, struct rpb_err *err)
 				    PG_CREATE_LOCK, st->schema_sql);
 	for (int t = 0; t < RPB_TABLE_COUNT && n < sizeof sql; t++)
 		n += (size_t)snprintf(sql + n, sizeof sql - n,
-				      " CREATE TABLE IF NOT EXISTS %s.%s"
-				      " (k bytea PRIMARY KEY, v bytea NOT NULL);",
+				      st->ispn ? " CREATE TABLE IF NOT EXISTS %s.ispn_entry_%s"
+						 " (id bytea PRIMARY KEY, datum bytea, version bigint);"
+					       : " CREATE TABLE IF NOT EXISTS %s.%s"
+						 " (k bytea PRIMARY KEY, v bytea NOT NULL);",
 				      st->schema_sql, rpb_table_name((enum rpb_table)t));
 	if (n >= sizeof sql)
 		return rpb_err_set(err, RPB_INVALID, 0, NULL, "schema name too long");
 	return pg_exec(st, st->admin, sql, "creating the store's schema and tables", err);
 }
 
-/* Without create, the schema and every table must already be there. */
-static enum rpb_status pg_check_exists(struct rpb_store *st, struct rpb_err *err)
+/* The names of a layout's tables as a text[] literal. */
+static void pg_table_names(bool ispn, char *names, size_t size)
 {
-	char names[256] = "{";
-	size_t n = 1;
-	for (int t = 0; t < RPB_TABLE_COUNT; t++)
-		n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", t ? "," : "",
-				      rpb_table_name((enum rpb_table)t));
-	snprintf(names + n, sizeof names - n, "}");
-	const char *params[] = {st->schema, names};
+	size_t n = (size_t)snprintf(names, size, "{");
+	for (int t = 0; t < RPB_TABLE_COUNT && n < size; t++)
+		n += (size_t)snprintf(names + n, size - n, "%s%s%s", t ? "," : "",
+				      ispn ? "ispn_entry_" : "", rpb_table_name((enum rpb_table)t));
+	if (n < size)
+		snprintf(names + n, size - n, "}");
+}
+
+/* The schema must not hold the other layout's tables (a store is one
+ * layout); without create, it must hold every table of this one. */
+static enum rpb_status pg_check_exists(struct rpb_store *st, bool create, struct rpb_err *err)
+{
+	char mine[320], other[320];
+	pg_table_names(st->ispn, mine, sizeof mine);
+	pg_table_names(!st->ispn, other, sizeof other);
+	const char *params[] = {st->schema, mine, other};
 	PGresult *res = PQexecParams(
 		st->admin,
 		"SELECT (SELECT count(*) FROM pg_catalog.pg_namespace WHERE nspname = $1),"
 		" (SELECT count(*) FROM pg_catalog.pg_tables"
-		"  WHERE schemaname = $1 AND tablename = ANY($2::text[]))",
-		2, NULL, params, NULL, NULL, 0);
+		"  WHERE schemaname = $1 AND tablename = ANY($2::text[])),"
+		" (SELECT count(*) FROM pg_catalog.pg_tables"
+		"  WHERE schemaname = $1 AND tablename = ANY($3::text[]))",
+		3, NULL, params, NULL, NULL, 0);
 	if (!res || PQresultStatus(res) != PGRES_TUPLES_OK)
 		return pg_result_error(st, st->admin, res, "checking the store's schema", err);
 	long schemas = atol(PQgetvalue(res, 0, 0)), tables = atol(PQgetvalue(res, 0, 1));
+	long others = atol(PQgetvalue(res, 0, 2));
 	PQclear(res);
+	const char *layout = st->ispn ? "ispn" : "kv", *other_layout = st->ispn ? "kv" : "ispn";
+	if (others)
+		return rpb_err_set(err, RPB_INVALID, 0, NULL,
+				   "PostgreSQL schema \"%s\" holds a store of postgres.layout = %s, not %s; "
+				   "give the layout it was made with (--set postgres.layout=%s) or another --schema",
+				   st->schema, other_layout, layout, other_layout);
+	if (create)
+		return RPB_OK;
 	if (schemas == 0)
 		return rpb_err_set(err, RPB_INVALID, 0, NULL,
 				   "PostgreSQL schema \"%s\" does not exist in this database; check --dsn and --schema",
@@ -529,8 +565,15 @@ static enum rpb_status pg_open_config(const struct rpb_store_cfg *cfg, struct rp
 	if (!rc)
 		rc = rpb_cfg_choice(cfg, "synchronous_commit", pg_synchronous_commit,
 				    &st->synchronous_commit, err);
+	unsigned layout = PG_LAYOUT_AUTO;
+	if (!rc)
+		rc = rpb_cfg_choice(cfg, "layout", pg_layouts, &layout, err);
 	if (rc)
 		return rc;
+	if (layout == PG_LAYOUT_AUTO)
+		layout = cfg->profile && strcmp(cfg->profile, "fedora-4.5") == 0 ? PG_LAYOUT_ISPN
+										 : PG_LAYOUT_KV;
+	st->ispn = layout == PG_LAYOUT_ISPN;
 	for (size_t i = 0; i < cfg->nopts && !cfg->primary_only; i++)
 		if (strcmp(cfg->opts[i].key, "read_dsn") == 0 && *cfg->opts[i].value) {
 			free(st->read_conninfo);
@@ -869,7 +912,9 @@ static enum rpb_status pg_open(const struct rpb_store_cfg *cfg, struct rpb_store
 	}
 	if (!rc) {
 		pg_locate_data(st);
-		rc = cfg->create ? pg_create(st, err) : pg_check_exists(st, err);
+		rc = pg_check_exists(st, cfg->create, err);
+		if (!rc && cfg->create)
+			rc = pg_create(st, err);
 		if (!rc)
 			pg_gauges_start(st);
 	}
@@ -1291,18 +1336,28 @@ static enum rpb_status pg_key_ok(struct rpb_session *s, rpb_slice k, struct rpb_
 }
 
 static const Oid pg_param_types[] = {PG_OID_BYTEA, PG_OID_BYTEA, PG_OID_INT8};
-static const int pg_nparams[PG_OP_COUNT] = {2, 1, 1, 3};
+static const int pg_nparams[PG_OP_COUNT] = {2, 1, 1, 3, 1, 3, 3};
 static const int pg_formats[] = {1, 1, 1}; /* binary parameters */
 
-static void pg_stmt_sql(enum rpb_table t, enum pg_op op, char *text, size_t n)
+/* The ispn layout's statements are Infinispan's TableManipulation ones
+ * (SELECT id, then UPDATE ... SET datum, version or INSERT), on bytea ids. */
+static void pg_stmt_sql(bool ispn, enum rpb_table t, enum pg_op op, char *text, size_t n)
 {
-	static const char *const sql[PG_OP_COUNT] = {
+	static const char *const kv[PG_OP_COUNT] = {
 		[PG_PUT] = "INSERT INTO %s(k, v) VALUES ($1, $2) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v",
 		[PG_GET] = "SELECT v FROM %s WHERE k = $1",
 		[PG_DEL] = "DELETE FROM %s WHERE k = $1",
 		[PG_SCAN] = "SELECT k, v FROM %s WHERE k > $1 AND k <= $2 ORDER BY k LIMIT $3",
 	};
-	snprintf(text, n, sql[op], rpb_table_name(t));
+	static const char *const ispn_sql[PG_OP_COUNT] = {
+		[PG_GET] = "SELECT datum FROM ispn_entry_%s WHERE id = $1",
+		[PG_DEL] = "DELETE FROM ispn_entry_%s WHERE id = $1",
+		[PG_SCAN] = "SELECT id, datum FROM ispn_entry_%s WHERE id > $1 AND id <= $2 ORDER BY id LIMIT $3",
+		[PG_HAS] = "SELECT id FROM ispn_entry_%s WHERE id = $1",
+		[PG_INS] = "INSERT INTO ispn_entry_%s (id, datum, version) VALUES ($1, $2, $3)",
+		[PG_UPD] = "UPDATE ispn_entry_%s SET datum = $2, version = $3 WHERE id = $1",
+	};
+	snprintf(text, n, (ispn ? ispn_sql : kv)[op], rpb_table_name(t));
 }
 
 static void pg_stmt_name(enum rpb_table t, enum pg_op op, char *name, size_t n)
@@ -1314,7 +1369,7 @@ static enum rpb_status pg_prepare(struct rpb_session *s, enum rpb_table t, enum 
 				  const char *stmt, struct rpb_err *err)
 {
 	char text[160];
-	pg_stmt_sql(t, op, text, sizeof text);
+	pg_stmt_sql(s->st->ispn, t, op, text, sizeof text);
 	s->round_trips++;
 	PGresult *res = PQprepare(s->conn, stmt, text, pg_nparams[op], pg_param_types);
 	if (!res || PQresultStatus(res) != PGRES_COMMAND_OK)
@@ -1362,7 +1417,9 @@ static enum rpb_status pg_run(struct rpb_session *s, enum rpb_table t, enum pg_o
 	PGresult *res = PQsendQueryPrepared(s->conn, stmt, pg_nparams[op], vals, lens, pg_formats, 1)
 				? pg_await(s)
 				: NULL;
-	ExecStatusType want = op == PG_PUT || op == PG_DEL ? PGRES_COMMAND_OK : PGRES_TUPLES_OK;
+	ExecStatusType want = op == PG_PUT || op == PG_DEL || op == PG_INS || op == PG_UPD
+				      ? PGRES_COMMAND_OK
+				      : PGRES_TUPLES_OK;
 	if (!res || PQresultStatus(res) != want)
 		return pg_op_failed(s, res, op, t, err);
 	*out = res;
@@ -1387,7 +1444,7 @@ static enum rpb_status pg_put_queued(struct rpb_session *s, enum rpb_table t,
 		return pg_send_failed(s, what, err);
 	if (!s->prepared[t][PG_PUT]) {
 		char text[160];
-		pg_stmt_sql(t, PG_PUT, text, sizeof text);
+		pg_stmt_sql(false, t, PG_PUT, text, sizeof text);
 		if (!PQsendPrepare(s->conn, stmt, text, pg_nparams[PG_PUT], pg_param_types))
 			return pg_send_failed(s, what, err);
 		pg_pipe_add(s, PGQ_PREPARE, t);
@@ -1397,6 +1454,34 @@ static enum rpb_status pg_put_queued(struct rpb_session *s, enum rpb_table t,
 		return pg_send_failed(s, what, err);
 	pg_pipe_add(s, PGQ_PUT, t);
 	return RPB_OK;
+}
+
+static void pg_int8(unsigned char b[8], uint64_t v)
+{
+	for (int i = 7; i >= 0; i--, v >>= 8)
+		b[i] = (unsigned char)v;
+}
+
+/* Infinispan's JdbcStringBasedStore.write: is the id there? then UPDATE,
+ * else INSERT; version -1, the timestamp column of an entry that never
+ * expires. Two statements, each waited for. */
+static enum rpb_status pg_put_ispn(struct rpb_session *s, enum rpb_table t,
+				   const char *const *kv, const int *kv_lens, struct rpb_err *err)
+{
+	PGresult *res;
+	enum rpb_status rc = pg_run(s, t, PG_HAS, kv, kv_lens, &res, err);
+	if (rc)
+		return rc;
+	bool there = PQntuples(res) > 0;
+	PQclear(res);
+	unsigned char never[8];
+	pg_int8(never, UINT64_MAX); /* -1 */
+	const char *const vals[] = {kv[0], kv[1], (const char *)never};
+	const int lens[] = {kv_lens[0], kv_lens[1], 8};
+	rc = pg_run(s, t, there ? PG_UPD : PG_INS, vals, lens, &res, err);
+	if (!rc)
+		PQclear(res);
+	return rc;
 }
 
 static enum rpb_status pg_put(struct rpb_session *s, enum rpb_table t, rpb_slice key,
@@ -1412,6 +1497,8 @@ static enum rpb_status pg_put(struct rpb_session *s, enum rpb_table t, rpb_slice
 	/* A NULL pointer would bind SQL NULL; an empty value is "". */
 	const char *const vals[] = {key.data, val.len ? val.data : ""};
 	const int lens[] = {(int)key.len, (int)val.len};
+	if (s->st->ispn)
+		return pg_put_ispn(s, t, vals, lens, err);
 	if (s->write_txn && s->st->pipeline)
 		return pg_put_queued(s, t, vals, lens, err);
 	PGresult *res;
@@ -1462,12 +1549,6 @@ static enum rpb_status pg_del(struct rpb_session *s, enum rpb_table t, rpb_slice
 	rc = strcmp(PQcmdTuples(res), "0") == 0 ? RPB_NOT_FOUND : RPB_OK;
 	PQclear(res);
 	return rc;
-}
-
-static void pg_int8(unsigned char b[8], uint64_t v)
-{
-	for (int i = 7; i >= 0; i--, v >>= 8)
-		b[i] = (unsigned char)v;
 }
 
 /* Fetches fetch_rows at a time, continuing after the last key seen, so an

@@ -506,6 +506,10 @@ static int check_location_flags(const struct rpb_backend *b, const struct cli *c
 	if (!(b->flags & RPB_BF_SERVER) && (c->dsn || c->schema))
 		return usage_error(prog, "--dsn and --schema are for server backends; %s takes --dir",
 				   b->name);
+	if (c->dsn && rpb_dsn_control_at(c->dsn) >= 0)
+		return usage_error(prog, "--dsn holds a control character (a newline, a tab, an escape), "
+				   "which libpq would take as text; write the connection string on one "
+				   "line of printable text%s", "");
 	return 0;
 }
 

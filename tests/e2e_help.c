@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "e2e_util.h"
@@ -172,6 +173,37 @@ Test(e2e_help, start_postgres_finds_pg_throwaway_beside_the_program, .fini = e2e
 	e2e_assert_code(&p, 0);
 	snprintf(run, sizeof run, "%s/runs/postgres/result.json", out);
 	cr_assert(e2e_exists(run), "no postgres run in %s", out);
+	e2e_proc_free(&p);
+	e2e_env_fini(&e);
+}
+
+/* --out as --help describes it: a directory that holds other files is
+ * used and they stay; one that holds a result file is refused. */
+Test(e2e_help, out_is_what_the_help_says, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "null");
+	struct e2e_args a = {0};
+	e2e_args_add(&a, e.bin, "run", "--help", NULL);
+	char *help = e2e_exec_expect(e.cap, &a, 0);
+	cr_assert(strstr(help, "results directory: new, or one that holds none of rpbench's"),
+		  "%s", help);
+	free(help);
+	char path[E2E_PATH];
+	cr_assert_eq(mkdir(e.out, 0777), 0);
+	FILE *f = fopen(e2e_path(&e, path, "out/notes.txt"), "w");
+	cr_assert_not_null(f);
+	fputs("mine\n", f);
+	fclose(f);
+	a.n = 0;
+	e2e_args_add(&a, e.bin, "run", "bench-null", "-s", "ops=5", "-o", e.out, "-q", NULL);
+	e2e_exec_ok(e.cap, &a);
+	char *kept = e2e_slurp(path, NULL);
+	cr_assert_str_eq(kept, "mine\n");
+	free(kept);
+	struct e2e_proc p;
+	e2e_exec(&p, e.cap, &a);
+	e2e_assert_refusal(&p, 2, "result.json", NULL);
 	e2e_proc_free(&p);
 	e2e_env_fini(&e);
 }

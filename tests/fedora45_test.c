@@ -131,7 +131,7 @@ static void run_counted(const char *backend, const char *profile, uint64_t creat
 			struct doc_count *dc, char *bindir, size_t bn)
 {
 	struct rpbt_store s;
-	rpbt_open(&s, backend);
+	rpbt_open_profile(&s, backend, profile);
 	inner = s.b;
 	counting = *s.b;
 	counting.begin = c_begin;
@@ -251,6 +251,15 @@ Test(fedora45, leveldb_fsyncs_per_create, .timeout = 600)
 	long dfew = fsyncs("durable", 20), dmany = fsyncs("durable", 220);
 	cr_assert_geq(dmany - dfew, 200, "durable: at least one fsync per create (%ld, %ld)", dfew,
 		      dmany);
+}
+#endif
+
+#ifdef RPB_HAVE_POSTGRES
+/* Under fedora-4.5 the store is Infinispan's JDBC layout: each document a
+ * commit of its own (pg_layout_test.c counts its statements). */
+Test(fedora45, counts_postgres, .timeout = 600)
+{
+	t_counts("postgres");
 }
 #endif
 

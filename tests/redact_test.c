@@ -253,3 +253,18 @@ Test(redact, refused_command_lines)
 	cli_problem("-qx", '?', 'x', "unknown option '-x'");
 	cli_problem("-z", '?', 'z', "unknown option '-z'");
 }
+
+/* Every control character in a DSN is found, wherever it is; printable
+ * text (UTF-8 included) is not. */
+Test(redact, dsn_control_characters_found)
+{
+	cr_assert_eq(rpb_dsn_control_at("host=/tmp port=5432 dbname=é"), -1);
+	cr_assert_eq(rpb_dsn_control_at(""), -1);
+	char dsn[] = "host=/tmp?port=5";
+	for (int c = 0; c < 0x80; c++) {
+		if (c == 0 || (c >= 0x20 && c != 0x7f))
+			continue;
+		dsn[9] = (char)c;
+		cr_assert_eq(rpb_dsn_control_at(dsn), 9, "byte 0x%02x", c);
+	}
+}

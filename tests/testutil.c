@@ -51,8 +51,14 @@ static void open_store(struct rpbt_store *s, bool create)
 
 void rpbt_open(struct rpbt_store *s, const char *backend)
 {
+	rpbt_open_profile(s, backend, NULL);
+}
+
+void rpbt_open_profile(struct rpbt_store *s, const char *backend, const char *profile)
+{
 	static unsigned counter;
 	memset(s, 0, sizeof *s);
+	s->cfg.profile = profile;
 	bool replica = strcmp(backend, "postgres_replica") == 0;
 	if (replica) {
 		backend = "postgres";

@@ -27,6 +27,9 @@ const char *rpbt_pg_standby_dsn(void);
  * "postgres_replica" is the postgres backend reading from the test
  * server's standby (postgres.read_dsn). */
 void rpbt_open(struct rpbt_store *s, const char *backend);
+/* As rpbt_open, with the store opened (and made) under a persistence
+ * profile ("durable", "fedora-4.5"; NULL = durable). */
+void rpbt_open_profile(struct rpbt_store *s, const char *backend, const char *profile);
 /* Closes and opens the same store again. */
 void rpbt_reopen(struct rpbt_store *s);
 /* Closes the store and removes what the fixture created on disk. */

@@ -194,3 +194,11 @@ void rpb_dsn_parse_error(const char *dsn, char *out, size_t n)
 	}
 	PQfreemem(why);
 }
+
+long rpb_dsn_control_at(const char *dsn)
+{
+	for (const unsigned char *p = (const unsigned char *)dsn; p && *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return (long)(p - (const unsigned char *)dsn);
+	return -1;
+}

@@ -49,5 +49,9 @@ bool rpb_dsn_mask_secrets(const char *dsn, char *text);
 /* Why libpq cannot parse dsn (its own words), with every fragment it
  * quotes from the DSN replaced by ***; "" when it parses. */
 void rpb_dsn_parse_error(const char *dsn, char *out, size_t n);
+/* The offset of dsn's first control character (C0 or DEL: a newline, a
+ * tab, an escape), which libpq would take as text, or -1 when it has none.
+ * A connection string is one line of printable text. */
+long rpb_dsn_control_at(const char *dsn);
 
 #endif

@@ -8,6 +8,7 @@
 #include "fsutil.h"
 #include "ledger.h"
 #include "results.h"
+#include "text.h"
 
 #define LOG_MAX (UINT64_C(1) << 32) /* failures.log: far more lines than any run fails */
 #define RPB_LEDGER_MAX_WORKERS 65536
@@ -122,21 +123,6 @@ static int parse_slots(struct rpb_result_file *rf, const unsigned char *bin, siz
 	return 0;
 }
 
-/* A decimal number of 1..20 digits without a sign or a leading zero, ending
- * at stop; advances *p past stop. */
-static bool number(const char **p, const char *end, char stop, uint64_t *out)
-{
-	const char *q = *p;
-	uint64_t x = 0;
-	for (; q < end && *q >= '0' && *q <= '9'; q++)
-		if (__builtin_mul_overflow(x, 10, &x) || __builtin_add_overflow(x, (uint64_t)(*q - '0'), &x))
-			return false;
-	if (q == *p || (*(*p) == '0' && q - *p > 1) || q >= end || *q != stop)
-		return false;
-	*p = q + 1;
-	*out = x;
-	return true;
-}
 
 /* A word of [A-Za-z0-9_.-] (a class or a label) ending at stop. */
 static bool word(const char **p, const char *end, char stop, char *out, size_t n)
@@ -176,12 +162,12 @@ static bool parse_line(const struct rpb_result_file *rf, const char **p, const c
 	if (!eol)
 		return false; /* each line is one write(), ended by its newline */
 	bool step = false;
-	if (!number(&q, eol, ' ', &t) || !number(&q, eol, ' ', &e->f.op) || !word(&q, eol, ' ', cls, sizeof cls))
+	if (!rpb_text_decimal(&q, eol, ' ', &t) || !rpb_text_decimal(&q, eol, ' ', &e->f.op) || !word(&q, eol, ' ', cls, sizeof cls))
 		return false;
 	const char *d = q;
-	if (!number(&q, eol + 1, '\n', &doubt)) {
+	if (!rpb_text_decimal(&q, eol + 1, '\n', &doubt)) {
 		q = d;
-		if (!number(&q, eol, ' ', &doubt) || !word(&q, eol + 1, '\n', label, sizeof label))
+		if (!rpb_text_decimal(&q, eol, ' ', &doubt) || !word(&q, eol + 1, '\n', label, sizeof label))
 			return false;
 		step = true;
 	}

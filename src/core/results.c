@@ -304,7 +304,8 @@ static int set_build(json_t *man)
 	return o ? json_object_set_new(man, "build", o) : -1;
 }
 
-/* The server's facts (store.h describe): its version and settings. A
+/* The store's facts (store.h describe): a server's version and settings,
+ * as "server"; an embedded library's settings in effect, as "settings". A
  * server that cannot tell says why instead. */
 static int set_server(json_t *man, struct rpb_runner *rn)
 {
@@ -320,7 +321,8 @@ static int set_server(json_t *man, struct rpb_runner *rn)
 		json_object_set_new(o, "error", rpb_json_text(err.msg));
 	for (size_t i = 0; i < n && i < RPB_FACTS_MAX; i++)
 		json_object_set_new(o, facts[i].name, rpb_json_text(facts[i].value));
-	return json_object_set_new(man, "server", o);
+	bool server = rn->backend->flags & RPB_BF_SERVER;
+	return json_object_set_new(man, server ? "server" : "settings", o);
 }
 
 static json_t *manifest_json(struct rpb_runner *rn, const struct rpb_store_where *where)

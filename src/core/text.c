@@ -39,3 +39,29 @@ bool rpb_text_printable(const char *s, size_t max)
 	}
 	return true;
 }
+
+bool rpb_skip_bom(FILE *f)
+{
+	static const unsigned char bom[3] = {0xEF, 0xBB, 0xBF};
+	unsigned char got[3];
+	size_t n = fread(got, 1, sizeof got, f);
+	if (n == sizeof got && memcmp(got, bom, sizeof bom) == 0)
+		return true;
+	/* Not a mark: back to the start (every caller's f is a regular file). */
+	rewind(f);
+	return false;
+}
+
+bool rpb_text_decimal(const char **p, const char *end, char stop, uint64_t *out)
+{
+	const char *q = *p;
+	uint64_t x = 0;
+	for (; q < end && *q >= '0' && *q <= '9'; q++)
+		if (__builtin_mul_overflow(x, 10, &x) || __builtin_add_overflow(x, (uint64_t)(*q - '0'), &x))
+			return false;
+	if (q == *p || (*(*p) == '0' && q - *p > 1) || q >= end || *q != stop)
+		return false;
+	*p = q + 1;
+	*out = x;
+	return true;
+}

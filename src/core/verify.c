@@ -70,3 +70,16 @@ enum rpb_status rpb_verify_damaged(struct rpb_verify_result *res, struct rpb_err
 			   "damaged ledger: %s = %" PRIu64 " is impossible for this run (%s)", field,
 			   value, why);
 }
+
+enum rpb_status rpb_verify_file_damaged(struct rpb_verify_result *res, struct rpb_err *err,
+					const char *file, const char *fmt, ...)
+{
+	char why[sizeof err->msg];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	res->damaged = true;
+	res->damaged_in = file;
+	return rpb_err_set(err, RPB_INVALID, 0, NULL, "damaged ledger: %s", why);
+}

@@ -82,5 +82,11 @@ int rpb_ledger_damaged(char *msg, size_t n, const char *where, const char *field
  * driver names the ledger's file. */
 enum rpb_status rpb_verify_damaged(struct rpb_verify_result *res, struct rpb_err *err,
 				   const char *field, uint64_t value, const char *why);
+/* The same for one of the pattern's own files in the results directory
+ * (file, res->damaged_in) that is absent, cut short or holds text that is
+ * not what the run wrote: "damaged ledger: " and the formatted reason. */
+__attribute__((format(printf, 4, 5)))
+enum rpb_status rpb_verify_file_damaged(struct rpb_verify_result *res, struct rpb_err *err,
+					const char *file, const char *fmt, ...);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include "compare.h"
 #include "csv_read.h"
+#include "text.h"
 
 static size_t split(char *line, char **out)
 {
@@ -31,6 +32,7 @@ bool rpb_csv_open(struct rpb_csv *c, const char *dir, const char *file)
 	/* Only a regular file: a FIFO or a device under the name would block. */
 	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || !(c->f = fopen(path, "r")))
 		return false;
+	rpb_skip_bom(c->f);
 	if (!fgets(c->head, sizeof c->head, c->f)) {
 		fclose(c->f);
 		c->f = NULL;

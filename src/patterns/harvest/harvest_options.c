@@ -130,6 +130,12 @@ int harvest_finish(void *config, const struct rpb_job *job, const char *where, c
 			 "calendar date YYYY-MM-DD", where, bad, bad[0] == 'f' ? h->from : h->until);
 		return -1;
 	}
+	if (from > until && !h->until[0]) {
+		snprintf(msg, n, "%s[harvest] from = %s is after the corpus's last day (until is not "
+			 "set: day %" PRId64 ", the last of period = %" PRIu64 "); give an earlier from, "
+			 "or a longer period", where, h->from, until, (uint64_t)h->period);
+		return -1;
+	}
 	if (from > until) {
 		snprintf(msg, n, "%s[harvest] from = %s is after until = %s; give from <= until", where,
 			 h->from, h->until);

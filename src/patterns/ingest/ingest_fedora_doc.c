@@ -182,6 +182,8 @@ bool fed_doc_parse(const void *buf, size_t n, struct fed_doc *d)
 {
 	memset(d, 0, sizeof *d);
 	d->type = FED_NTYPES;
+	if (!buf) /* an empty value may come back as NULL; NULL + 0 is undefined */
+		return false;
 	const char *p = buf, *end = p + n;
 	bool inline_store = false;
 	while (p < end) {
@@ -248,6 +250,8 @@ bool fed_doc_parse(const void *buf, size_t n, struct fed_doc *d)
 
 void fed_block_names(const void *block, size_t n, fed_name_fn fn, void *ctx)
 {
+	if (!block) /* an empty value may come back as NULL; NULL + 0 is undefined */
+		return;
 	const char *p = block, *end = p + n;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -260,8 +264,11 @@ void fed_block_names(const void *block, size_t n, fed_name_fn fn, void *ctx)
 
 void fed_doc_children(const struct fed_doc *d, fed_name_fn fn, void *ctx)
 {
+	/* No child lines: a NULL slice, and NULL + 0 is undefined in C. */
+	if (!d->child_lines.data)
+		return;
 	const char *p = d->child_lines.data, *end = p + d->child_lines.len;
-	while (p && p < end) {
+	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *eol = nl ? nl : end;
 		if (eol - p > 6)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "shown.h"
+#include "text.h"
 #include "ycsb.h"
 
 #define Y(f) offsetof(struct rpb_ycsb_opts, f)
@@ -272,6 +273,7 @@ static int read_histogram(struct rpb_ycsb_opts *o, const char *where, char *msg,
 			close(fd);
 		return -1;
 	}
+	rpb_skip_bom(f);
 	char line[256];
 	int lineno = 0, rc = 0;
 	o->nhist = 0;

@@ -11,8 +11,10 @@
  * the run died may be present whole or absent. The counts must agree with
  * the ledger's insert operations, whose kind follows from their index
  * (ycsb_op_kind). Reads go 1000 per read transaction. */
+#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,8 @@
 
 #include "fsutil.h"
 #include "paths.h"
+#include "shown.h"
+#include "text.h"
 #include "verify.h"
 #include "ycsb.h"
 
@@ -181,6 +185,19 @@ static int damaged(struct vctx *v, struct rpb_err *err, const char *file, const 
 	return -1;
 }
 
+/* rpb_verify_file_damaged for read_ack: -1. */
+__attribute__((format(printf, 4, 5)))
+static int file_damaged(struct vctx *v, struct rpb_err *err, const char *file, const char *fmt, ...)
+{
+	char why[sizeof err->msg];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	rpb_verify_file_damaged(v->res, err, file, "%s", why);
+	return -1;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -199,8 +216,8 @@ static int read_ack(struct vctx *v, const char *dir, uint64_t issued, bool stale
 	if (!dir || rpb_path_join(path, sizeof path, dir, YCSB_ACK_FILE) != 0)
 		return 1;
 	struct stat sb;
-	if (lstat(path, &sb) != 0)
-		return 1;
+	if (lstat(path, &sb) != 0 && errno == ENOENT)
+		return 1; /* verify_run decides whether the run must have kept one */
 	const size_t want = sizeof *ra->h + YCSB_ACK_WINDOW;
 	ra->h = (struct ycsb_ack_head *)rpb_file_slurp(path, want, &len, &why);
 	if (!ra->h || len != want)
@@ -225,26 +242,53 @@ static int read_ack(struct vctx *v, const char *dir, uint64_t issued, bool stale
 		return damaged(v, err, YCSB_ACK_FILE, field, value, "not the insert counter of this run");
 	if (rpb_path_join(path, sizeof path, dir, YCSB_GIVEN_UP_FILE) != 0)
 		return 1;
-	/* Each line: a number and a newline, at most 21 bytes. */
-	char *log = rpb_file_slurp(path, (size_t)(next - h->start) * 21 + 1, &len, &why);
-	if (!log)
-		return damaged(v, err, YCSB_GIVEN_UP_FILE, "lines", 0, why);
+	/* Each line: a number the run took and a newline, at most 21 bytes. */
+	uint64_t taken = next - h->start;
+	size_t max = (size_t)taken * 21;
+	char *log = rpb_file_slurp(path, max, &len, &why);
+	if (!log) {
+		if (why && !strcmp(why, "is larger than any file rpbench writes"))
+			return file_damaged(v, err, YCSB_GIVEN_UP_FILE,
+					    "the file is larger than the %" PRIu64 " insert numbers the "
+					    "run took allow (one line each, at most %zu bytes)", taken, max);
+		return file_damaged(v, err, YCSB_GIVEN_UP_FILE,
+				    "the file %s; every run with inserts writes it beside "
+				    YCSB_ACK_FILE, why ? why : "cannot be read");
+	}
 	size_t lines = 0;
 	for (size_t i = 0; i < len; i++)
 		lines += log[i] == '\n';
 	ra->given_up = malloc((lines + 1) * sizeof *ra->given_up);
 	int rc = ra->given_up ? 0 : (rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory"), -1);
 	for (const char *p = log, *end = log + len; !rc && p < end; ra->ngiven_up++) {
-		char *stop;
-		unsigned long long k = strtoull(p, &stop, 10);
-		if (stop == p || *p < '0' || *p > '9' || *stop != '\n' || k < h->start || k >= next) {
-			char line[64];
-			snprintf(line, sizeof line, "line %zu", ra->ngiven_up + 1);
-			rc = damaged(v, err, YCSB_GIVEN_UP_FILE, line, stop == p ? 0 : k,
-				     "each line is an insert number the run took");
+		size_t lineno = ra->ngiven_up + 1;
+		const char *q = p;
+		uint64_t k = 0;
+		if (rpb_text_decimal(&q, end, '\n', &k) && k >= h->start && k < next) {
+			ra->given_up[ra->ngiven_up] = k;
+			p = q;
+			continue;
 		}
-		ra->given_up[ra->ngiven_up] = k;
-		p = stop + 1;
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t ll = (size_t)((nl ? nl : end) - p);
+		char text[48], shown[RPB_SHOWN_SIZE];
+		snprintf(text, sizeof text, "%.*s%s", (int)(ll < 40 ? ll : 40), p, ll > 40 ? "..." : "");
+		rpb_shown(shown, sizeof shown, text);
+		bool digits = ll > 0 && strspn(p, "0123456789") >= ll && !(*p == '0' && ll > 1);
+		if (q != p || (digits && nl))
+			rc = file_damaged(v, err, YCSB_GIVEN_UP_FILE,
+					  "line %zu: \"%s\" is not an insert number this run took (%" PRIu64
+					  " to %" PRIu64 ")", lineno, shown, h->start, next - 1);
+		else if (digits && !nl && ll <= 20)
+			rc = file_damaged(v, err, YCSB_GIVEN_UP_FILE,
+					  "line %zu: \"%s\" ends without its newline (the file is cut short; "
+					  "the run writes each number and its newline at once)", lineno,
+					  shown);
+		else
+			rc = file_damaged(v, err, YCSB_GIVEN_UP_FILE,
+					  "line %zu: \"%s\" is not a number (each line is an insert number "
+					  "in decimal digits, no sign or leading zero, and a newline)",
+					  lineno, shown);
 	}
 	free(log);
 	if (rc)
@@ -252,8 +296,8 @@ static int read_ack(struct vctx *v, const char *dir, uint64_t issued, bool stale
 	qsort(ra->given_up, ra->ngiven_up, sizeof *ra->given_up, cmp_u64);
 	for (size_t i = 1; i < ra->ngiven_up; i++)
 		if (ra->given_up[i] == ra->given_up[i - 1])
-			return damaged(v, err, YCSB_GIVEN_UP_FILE, "number", ra->given_up[i],
-				       "listed twice");
+			return file_damaged(v, err, YCSB_GIVEN_UP_FILE, "%" PRIu64 " is listed twice "
+					    "(each insert number is given up once)", ra->given_up[i]);
 	return 0;
 }
 
@@ -362,15 +406,30 @@ static enum rpb_status verify_run(struct vctx *v, const struct rpb_ledger *l,
 		return st;
 	}
 	/* A results directory without the counter file: the final result.json
-	 * lists the run's insert numbers. */
+	 * of a run recorded before there was one lists the run's insert
+	 * numbers. Every insert the ledger acknowledges must be among them:
+	 * without the file, a run that died (or a result.json that lists
+	 * fewer) cannot show which records its inserts wrote. */
 	write_note(v->res, li, false, 0, 0, 0);
-	uint64_t next = o->records;
+	uint64_t next = o->records, listed_acked = 0;
 	json_t *failed = NULL;
-	if (o->proportion[YCSB_INSERT] > 0 && run_inserts(l, o, &next, &failed) != 0) {
+	bool listed_ok = o->proportion[YCSB_INSERT] > 0 && run_inserts(l, o, &next, &failed) == 0;
+	if (listed_ok)
+		listed_acked = next - o->records - json_array_size(failed);
+	uint64_t must = li->stale ? li->acked_durable : li->acked + li->failed + li->in_doubt;
+	if (must > 0 && (!listed_ok || listed_acked < li->acked)) {
+		json_decref(failed);
+		return rpb_verify_file_damaged(
+			v->res, err, YCSB_ACK_FILE,
+			"the file is missing, yet the ledger holds %" PRIu64 " insert operations of this "
+			"run (%" PRIu64 " acknowledged) and every run with inserts writes it",
+			li->acked + li->failed + li->in_doubt, li->acked);
+	}
+	if (o->proportion[YCSB_INSERT] > 0 && !listed_ok) {
 		if (!l->interrupted)
 			return rpb_verify_damaged(v->res, err, "pattern.insert_next", 0,
 						  "a run with inserts records its insert numbers");
-		next = o->records; /* a run that died: its inserts cannot be told apart */
+		next = o->records; /* a run that died before any insert */
 	}
 	for (uint64_t k = o->records; k < next; k++) {
 		enum rpb_status st = check_key(v, k, listed(failed, k), err);

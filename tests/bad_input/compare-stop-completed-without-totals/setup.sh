@@ -1,0 +1,3 @@
+. "$RPB_SRC/tests/bad_input/lib/results.sh"
+ingest_run
+edit 'del(.totals)'
