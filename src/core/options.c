@@ -155,7 +155,8 @@ static void fmt_expect(char *buf, size_t n, const struct rpb_optdef *d)
 	case RPB_OPT_INJECT:
 		snprintf(buf, n, "off, stall:MS@N, lock:MS@N or partial:K@N with MS in [%" PRIu64
 			 ", %" PRIu64 "] ms and K documents in the same range, or kill:POINT@N with "
-			 "POINT one of begin, commit, acked, file; N >= 1 (every Nth operation)",
+			 "POINT one of begin, commit, acked, file, or leak@N; N >= 1 (every Nth "
+			 "operation; leak: the Nth)",
 			 d->umin, d->umax);
 		break;
 	case RPB_OPT_STRING:

@@ -69,7 +69,7 @@ enum rpb_opt_type {
 	RPB_OPT_BOOL,
 	RPB_OPT_WARMUP,  /* operations per thread, or a time with a suffix */
 	RPB_OPT_POLICY,  /* stop, continue or retry:N */
-	RPB_OPT_INJECT,  /* off, stall:MS@N, lock:MS@N, partial:K@N or kill:POINT@N */
+	RPB_OPT_INJECT,  /* off, stall:MS@N, lock:MS@N, partial:K@N, kill:POINT@N or leak@N */
 	RPB_OPT_STRING,  /* text of at most umax bytes, in a char array field */
 };
 
