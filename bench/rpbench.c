@@ -47,6 +47,11 @@ struct cli {
 	const char *backends[MAX_BACKENDS];
 	size_t nbackends;
 	char backend_list[1024];
+	/* The durability matrix: --profiles and --syncs. */
+	const char *profiles[MAX_BACKENDS], *syncs[MAX_BACKENDS];
+	size_t nprofiles, nsyncs;
+	char profile_list[256], sync_list[256];
+	const char *profiles_text, *syncs_text;
 	unsigned repeat;
 	const char *out, *dsn, *repeat_text;
 	const char *help_for; /* --help after a command: that command's help */
@@ -55,8 +60,8 @@ struct cli {
 };
 
 static const char *const usage_compare[] = {
-	"rpbench compare WORKLOAD -b B1,B2,... [-r N] [-s KEY=VALUE]... [-o DIR]",
-	"                [--dsn DSN | --start-postgres] [-q]",
+	"rpbench compare WORKLOAD -b B1,B2,... [--profiles P1,P2] [--syncs S1,S2]",
+	"                [-r N] [-s KEY=VALUE]... [-o DIR] [--dsn DSN | --start-postgres] [-q]",
 	"rpbench compare --results RESULT_DIR RESULT_DIR... [-o DIR] [-q]",
 	NULL,
 };
@@ -67,8 +72,8 @@ static const char *const usage_sweep[] = {
 	NULL,
 };
 static const char *const usage_all[] = {
-	"rpbench compare WORKLOAD -b B1,B2,... [-r N] [-s KEY=VALUE]... [-o DIR]",
-	"                [--dsn DSN | --start-postgres] [-q]",
+	"rpbench compare WORKLOAD -b B1,B2,... [--profiles P1,P2] [--syncs S1,S2]",
+	"                [-r N] [-s KEY=VALUE]... [-o DIR] [--dsn DSN | --start-postgres] [-q]",
 	"rpbench compare --results RESULT_DIR RESULT_DIR... [-o DIR] [-q]",
 	"rpbench report RESULT_DIR... [-o DIR] [-q]",
 	"rpbench sweep WORKLOAD --backend B -s threads=1,2,4,8 [--ranks 1,2,4] [-r N] ...",
@@ -89,7 +94,11 @@ static void help_compare_options(struct rpb_help *h)
 {
 	rpb_help_item(h, "-b, --backends LIST", "backends to run, comma-separated: "
 		      "leveldb,sqlite,postgres,null");
-	rpb_help_item(h, "-r, --repeat N", "run each backend N times, interleaved (A B C A B C ...); "
+	rpb_help_item(h, "--profiles LIST", "the durability matrix: run each backend once per "
+		      "profile, comma-separated: durable,fedora-4.5 (default: the workload's)");
+	rpb_help_item(h, "--syncs LIST", "and once per sync: none,commit,native (default: the "
+		      "workload's); each (backend, profile, sync) is a column of its own");
+	rpb_help_item(h, "-r, --repeat N", "run each column N times, interleaved (A B C A B C ...); "
 		      "the table gives medians with [min-max] (default 1)");
 	rpb_help_item(h, "-s, --set KEY=VALUE", "override a workload option in every run (repeatable)");
 	rpb_help_item(h, "-o, --out DIR", "output directory, new or empty (default: "
@@ -109,9 +118,11 @@ static void help_compare_text(struct rpb_help *h)
 		      "same workload file, --set list and seed; each run goes to DIR/runs/<backend>[-K] "
 		      "with its store in DIR/stores/ (PostgreSQL: a new schema per run). Prints the "
 		      "table and writes DIR/compare.md, DIR/compare.json and DIR/report/. With "
-		      "--results: no runs, compares existing result directories. Runs of different "
-		      "workload options or durability (sync) are refused (exit 1) with the differing "
-		      "options named. WORKLOAD is a path or the name of a file in "
+		      "--results: no runs, compares existing result directories. Runs that differ in "
+		      "profile or sync (run.profile, run.sync as each run resolved it) are columns of "
+		      "their own, headed \"backend / profile / sync\"; repeats are pooled within a "
+		      "column only. Runs of other workload options are refused (exit 1) with the "
+		      "differing options named. WORKLOAD is a path or the name of a file in "
 		      "share/rpbench/workloads, as for rpbench-<backend> run.");
 }
 
@@ -256,6 +267,47 @@ static int parse_backends(struct cli *c, const char *list)
 	return 0;
 }
 
+/* The values of [run] sync (workload.c), for --syncs. */
+static const char *const sync_values[] = {"none", "commit", "native", NULL};
+
+/* A --profiles or --syncs list: values of the workload option, each once
+ * (check_plan has the workload parser judge each run's options whole). */
+static int parse_axis(const char *flag, const char *list, const char *const *choices, char *buf,
+		      size_t bn, const char **items, size_t *nitems)
+{
+	char shown[RPB_SHOWN_SIZE];
+	if (snprintf(buf, bn, "%s", list) >= (int)bn)
+		return usage_error("%s is too long", flag);
+	*nitems = 0;
+	for (char *save = NULL, *v = strtok_r(buf, ",", &save); v; v = strtok_r(NULL, ",", &save)) {
+		size_t c = 0;
+		while (choices[c] && strcmp(choices[c], v))
+			c++;
+		if (!choices[c]) {
+			char known[128];
+			size_t len = 0;
+			for (size_t i = 0; choices[i] && len < sizeof known; i++)
+				len += (size_t)snprintf(known + len, sizeof known - len, "%s%s",
+							i ? ", " : "", choices[i]);
+			fprintf(stderr, "rpbench: unknown value '%s' in %s; give some of: %s\n",
+				rpb_text_shown(shown, sizeof shown, v), flag, known);
+			return EXIT_USAGE;
+		}
+		for (size_t i = 0; i < *nitems; i++)
+			if (!strcmp(items[i], v)) {
+				fprintf(stderr, "rpbench: '%s' is named twice in %s; use --repeat to run it again\n",
+					rpb_text_shown(shown, sizeof shown, v), flag);
+				return EXIT_USAGE;
+			}
+		if (*nitems == MAX_BACKENDS)
+			return usage_error("too many values in %s", flag);
+		items[(*nitems)++] = v;
+	}
+	if (!*nitems)
+		return usage_error("%s needs at least one value", flag);
+	return 0;
+}
+
 /* --help-man writes the man page (man/CMakeLists.txt). */
 static const struct option longopts[] = {
 	{"backends", required_argument, NULL, 'b'}, {"repeat", required_argument, NULL, 'r'},
@@ -264,7 +316,8 @@ static const struct option longopts[] = {
 	{"results", no_argument, NULL, 'R'},        {"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},           {"version", no_argument, NULL, 'V'},
 	{"help-man", no_argument, NULL, 'M'},       {"backend", required_argument, NULL, 'k'},
-	{"ranks", required_argument, NULL, 'N'},    {NULL, 0, NULL, 0},
+	{"ranks", required_argument, NULL, 'N'},    {"profiles", required_argument, NULL, 'F'},
+	{"syncs", required_argument, NULL, 'Y'},    {NULL, 0, NULL, 0},
 };
 
 /* Every path given fits, whole, with room for what compare and report
@@ -324,6 +377,18 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 				return usage_error("too many --set options (at most %s)", "256");
 			c->sets[c->nsets++] = optarg;
 			break;
+		case 'F':
+			if ((rc = parse_axis("--profiles", optarg, rpb_profile_names, c->profile_list,
+					     sizeof c->profile_list, c->profiles, &c->nprofiles)))
+				return rc;
+			c->profiles_text = optarg;
+			break;
+		case 'Y':
+			if ((rc = parse_axis("--syncs", optarg, sync_values, c->sync_list, sizeof c->sync_list,
+					     c->syncs, &c->nsyncs)))
+				return rc;
+			c->syncs_text = optarg;
+			break;
 		case 'o': c->out = optarg; break;
 		case 'D': c->dsn = optarg; break;
 		case 'k': c->backend = optarg; break;
@@ -358,9 +423,13 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 	if (runs && c->npos) {
 		c->pos[0] = rpb_path_workload(workload, sizeof workload, c->pos[0]);
 	}
-	if (!runs && (c->nbackends || c->nsets || c->dsn || c->start_pg || c->repeat != 1))
-		return usage_error("--backends, --set, --repeat, --dsn and --start-postgres are for "
-				   "compare WORKLOAD.ini, not %s with result directories", c->command);
+	if (!runs && (c->nbackends || c->nsets || c->dsn || c->start_pg || c->repeat != 1 ||
+		      c->nprofiles || c->nsyncs))
+		return usage_error("--backends, --profiles, --syncs, --set, --repeat, --dsn and "
+				   "--start-postgres are for compare WORKLOAD.ini, not %s with result "
+				   "directories", c->command);
+	if (sweep && (c->nprofiles || c->nsyncs))
+		return usage_error("--profiles and --syncs are options of compare, not %s", c->command);
 	if (c->results && strcmp(c->command, "compare") != 0)
 		return usage_error("--results is an option of compare, not %s", c->command);
 	return check_paths(c, runs);
@@ -385,6 +454,10 @@ static char *recorded_command(const struct cli *c, const char *argv0)
 		for (size_t i = 0; i < c->nbackends; i++)
 			fprintf(f, "%s%s", i ? "," : " ", c->backends[i]);
 	}
+	if (c->profiles_text)
+		rpb_cmd_opt(f, "--profiles", c->profiles_text);
+	if (c->syncs_text)
+		rpb_cmd_opt(f, "--syncs", c->syncs_text);
 	if (c->repeat_text)
 		rpb_cmd_opt(f, "--repeat", c->repeat_text);
 	for (size_t i = 0; i < c->nsets; i++)
@@ -510,13 +583,47 @@ static int check_plan(const struct cli *cl, struct rpb_cmp_plan *p, struct rpb_j
 		pg |= rpb_exec_is_server(cl->backends[i]);
 	if (pg && !cl->dsn && !cl->start_pg)
 		return usage_error("the postgres backend needs a server: add --dsn DSN or --start-postgres%s", "");
-	if (rpb_job_load(job, cl->pos[0], msg, sizeof msg) != 0)
-		goto bad;
-	for (size_t i = 0; i < cl->nsets; i++)
-		if (rpb_job_set(job, cl->sets[i], msg, sizeof msg) != 0)
-			goto bad;
-	if (rpb_job_finish(job, msg, sizeof msg) != 0)
-		goto bad;
+	size_t np = cl->nprofiles ? cl->nprofiles : 1, ns = cl->nsyncs ? cl->nsyncs : 1;
+	if (cl->nbackends * np * ns > RPB_CMP_MAX_BACKENDS ||
+	    cl->nbackends * np * ns * cl->repeat > RPB_CMP_MAX_RUNS) {
+		fprintf(stderr, "rpbench: %zu backend(s) x %zu profile(s) x %zu sync(s) x %u repeat(s) is more than compare runs (at most %d columns, %d runs); name fewer\n",
+			cl->nbackends, np, ns, cl->repeat, RPB_CMP_MAX_BACKENDS, RPB_CMP_MAX_RUNS);
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < cl->nsets; i++) {
+		size_t klen = strcspn(cl->sets[i], "=");
+		const char *key = cl->sets[i];
+		if (klen > 4 && !strncmp(key, "run.", 4))
+			key += 4, klen -= 4;
+		if ((cl->nprofiles && klen == 7 && !strncmp(key, "profile", 7)) ||
+		    (cl->nsyncs && klen == 4 && !strncmp(key, "sync", 4))) {
+			fprintf(stderr, "rpbench: --set %s and --%ss both set %.*s; give the values in --%ss alone\n",
+				rpb_text_shown(shown, sizeof shown, cl->sets[i]), klen == 4 ? "sync" : "profile",
+				(int)klen, key, klen == 4 ? "sync" : "profile");
+			return EXIT_USAGE;
+		}
+	}
+	/* Every run of the matrix as its binary will read it: the workload,
+	 * the --set list, the run's profile and sync. */
+	for (size_t i = 0; i < np; i++)
+		for (size_t j = 0; j < ns; j++) {
+			char set[64];
+			rpb_job_free(job);
+			rpb_job_defaults(job);
+			if (rpb_job_load(job, cl->pos[0], msg, sizeof msg) != 0)
+				goto bad;
+			for (size_t k = 0; k < cl->nsets; k++)
+				if (rpb_job_set(job, cl->sets[k], msg, sizeof msg) != 0)
+					goto bad;
+			snprintf(set, sizeof set, "profile=%s", cl->nprofiles ? cl->profiles[i] : "");
+			if (cl->nprofiles && rpb_job_set(job, set, msg, sizeof msg) != 0)
+				goto bad;
+			snprintf(set, sizeof set, "sync=%s", cl->nsyncs ? cl->syncs[j] : "");
+			if (cl->nsyncs && rpb_job_set(job, set, msg, sizeof msg) != 0)
+				goto bad;
+			if (rpb_job_finish(job, msg, sizeof msg) != 0)
+				goto bad;
+		}
 	if (rpb_exec_bindir(p->bindir, sizeof p->bindir, msg, sizeof msg) != 0) {
 		fprintf(stderr, "rpbench: %s\n", msg);
 		return EXIT_ENV;
@@ -535,6 +642,10 @@ static int check_plan(const struct cli *cl, struct rpb_cmp_plan *p, struct rpb_j
 	p->nsets = cl->nsets;
 	p->backends = cl->backends;
 	p->nbackends = cl->nbackends;
+	p->profiles = cl->profiles;
+	p->nprofiles = cl->nprofiles;
+	p->syncs = cl->syncs;
+	p->nsyncs = cl->nsyncs;
 	p->repeat = cl->repeat;
 	p->quiet = cl->quiet;
 	p->dsn = cl->dsn;

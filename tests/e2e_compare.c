@@ -329,26 +329,166 @@ static void run_ci(const struct e2e_env *e, const char *backend, const char *out
 	e2e_exec_ok(e->cap, &a);
 }
 
-Test(e2e_compare, refuses_other_sync, .fini = e2e_cleanup)
+Test(e2e_compare, refuses_other_workload_options, .fini = e2e_cleanup)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "sqlite");
-	char a[E2E_PATH], b[E2E_PATH], c[E2E_PATH], o[E2E_PATH];
+	char a[E2E_PATH], c[E2E_PATH], o[E2E_PATH];
 	e2e_path(&e, a, "a");
-	e2e_path(&e, b, "b");
 	e2e_path(&e, c, "c");
 	e2e_path(&e, o, "o");
 	run_ci(&e, "sqlite", a, NULL);
-	run_ci(&e, "leveldb", b, "--set", "sync=commit", NULL);
-	run_ci(&e, "leveldb", c, "--set", "size_max=100", NULL);
+	run_ci(&e, "leveldb", c, "--set", "size_max=100", "--set", "sync=commit", NULL);
 	struct e2e_proc p;
-	rpbench(&p, &e, o, "compare", "--results", a, b, "--out", "OUT", NULL);
-	e2e_assert_refusal(&p, EXIT_USAGE, "run.sync", "none", "commit", NULL);
+	/* The sync differs too, but only the workload option is named. */
+	rpbench(&p, &e, o, "compare", "--results", a, c, "--out", "OUT", NULL);
+	e2e_assert_refusal(&p, EXIT_USAGE, "ingest.size_max", "4096", "100", NULL);
+	cr_assert_null(strstr(p.err, "run.sync"), "the refusal names the sync: %s", p.err);
 	cr_assert(!e2e_exists(o), "a refused comparison created %s", o);
 	e2e_proc_free(&p);
 	rpbench(&p, &e, o, "report", a, c, "--out", "OUT", NULL);
 	e2e_assert_refusal(&p, EXIT_USAGE, "ingest.size_max", "4096", "100", NULL);
 	e2e_proc_free(&p);
+	e2e_env_fini(&e);
+}
+
+/* ---- 2b. the durability matrix: a column per (backend, profile, sync) ---- */
+
+/* The compare.json column of backend / profile / sync. */
+static const json_t *column(const json_t *cmp, const char *backend, const char *profile,
+			    const char *sync)
+{
+	size_t i;
+	const json_t *v;
+	json_array_foreach(json_object_get(cmp, "backends"), i, v)
+		if (!strcmp(json_string_value(json_object_get(v, "backend")), backend) &&
+		    !strcmp(json_string_value(json_object_get(v, "profile")), profile) &&
+		    !strcmp(json_string_value(json_object_get(v, "sync")), sync))
+			return v;
+	cr_assert_fail("compare.json has no column %s / %s / %s", backend, profile, sync);
+	return NULL;
+}
+
+/* Repeats pool within a column, never across: two runs of leveldb at sync
+ * none are one column of two runs, the one at commit a column of its own. */
+Test(e2e_compare, results_pool_within_a_column_only, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "sqlite");
+	char a[E2E_PATH], b[E2E_PATH], c[E2E_PATH];
+	e2e_path(&e, a, "a");
+	e2e_path(&e, b, "b");
+	e2e_path(&e, c, "c");
+	run_ci(&e, "leveldb", a, "--set", "sync=none", NULL);
+	run_ci(&e, "leveldb", b, "--set", "sync=commit", NULL);
+	run_ci(&e, "leveldb", c, "--set", "sync=none", NULL);
+	struct e2e_proc p;
+	rpbench(&p, &e, e.out, "compare", "--results", a, b, c, "--out", "OUT", "--quiet", NULL);
+	e2e_assert_code(&p, 0);
+	cr_assert(strstr(p.out, "| leveldb / durable / none |") || strstr(p.out, "leveldb / durable / none "),
+		  "no column leveldb / durable / none:\n%s", p.out);
+	cr_assert(strstr(p.out, "leveldb / durable / commit"), "no commit column:\n%s", p.out);
+	char path[PATHBUF];
+	snprintf(path, sizeof path, "%s/compare.json", e.out);
+	json_t *cmp = load_json(path);
+	cr_assert_eq(json_array_size(json_object_get(cmp, "backends")), 2);
+	cr_assert(json_is_null(json_object_get(cmp, "sync")), "a matrix has no one sync");
+	cr_assert(json_is_true(json_object_get(cmp, "matrix")));
+	const json_t *none = column(cmp, "leveldb", "durable", "none");
+	const json_t *commit = column(cmp, "leveldb", "durable", "commit");
+	cr_assert_eq(json_array_size(json_object_get(none, "runs")), 2);
+	cr_assert_eq(json_array_size(json_object_get(commit, "runs")), 1);
+	cr_assert_eq(number(json_object_get(none, "acked"), "n", "none column"), 2);
+	cr_assert_str_eq(json_string_value(json_object_get(commit, "column")),
+			 "leveldb / durable / commit");
+	json_decref(cmp);
+	e2e_proc_free(&p);
+	e2e_env_fini(&e);
+}
+
+/* leveldb and sqlite x {fedora-4.5, durable} on the Fedora model: one
+ * table of four columns, one report, exit 0. */
+static void t_matrix(const char *backends, size_t nb, const char *dsn)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "sqlite");
+	struct e2e_proc p;
+	if (dsn)
+		rpbench(&p, &e, e.out, "compare", E2E_WORKLOAD("fedora-test2.ini"), "--backends",
+			backends, "--profiles", "fedora-4.5,durable", "--set", "ops=30", "--set",
+			"size_max=512", "--set", "probe_every=10", "--out", "OUT", "--quiet", "--dsn",
+			dsn, NULL);
+	else
+		rpbench(&p, &e, e.out, "compare", E2E_WORKLOAD("fedora-test2.ini"), "--backends",
+			backends, "--profiles", "fedora-4.5,durable", "--set", "ops=30", "--set",
+			"size_max=512", "--set", "probe_every=10", "--out", "OUT", "--quiet", NULL);
+	e2e_assert_code(&p, 0);
+	char path[PATHBUF];
+	snprintf(path, sizeof path, "%s/compare.json", e.out);
+	json_t *cmp = load_json(path);
+	cr_assert_eq(json_array_size(json_object_get(cmp, "backends")), 2 * nb);
+	/* sync = native: the store's own, as each backend resolves it. */
+	static const struct {
+		const char *backend, *sync;
+	} native[] = {{"leveldb", "none"}, {"sqlite", "commit"}, {"postgres", "commit"}};
+	for (size_t i = 0; i < nb; i++) {
+		static const char *const profiles[] = {"fedora-4.5", "durable"};
+		for (size_t k = 0; k < 2; k++) {
+			const json_t *col = column(cmp, native[i].backend, profiles[k], native[i].sync);
+			cr_assert_eq(json_array_size(json_object_get(col, "runs")), 1);
+			char label[128];
+			snprintf(label, sizeof label, "%s / %s / %s", native[i].backend, profiles[k],
+				 native[i].sync);
+			cr_assert(strstr(p.out, label), "the table has no column %s:\n%s", label, p.out);
+			snprintf(path, sizeof path, "%s/runs/%s-%s/result.json", e.out, native[i].backend,
+				 profiles[k]);
+			cr_assert(e2e_exists(path), "compare wrote no %s", path);
+		}
+	}
+	json_decref(cmp);
+	/* One table: a single head row of every column. */
+	size_t heads = 0;
+	for (const char *l = strstr(p.out, "| version "); l; l = strstr(l + 1, "| version "))
+		heads++;
+	cr_assert_eq(heads, 1, "%zu tables:\n%s", heads, p.out);
+	snprintf(path, sizeof path, "%s/report/index.html", e.out);
+	cr_assert(e2e_exists(path), "no report");
+	char report[400];
+	snprintf(report, sizeof report, "%s/report", e.out);
+	assert_links(report);
+	e2e_proc_free(&p);
+	e2e_env_fini(&e);
+}
+
+Test(e2e_compare, durability_matrix, .fini = e2e_cleanup)
+{
+	t_matrix("leveldb,sqlite", 2, NULL);
+}
+
+#ifdef RPB_HAVE_POSTGRES
+Test(e2e_compare, durability_matrix_with_postgres, .fini = e2e_cleanup)
+{
+	const char *dsn = getenv("RPB_TEST_PG_DSN");
+	if (!dsn || !*dsn)
+		cr_skip_test("RPB_TEST_PG_DSN is not set (scripts/pg-throwaway run starts a server)");
+	t_matrix("leveldb,sqlite,postgres", 3, dsn);
+}
+#endif
+
+Test(e2e_compare, matrix_options_refused, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "sqlite");
+	struct e2e_proc p;
+	rpbench(&p, &e, e.out, "compare", E2E_CI_INGEST, "--backends", "leveldb", "--syncs",
+		"none,always", "--out", "OUT", NULL);
+	e2e_assert_refusal(&p, EXIT_USAGE, "always", "--syncs", "none, commit, native", NULL);
+	e2e_proc_free(&p);
+	rpbench(&p, &e, e.out, "compare", E2E_CI_INGEST, "--backends", "leveldb", "--profiles",
+		"durable", "--set", "profile=fedora-4.5", "--out", "OUT", NULL);
+	e2e_assert_refusal(&p, EXIT_USAGE, "--profiles", "profile=fedora-4.5", NULL);
+	e2e_proc_free(&p);
+	cr_assert(!e2e_exists(e.out), "a refused comparison created %s", e.out);
 	e2e_env_fini(&e);
 }
 

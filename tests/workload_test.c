@@ -73,7 +73,7 @@ Test(workload, defaults)
 	cr_assert_eq(job.run.rate, 0);
 	cr_assert_eq(job.run.interval, 10);
 	cr_assert_eq(job.run.seed, 42);
-	cr_assert_eq(job.run.sync, RPB_SYNC_COMMIT);
+	cr_assert_eq(job.run.sync, RPB_SYNC_AUTO, "resolved by rpb_job_finish");
 	cr_assert_eq(job.run.txn_timeout, 0);
 	cr_assert_eq(job.run.slow_ms, 60300);
 	cr_assert_eq(job.run.max_slow, 3);
@@ -201,7 +201,7 @@ Test(workload, out_of_range)
 
 Test(workload, bad_enum)
 {
-	load_fails("bad_enum.ini", "2: [run] sync = maybe is invalid; give one of: none, commit, native");
+	load_fails("bad_enum.ini", "2: [run] sync = maybe is invalid; give one of: none, commit, native, auto");
 }
 
 Test(workload, unknown_section)
@@ -303,7 +303,7 @@ Test(workload, set_forms)
 	set_fails(&job, "on_error.oops=stop", "unknown error class 'oops' in [run] on_error.oops; give one "
 					      "of: not-found, exists, disk-full, txn-timeout, conflict, conn-lost, "
 					      "io, corrupt, invalid, nomem");
-	set_fails(&job, "sync=maybe", "[run] sync = maybe is invalid; give one of: none, commit, native");
+	set_fails(&job, "sync=maybe", "[run] sync = maybe is invalid; give one of: none, commit, native, auto");
 	set_fails(&job, "run.=1", "no key after 'run.'; write section.key=value");
 	/* Only [run] and pattern keys may be bare; their names never collide
 	 * today, so "ambiguous" cannot be provoked through this table. */
@@ -631,4 +631,31 @@ Test(workload, help_lists_every_key)
 	}
 	json_decref(all);
 	free(text);
+}
+
+/* sync's default follows the profile; a sync given wins under either. */
+static enum rpb_sync finished_sync(const char *profile, const char *sync)
+{
+	struct rpb_job job;
+	char msg[512], set[64];
+	rpb_job_defaults(&job);
+	cr_assert_eq(rpb_job_load(&job, RPB_SOURCE_DIR "/data/workloads/ci-ingest.ini", msg,
+				  sizeof msg), 0, "%s", msg);
+	/* the file's own sync line, if any, is what a later --set overrides */
+	snprintf(set, sizeof set, "sync=%s", sync ? sync : "auto");
+	cr_assert_eq(rpb_job_set(&job, set, msg, sizeof msg), 0, "%s", msg);
+	snprintf(set, sizeof set, "profile=%s", profile);
+	cr_assert_eq(rpb_job_set(&job, set, msg, sizeof msg), 0, "%s", msg);
+	cr_assert_eq(rpb_job_finish(&job, msg, sizeof msg), 0, "%s", msg);
+	enum rpb_sync s = job.run.sync;
+	rpb_job_free(&job);
+	return s;
+}
+
+Test(workload, sync_auto_follows_profile)
+{
+	cr_assert_eq(finished_sync("durable", NULL), RPB_SYNC_COMMIT);
+	cr_assert_eq(finished_sync("fedora-4.5", NULL), RPB_SYNC_NATIVE);
+	cr_assert_eq(finished_sync("fedora-4.5", "commit"), RPB_SYNC_COMMIT);
+	cr_assert_eq(finished_sync("durable", "none"), RPB_SYNC_NONE);
 }

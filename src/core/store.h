@@ -122,6 +122,10 @@ enum rpb_sync {
 	 * synced commits). The driver resolves it to NONE or COMMIT from
 	 * RPB_BF_NATIVE_UNSYNCED before open; it never reaches a backend. */
 	RPB_SYNC_NATIVE,
+	/* [run] sync = auto (its default) only: the profile's own, COMMIT under
+	 * durable and NATIVE under fedora-4.5, resolved when the workload is
+	 * finished (rpb_job_finish); it never reaches a backend. */
+	RPB_SYNC_AUTO,
 };
 
 /* A backend tuning option, "name=value", without the backend prefix. */

@@ -35,8 +35,7 @@ _Static_assert(sizeof(enum rpb_profile) == sizeof(unsigned), "enum size");
 	  .umin = 1, .umax = RETRY_MAX, .off = RUN(on_error[c]), .cls = c,     \
 	  .help = "on " name " errors; overrides on_error" }
 
-static const char *const sync_names[] = {"none", "commit", "native", NULL};
-const char *const rpb_profile_names[] = {"durable", "fedora-4.5", NULL};
+static const char *const sync_names[] = {"none", "commit", "native", "auto", NULL};
 static const char *const jtl_column_names[] = {"2.13", "5", NULL};
 static const char *const latency_names[] = {"auto", "intended", "op", "both", NULL};
 
@@ -72,10 +71,11 @@ static const struct rpb_optdef run_options[] = {
 	{ .key = "seed", .type = RPB_OPT_COUNT, .dflt = "42",
 	  .umin = 0, .umax = UINT64_MAX, .off = RUN(seed),
 	  .help = "random seed; the same seed, the same operations" },
-	{ .key = "sync", .type = RPB_OPT_ENUM, .dflt = "commit",
+	{ .key = "sync", .type = RPB_OPT_ENUM, .dflt = "auto",
 	  .choices = sync_names, .off = RUN(sync),
 	  .help = "commit: durable when commit returns; none: maybe not; native: what the store "
-		  "does unasked (leveldb none, sqlite and postgres commit), as Fedora 4.5 ran" },
+		  "does unasked (leveldb none, sqlite and postgres commit), as Fedora 4.5 ran; "
+		  "auto: the profile's, commit under durable, native under fedora-4.5" },
 	{ .key = "profile", .type = RPB_OPT_ENUM, .dflt = "durable",
 	  .choices = rpb_profile_names, .off = RUN(profile),
 	  .help = "durable: each operation one atomic, durable transaction; fedora-4.5: as Fedora "
@@ -797,6 +797,9 @@ int rpb_job_finish(struct rpb_job *job, char *msg, size_t n)
 	 * 4.5 left as it is: 60 s. */
 	if (job->run.profile == RPB_PROFILE_FEDORA45 && job->run.txn_timeout == 0)
 		job->run.txn_timeout = RPB_FEDORA45_TXN_TIMEOUT_MS;
+	if (job->run.sync == RPB_SYNC_AUTO)
+		job->run.sync = job->run.profile == RPB_PROFILE_FEDORA45 ? RPB_SYNC_NATIVE
+									 : RPB_SYNC_COMMIT;
 	/* Only a request that commits its documents one at a time can stop
 	 * between them. */
 	if (job->run.inject.kind == RPB_INJECT_PARTIAL &&

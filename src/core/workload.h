@@ -28,12 +28,7 @@ struct rpb_pattern;
  * or 5.x's default set, which adds sentBytes (JMeter 3.1 and later). */
 enum rpb_jtl_columns { RPB_JTL_2_13, RPB_JTL_5 };
 
-/* How a pattern persists its operations (docs/workloads.md, "profile"):
- * durable, each operation one atomic, durable transaction; fedora-4.5, as
- * Fedora 4.5 persisted through ModeShape and Infinispan (one unsynced
- * store transaction per modified document, not atomic across documents). */
-enum rpb_profile { RPB_PROFILE_DURABLE = 0, RPB_PROFILE_FEDORA45 };
-extern const char *const rpb_profile_names[];
+#include "profile.h"
 /* fedora-4.5's txn_timeout when none is given: Narayana's default. */
 #define RPB_FEDORA45_TXN_TIMEOUT_MS 60000u
 

@@ -12,6 +12,7 @@
 #include "result_check.h"
 #include "run_end.h"
 #include "shown.h"
+#include "workload.h"
 
 #define RPB_CMP_RESULT_MAX (UINT64_C(1) << 32) /* far larger than any result.json */
 
@@ -24,8 +25,10 @@ const struct rpb_cmp_metric_def rpb_cmp_metrics[RPB_M_COUNT] = {
 	[RPB_M_ALL_THROUGHPUT] = {"all_throughput_per_s", "all labels throughput, samples/s", true,
 				  true},
 	[RPB_M_STORE_BYTES] = {"store_bytes", "bytes on disk, MiB", false, true},
-	[RPB_M_SPACE_AMP] = {"space_amplification", "space amplification (on disk ÷ acked)", false,
-			     false},
+	[RPB_M_BYTES_PER_OBJECT] = {"bytes_per_object", "bytes on disk per acked object", false,
+				    true},
+	[RPB_M_SPACE_AMP] = {"space_amplification", "space amplification (on disk ÷ acked bytes)",
+			     false, true},
 	[RPB_M_ACKED] = {"acked", "acked operations", true, false},
 };
 
@@ -172,6 +175,11 @@ int rpb_cmp_add(struct rpb_cmp *c, const char *dir, const char *name, int exit_c
 	snprintf(r->name, sizeof r->name, "%s", name ? name : r->backend);
 	snprintf(r->backend_version, sizeof r->backend_version, "%s",
 		 jstr(manifest, "backend_version", ""));
+	/* The durability a run had: run.sync as resolved (native is the
+	 * backend's own), results from before profiles were durable ones. */
+	const json_t *opts = json_object_get(manifest, "options");
+	snprintf(r->profile, sizeof r->profile, "%s", jstr(opts, "run.profile", "durable"));
+	snprintf(r->sync, sizeof r->sync, "%s", jstr(opts, "run.sync", jstr(manifest, "sync", "?")));
 	const json_t *labels = json_object_get(r->root, "labels");
 	/* The main label is the first: jansson keeps the file's key order. */
 	void *first = json_object_iter((json_t *)labels);
@@ -200,7 +208,8 @@ int rpb_cmp_add(struct rpb_cmp *c, const char *dir, const char *name, int exit_c
 		/* Text since seeds go up to 2^64-1; a number in older results. */
 		c->have_seed = rpb_json_get_u64(json_object_get(manifest, "seed"), &c->seed);
 		snprintf(c->pattern, sizeof c->pattern, "%s", jstr(manifest, "pattern", "?"));
-		snprintf(c->sync, sizeof c->sync, "%s", jstr(manifest, "sync", "?"));
+		snprintf(c->sync, sizeof c->sync, "%s", r->sync);
+		snprintf(c->profile, sizeof c->profile, "%s", r->profile);
 		rpb_cmp_workload_name(r->root, c->workload, sizeof c->workload);
 	}
 	if (!c->main_label[0] && main_label)
@@ -220,6 +229,27 @@ static void add_diff(char *buf, size_t n, size_t *len, const char *key, const ch
 	*len += w > 0 ? (size_t)w : 0;
 }
 
+/* Whether run.txn_timeout is what the run's profile gives unasked: 0 under
+ * durable, Narayana's default under fedora-4.5 (workload.c). */
+static bool txn_timeout_default(const json_t *opts)
+{
+	const char *t = jstr(opts, "run.txn_timeout", "0");
+	if (strcmp(jstr(opts, "run.profile", "durable"), "fedora-4.5") != 0)
+		return !strcmp(t, "0");
+	char dflt[16];
+	snprintf(dflt, sizeof dflt, "%u", RPB_FEDORA45_TXN_TIMEOUT_MS);
+	return !strcmp(t, dflt);
+}
+
+/* Options a durability matrix lets differ between runs. */
+static bool matrix_axis(const char *key, const json_t *ropts, const json_t *opts)
+{
+	if (!strcmp(key, "run.sync") || !strcmp(key, "run.profile"))
+		return true;
+	return !strcmp(key, "run.txn_timeout") && txn_timeout_default(ropts) &&
+	       txn_timeout_default(opts);
+}
+
 int rpb_cmp_check(const struct rpb_cmp *c, char *msg, size_t n)
 {
 	size_t first = 0;
@@ -237,22 +267,18 @@ int rpb_cmp_check(const struct rpb_cmp *c, char *msg, size_t n)
 		char diffs[2048];
 		size_t len = 0;
 		diffs[0] = '\0';
-		const char *s0 = jstr(ref, "sync", NULL), *s1 = jstr(man, "sync", NULL);
-		bool sync_differs = !s0 || !s1 || strcmp(s0, s1) != 0;
-		if (sync_differs)
-			add_diff(diffs, sizeof diffs, &len, "run.sync", s0, s1);
 		const char *key;
 		const json_t *v;
 		json_object_foreach((json_t *)ropts, key, v) {
 			const char *a = json_string_value(v);
 			const char *b = json_string_value(json_object_get(opts, key));
-			if (sync_differs && !strcmp(key, "run.sync"))
+			if (matrix_axis(key, ropts, opts))
 				continue;
 			if (!a || !b || strcmp(a, b) != 0)
 				add_diff(diffs, sizeof diffs, &len, key, a, b);
 		}
 		json_object_foreach((json_t *)opts, key, v)
-			if (!json_object_get(ropts, key))
+			if (!json_object_get(ropts, key) && !matrix_axis(key, ropts, opts))
 				add_diff(diffs, sizeof diffs, &len, key, NULL, json_string_value(v));
 		if (len) {
 			char d0[RPB_SHOWN_SIZE], d1[RPB_SHOWN_SIZE];
@@ -264,6 +290,21 @@ int rpb_cmp_check(const struct rpb_cmp *c, char *msg, size_t n)
 		}
 	}
 	return 0;
+}
+
+/* Whether run r belongs to column b. */
+static bool in_column(const struct rpb_cmp_run *r, const struct rpb_cmp_backend *b)
+{
+	return !strcmp(r->backend, b->name) && !strcmp(r->profile, b->profile) &&
+	       !strcmp(r->sync, b->sync);
+}
+
+const char *rpb_cmp_run_column(const struct rpb_cmp *c, const struct rpb_cmp_run *r)
+{
+	for (size_t b = 0; b < c->nbackends; b++)
+		if (in_column(r, &c->backends[b]))
+			return c->backends[b].label;
+	return r->backend;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -330,7 +371,7 @@ static void backend_stats(struct rpb_cmp *c, struct rpb_cmp_backend *b)
 	size_t total = 0;
 	for (size_t i = 0; i < c->nruns; i++) {
 		const struct rpb_cmp_run *r = &c->runs[i];
-		if (strcmp(r->backend, b->name) != 0)
+		if (!in_column(r, b))
 			continue;
 		json_int_t prev = json_integer_value(json_object_get(stops, r->stop));
 		json_object_set_new(stops, r->stop, json_integer(prev + 1));
@@ -355,34 +396,79 @@ static void backend_stats(struct rpb_cmp *c, struct rpb_cmp_backend *b)
 	json_decref(stops);
 }
 
-/* Ratios and "best" among the backends that completed a run: a run cut
- * short by a fault is no measure of what its backend does to the end (when
- * none completed, the backends are ranked among themselves). */
+/* Whether a's and b's [min, max] overlap. */
+static bool overlap(const struct rpb_cmp_stat *a, const struct rpb_cmp_stat *b)
+{
+	return a->min <= b->max && b->min <= a->max;
+}
+
+/* Whether every run of the ranked columns acknowledged as many objects:
+ * raw bytes on disk rank nothing otherwise (bytes per object do). */
+static bool same_objects(const struct rpb_cmp *c, bool any_completed)
+{
+	bool first = true;
+	uint64_t acked = 0;
+	for (size_t i = 0; i < c->nbackends; i++) {
+		const struct rpb_cmp_backend *b = &c->backends[i];
+		if (any_completed && b->ended_early)
+			continue;
+		for (size_t k = 0; k < b->nruns; k++) {
+			const struct rpb_cmp_run *r = &c->runs[b->runs[k]];
+			if (!first && r->acked != acked)
+				return false;
+			acked = r->acked;
+			first = false;
+		}
+	}
+	return true;
+}
+
+/* Ratios to the top median among the columns that completed a run: a run
+ * cut short by a fault is no measure of what its backend does to the end
+ * (when none completed, the columns are ranked among themselves). "best"
+ * only when the top and the runner-up have two runs or more each and their
+ * [min, max] do not overlap; overlapping ranges are within noise. One
+ * column ranks nothing. */
 static void ratios(struct rpb_cmp *c)
 {
 	bool any_completed = false;
 	for (size_t i = 0; i < c->nbackends; i++)
 		any_completed |= !c->backends[i].ended_early;
+	bool objects_agree = same_objects(c, any_completed);
 	for (int m = 0; m < RPB_M_COUNT; m++) {
-		if (!rpb_cmp_metrics[m].ratio)
+		if (!rpb_cmp_metrics[m].ratio || (m == RPB_M_STORE_BYTES && !objects_agree))
 			continue;
-		bool hb = rpb_cmp_metrics[m].higher_better, found = false;
-		double best = 0;
-		for (size_t i = 0; i < c->nbackends; i++) {
-			const struct rpb_cmp_stat *s = &c->backends[i].stat[m];
-			if (any_completed && c->backends[i].ended_early)
-				continue;
-			if (s->have && (!found || (hb ? s->median > best : s->median < best)))
-				best = s->median, found = true;
-		}
+		bool hb = rpb_cmp_metrics[m].higher_better;
+		struct rpb_cmp_stat *top = NULL, *second = NULL;
+		size_t ranked = 0;
 		for (size_t i = 0; i < c->nbackends; i++) {
 			struct rpb_cmp_stat *s = &c->backends[i].stat[m];
 			if (!s->have || (any_completed && c->backends[i].ended_early))
 				continue;
-			s->best = s->median == best;
-			/* Always "times worse than the best", so 1 is the best either way. */
+			ranked++;
+			if (!top || (hb ? s->median > top->median : s->median < top->median)) {
+				second = top;
+				top = s;
+			} else if (!second || (hb ? s->median > second->median : s->median < second->median)) {
+				second = s;
+			}
+		}
+		if (ranked < 2)
+			continue;
+		double best = top->median;
+		bool judged = top->n >= 2 && second->n >= 2;
+		top->top = true;
+		top->best = judged && !overlap(top, second);
+		top->noise = judged && overlap(top, second);
+		for (size_t i = 0; i < c->nbackends; i++) {
+			struct rpb_cmp_stat *s = &c->backends[i].stat[m];
+			if (!s->have || (any_completed && c->backends[i].ended_early))
+				continue;
+			if (s != top)
+				s->noise = s->n >= 2 && top->n >= 2 && overlap(s, top);
+			/* Always "times worse than the top", so 1 is the top either way. */
 			double num = hb ? best : s->median, den = hb ? s->median : best;
-			if (s->best) {
+			if (s == top || num == den) {
 				s->have_ratio = true;
 				s->ratio = 1;
 			} else if (den > 0) {
@@ -408,33 +494,60 @@ void rpb_cmp_compute(struct rpb_cmp *c)
 		if (!r->included)
 			continue; /* no results and no intervals: named apart */
 		size_t b = 0;
-		while (b < c->nbackends && strcmp(c->backends[b].name, r->backend) != 0)
+		while (b < c->nbackends && !in_column(r, &c->backends[b]))
 			b++;
 		if (b == c->nbackends) {
 			if (b == RPB_CMP_MAX_BACKENDS)
 				continue;
 			c->nbackends++;
-			snprintf(c->backends[b].name, sizeof c->backends[b].name, "%s", r->backend);
-			snprintf(c->backends[b].version, sizeof c->backends[b].version, "%s",
-				 r->backend_version);
+			struct rpb_cmp_backend *be = &c->backends[b];
+			snprintf(be->name, sizeof be->name, "%s", r->backend);
+			snprintf(be->profile, sizeof be->profile, "%s", r->profile);
+			snprintf(be->sync, sizeof be->sync, "%s", r->sync);
+			snprintf(be->version, sizeof be->version, "%s", r->backend_version);
 		}
 	}
-	/* A backend's figures: its completed runs, else those that ended early. */
+	/* A matrix: the columns differ in profile or sync, so each is named by
+	 * all three (two columns of one backend need both in their names). */
+	c->matrix = false;
+	for (size_t b = 1; b < c->nbackends; b++)
+		c->matrix |= strcmp(c->backends[b].profile, c->backends[0].profile) ||
+			     strcmp(c->backends[b].sync, c->backends[0].sync);
+	for (size_t b = 0; b < c->nbackends; b++) {
+		struct rpb_cmp_backend *be = &c->backends[b];
+		if (c->matrix) {
+			snprintf(be->label, sizeof be->label, "%s / %s / %s", be->name, be->profile,
+				 be->sync);
+			snprintf(be->key, sizeof be->key, "%s-%s-%s", be->name, be->profile, be->sync);
+		} else {
+			snprintf(be->label, sizeof be->label, "%s", be->name);
+			snprintf(be->key, sizeof be->key, "%s", be->name);
+		}
+	}
+	/* A column's figures: its completed runs, else those that ended early. */
 	for (size_t b = 0; b < c->nbackends; b++) {
 		struct rpb_cmp_backend *be = &c->backends[b];
 		bool any_completed = false;
 		for (size_t i = 0; i < c->nruns; i++)
-			any_completed |= c->runs[i].completed && !strcmp(be->name, c->runs[i].backend);
+			any_completed |= c->runs[i].completed && in_column(&c->runs[i], be);
 		be->ended_early = !any_completed;
 		for (size_t i = 0; i < c->nruns; i++) {
 			const struct rpb_cmp_run *r = &c->runs[i];
-			if (strcmp(be->name, r->backend) != 0)
+			if (!in_column(r, be))
 				continue;
 			if (!r->completed)
 				be->nincomplete++;
 			if (any_completed ? r->completed : r->included)
 				be->runs[be->nruns++] = i;
 		}
+	}
+	/* On disk per acknowledged object: runs that stored different numbers
+	 * of objects compare by this, never by their raw bytes. */
+	for (size_t i = 0; i < c->nruns; i++) {
+		struct rpb_cmp_run *r = &c->runs[i];
+		r->have[RPB_M_BYTES_PER_OBJECT] = r->have[RPB_M_STORE_BYTES] && r->acked > 0;
+		r->v[RPB_M_BYTES_PER_OBJECT] =
+			r->have[RPB_M_BYTES_PER_OBJECT] ? r->v[RPB_M_STORE_BYTES] / (double)r->acked : 0;
 	}
 	for (size_t i = 0; i < c->nbackends; i++)
 		backend_stats(c, &c->backends[i]);

@@ -1,6 +1,7 @@
 /* The comparison model: result directories read back (result.json), the
- * refusal of runs whose workload or durability differ, and per backend the
- * median, min and max of each compared figure with its ratio to the best.
+ * refusal of runs whose workload differs, and per column -- one backend at
+ * one profile and sync (the durability matrix) -- the median, min and max
+ * of each compared figure with its ratio to the best.
  * Knows no process and no output format: compare_exec.c runs the binaries,
  * report.c, report_html.c and plot.c write what this computes. */
 #ifndef RPB_COMPARE_H
@@ -26,8 +27,11 @@ enum rpb_cmp_metric {
 	RPB_M_MAX,            /* labels.<main>.max_us */
 	RPB_M_ALL_THROUGHPUT, /* totals.throughput_per_s: every label's samples (metadata's
 			       * four operations, ingest's probes too) per second */
-	RPB_M_STORE_BYTES,    /* totals.store_bytes (absent: the backend cannot tell) */
-	RPB_M_SPACE_AMP,      /* store_bytes / totals.acked_bytes (none when acked_bytes = 0) */
+	RPB_M_STORE_BYTES,    /* totals.store_bytes (absent: the backend cannot tell); ranked
+			       * only when every run acknowledged as many objects */
+	RPB_M_BYTES_PER_OBJECT, /* store_bytes / totals.acked (none when acked = 0) */
+	RPB_M_SPACE_AMP,      /* store_bytes / totals.acked_bytes, on disk per payload byte
+			       * (none when acked_bytes = 0) */
 	RPB_M_ACKED,          /* totals.acked: acknowledged main operations */
 	RPB_M_COUNT
 };
@@ -46,6 +50,8 @@ struct rpb_cmp_run {
 	char real[RPB_CMP_PATH]; /* its real path ("" when it has none): one run, one entry */
 	char name[64];           /* compare's name for it (runs/<name>), else the backend */
 	char backend[32];
+	char profile[16];        /* manifest.options run.profile ("durable" when absent) */
+	char sync[16];           /* run.sync as the run resolved it, else manifest.sync */
 	char backend_version[128];
 	char main_label[64];
 	char stop[96];           /* stop.reason, ":class" for error and slow stops */
@@ -64,18 +70,28 @@ struct rpb_cmp_run {
 	json_t *root;            /* result.json, owned; NULL if it could not be read */
 };
 
-/* Median, min and max of one figure over a backend's completed runs. */
+/* Median, min and max of one figure over a column's completed runs. */
 struct rpb_cmp_stat {
 	bool have;        /* at least one run has it */
 	unsigned n;
 	double median, min, max;
-	bool have_ratio;  /* ratio to the best backend's median */
-	double ratio;     /* >= 1; 1 = the best */
-	bool best;
+	bool have_ratio;  /* ratio to the top column's median */
+	double ratio;     /* >= 1; 1 = the top */
+	bool top;         /* the best median of the row */
+	bool best;        /* the top, with two runs or more in it and in the runner-up,
+			   * and a [min, max] apart from the runner-up's */
+	bool noise;       /* its [min, max] overlaps the top's (the top: the runner-up's) */
 };
 
+/* A column: the runs of one backend at one profile and sync. Repeats are
+ * pooled within a column, never across. */
 struct rpb_cmp_backend {
-	char name[32];
+	char name[32];     /* the backend */
+	char profile[16];
+	char sync[16];
+	char label[96];    /* the column's heading: the backend, or with a durability
+			    * matrix "backend / profile / sync" */
+	char key[96];      /* the same for file names: backend[-profile-sync] */
 	char version[128];
 	/* The runs its figures come from, as indexes into rpb_cmp.runs in run
 	 * order: the completed ones, or when none completed, every run that
@@ -95,8 +111,10 @@ struct rpb_cmp {
 	size_t nruns;
 	struct rpb_cmp_backend *backends;
 	size_t nbackends;
-	/* From the first run with a manifest (all agree once checked). */
-	char pattern[32], main_label[64], sync[16], workload[256];
+	/* From the first run with a manifest (all agree once checked, but for
+	 * profile and sync: matrix says whether the columns differ in them). */
+	char pattern[32], main_label[64], sync[16], profile[16], workload[256];
+	bool matrix;
 	uint64_t seed;   /* manifest.seed, exact */
 	bool have_seed;
 	json_t *options; /* borrowed from that run's manifest */
@@ -121,18 +139,23 @@ int rpb_cmp_add(struct rpb_cmp *c, const char *dir, const char *name, int exit_c
 int rpb_cmp_add_missing(struct rpb_cmp *c, const char *dir, const char *name, const char *backend,
 			int exit_code, char *msg, size_t n);
 
-/* Refuses runs that did not run the same workload with the same durability:
- * manifest.sync and every manifest.options entry must agree. On a difference
- * returns -1 with one line naming the two runs and each differing option
- * with both values (sync first, as run.sync). */
+/* Refuses runs that did not run the same workload: every manifest.options
+ * entry must agree but run.sync and run.profile (the durability matrix's
+ * axes) and run.txn_timeout where each run has its profile's default. On a
+ * difference returns -1 with one line naming the two runs and each
+ * differing option with both values. */
 int rpb_cmp_check(const struct rpb_cmp *c, char *msg, size_t n);
 
-/* Groups the runs by backend (in order of first appearance) and computes
+/* Groups the runs by column, (backend, profile, sync) in order of first
+ * appearance, and computes
  * each figure's median, min, max and ratio to the best over each backend's
  * completed runs, or, for a backend none of whose runs completed, over its
  * runs that left results or intervals (a disk full, a timeout, a signal,
  * a kill): every run with intervals is shown up to its end. */
 void rpb_cmp_compute(struct rpb_cmp *c);
+
+/* The label of the column run r is in, or its backend when it is in none. */
+const char *rpb_cmp_run_column(const struct rpb_cmp *c, const struct rpb_cmp_run *r);
 
 /* A JSON number (integer or real) at a dotted path below root; false if
  * absent. Path parts are separated by '/', so "labels/create/p99.9_us". */

@@ -237,19 +237,36 @@ static int make_dir(const char *parent, const char *name, char *msg, size_t n)
 
 /* Runs one child (verb run or load) of a compare run and waits; its exit
  * code, or -2 when it could not start (msg says why). */
-static int child_run(const struct rpb_cmp_plan *p, const char *name, const char *backend,
+/* One run of the plan: a backend at one profile and sync ("" when the
+ * workload's), the K-th time. */
+struct variant {
+	const char *backend;
+	char profile[40], sync[40]; /* "profile=P", "sync=S", or "" */
+	unsigned k;
+};
+
+static int child_run(const struct rpb_cmp_plan *p, const char *name, const struct variant *var,
 		     const char *bin, const char *verb, const char *out, const char *store,
-		     const char *schema, const char *logpath, bool append_log, unsigned k, char *msg,
-		     size_t n)
+		     const char *schema, const char *logpath, bool append_log, char *msg, size_t n)
 {
 	const char *argv[MAX_CHILD_ARGS];
+	const char *backend = var->backend;
+	unsigned k = var->k;
 	size_t a = 0;
 	argv[a++] = bin;
 	argv[a++] = verb;
 	argv[a++] = p->workload;
-	for (size_t i = 0; i < p->nsets && a + 12 < MAX_CHILD_ARGS; i++) {
+	for (size_t i = 0; i < p->nsets && a + 16 < MAX_CHILD_ARGS; i++) {
 		argv[a++] = "--set";
 		argv[a++] = p->sets[i];
+	}
+	if (var->profile[0]) {
+		argv[a++] = "--set";
+		argv[a++] = var->profile;
+	}
+	if (var->sync[0]) {
+		argv[a++] = "--set";
+		argv[a++] = var->sync;
 	}
 	argv[a++] = "--out";
 	argv[a++] = out;
@@ -293,16 +310,20 @@ static int child_run(const struct rpb_cmp_plan *p, const char *name, const char 
 	return code;
 }
 
-static int run_one(const struct rpb_cmp_plan *p, struct rpb_cmp *c, size_t b, unsigned k,
+static int run_one(const struct rpb_cmp_plan *p, struct rpb_cmp *c, const struct variant *var,
 		   size_t index, char *msg, size_t n)
 {
-	const char *backend = p->backends[b];
+	const char *backend = var->backend;
 	char name[64], bin[RPB_CMP_PATH + 64], out[RPB_CMP_PATH + 96], store[RPB_CMP_PATH + 96],
 		logpath[RPB_CMP_PATH + 96], schema[64];
-	if (p->repeat > 1)
-		snprintf(name, sizeof name, "%s-%u", backend, k + 1);
-	else
-		snprintf(name, sizeof name, "%s", backend);
+	/* backend[-profile][-sync][-K]: the matrix's axes that were asked for. */
+	size_t len = (size_t)snprintf(name, sizeof name, "%s", backend);
+	if (var->profile[0] && len < sizeof name)
+		len += (size_t)snprintf(name + len, sizeof name - len, "-%s", strchr(var->profile, '=') + 1);
+	if (var->sync[0] && len < sizeof name)
+		len += (size_t)snprintf(name + len, sizeof name - len, "-%s", strchr(var->sync, '=') + 1);
+	if (p->repeat > 1 && len < sizeof name)
+		snprintf(name + len, sizeof name - len, "-%u", var->k + 1);
 	snprintf(bin, sizeof bin, "%s/rpbench-%s", p->bindir, backend);
 	snprintf(out, sizeof out, "%s/runs/%s", p->out, name);
 	snprintf(store, sizeof store, "%s/stores/%s", p->out, name);
@@ -314,8 +335,8 @@ static int run_one(const struct rpb_cmp_plan *p, struct rpb_cmp *c, size_t b, un
 	char loadout[RPB_CMP_PATH + 112];
 	snprintf(loadout, sizeof loadout, "%s-load", out);
 	for (int phase = p->load_first ? 0 : 1; phase < 2; phase++) {
-		int code = child_run(p, name, backend, bin, phase ? "run" : "load", phase ? out : loadout,
-				     store, schema, logpath, phase == 1 && p->load_first, k, msg, n);
+		int code = child_run(p, name, var, bin, phase ? "run" : "load", phase ? out : loadout,
+				     store, schema, logpath, phase == 1 && p->load_first, msg, n);
 		if (code < -1)
 			return -1;
 		if (phase == 0 && code != 0)
@@ -337,13 +358,22 @@ int rpb_exec_runs(const struct rpb_cmp_plan *p, struct rpb_cmp *c, char *msg, si
 	    make_dir(p->out, "logs", msg, n))
 		return -1;
 	size_t index = 0;
+	size_t np = p->nprofiles ? p->nprofiles : 1, ns = p->nsyncs ? p->nsyncs : 1;
 	for (unsigned k = 0; k < p->repeat; k++)
-		for (size_t b = 0; b < p->nbackends; b++, index++) {
-			if (caught)
-				return 0;
-			if (run_one(p, c, b, k, index, msg, n) != 0)
-				return -1;
-		}
+		for (size_t b = 0; b < p->nbackends; b++)
+			for (size_t i = 0; i < np; i++)
+				for (size_t j = 0; j < ns; j++, index++) {
+					struct variant var = {.backend = p->backends[b], .k = k};
+					if (p->nprofiles)
+						snprintf(var.profile, sizeof var.profile, "profile=%s",
+							 p->profiles[i]);
+					if (p->nsyncs)
+						snprintf(var.sync, sizeof var.sync, "sync=%s", p->syncs[j]);
+					if (caught)
+						return 0;
+					if (run_one(p, c, &var, index, msg, n) != 0)
+						return -1;
+				}
 	return 0;
 }
 

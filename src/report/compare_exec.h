@@ -1,7 +1,8 @@
 /* Running a comparison: the per-backend binaries (rpbench-<backend>, found
  * beside the running rpbench) run one after another on the same workload
- * file and --set list, interleaved over the repeats (A B C A B C ...) so
- * drift of the machine hits every backend alike; and the throwaway
+ * file and --set list, once per profile and sync of a durability matrix,
+ * interleaved over the repeats (A B C A B C ...) so drift of the machine
+ * hits every column alike; and the throwaway
  * PostgreSQL server of --start-postgres (scripts/pg-throwaway). */
 #ifndef RPB_COMPARE_EXEC_H
 #define RPB_COMPARE_EXEC_H
@@ -17,6 +18,12 @@ struct rpb_cmp_plan {
 	size_t nsets;
 	const char *const *backends;
 	size_t nbackends;
+	/* The durability matrix: each run once per profile and per sync, handed
+	 * on as --set profile=P --set sync=S (none given: the workload's). */
+	const char *const *profiles;
+	size_t nprofiles;
+	const char *const *syncs;
+	size_t nsyncs;
 	unsigned repeat;
 	const char *out;         /* the compare directory: runs/, stores/, logs/ go below */
 	const char *dsn;         /* the PostgreSQL server, for the postgres backend */

@@ -13,27 +13,51 @@
 
 extern char **environ;
 
-/* Colour-blind-safe (Okabe and Ito); the known backends keep theirs in
- * every report, others take the rest in order of appearance. */
+/* Colour-blind-safe (Okabe and Ito); the first column of a known backend
+ * keeps its colour in every report, other columns (other backends, a
+ * backend's further profiles and syncs) take the rest in order. */
 static const struct {
 	const char *backend, *colour;
 } fixed_colours[] = {
 	{"leveldb", "#0072b2"}, {"sqlite", "#e69f00"}, {"postgres", "#009e73"}, {"null", "#7f7f7f"},
 };
-static const char *const spare_colours[] = {"#cc79a7", "#d55e00", "#56b4e9", "#000000"};
+static const char *const spare_colours[] = {"#cc79a7", "#d55e00", "#56b4e9", "#000000",
+					    "#882255", "#44aa99", "#999933", "#aa4499"};
 
-const char *rpb_plot_colour(const struct rpb_cmp *c, const char *backend)
+static const char *fixed_colour(const char *backend)
 {
 	for (size_t i = 0; i < sizeof fixed_colours / sizeof fixed_colours[0]; i++)
 		if (!strcmp(fixed_colours[i].backend, backend))
 			return fixed_colours[i].colour;
-	size_t k = 0;
-	for (size_t i = 0; i < c->nbackends && strcmp(c->backends[i].name, backend); i++) {
-		bool known = false;
-		for (size_t j = 0; j < sizeof fixed_colours / sizeof fixed_colours[0]; j++)
-			known |= !strcmp(fixed_colours[j].backend, c->backends[i].name);
-		k += !known;
+	return NULL;
+}
+
+/* Whether column i is the first of its backend and that backend has a colour. */
+static bool keeps_fixed(const struct rpb_cmp *c, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(c->backends[j].name, c->backends[i].name))
+			return false;
+	return fixed_colour(c->backends[i].name) != NULL;
+}
+
+const char *rpb_plot_colour(const struct rpb_cmp *c, const char *column)
+{
+	size_t i = 0;
+	while (i < c->nbackends && strcmp(c->backends[i].label, column))
+		i++;
+	for (size_t j = 0; i == c->nbackends && j < c->nbackends; j++)
+		if (!strcmp(c->backends[j].name, column))
+			i = j; /* a backend's name: its first column */
+	if (i == c->nbackends) {
+		const char *f = fixed_colour(column);
+		return f ? f : spare_colours[0];
 	}
+	if (keeps_fixed(c, i))
+		return fixed_colour(c->backends[i].name);
+	size_t k = 0;
+	for (size_t j = 0; j < i; j++)
+		k += !keeps_fixed(c, j);
 	return spare_colours[k % (sizeof spare_colours / sizeof spare_colours[0])];
 }
 
@@ -116,7 +140,7 @@ bool rpb_plot_script_open(struct rpb_plot_script *sc, const char *dir, const str
 		fig->name, fig->name);
 	for (size_t b = 0; b < c->nbackends; b++)
 		fprintf(sc->f, "set style line %zu lc rgb '%s' lw 2 pt 7 ps 0.7\n", b + 1,
-			rpb_plot_colour(c, c->backends[b].name));
+			rpb_plot_colour(c, c->backends[b].label));
 	char q[1100];
 	fprintf(sc->f, "set title %s noenhanced\n", rpb_gp_quote(q, sizeof q, fig->title));
 	return true;

@@ -25,7 +25,7 @@ struct rpb_figure {
 };
 
 /* The colour of a backend in every figure and table: "#0072b2". */
-const char *rpb_plot_colour(const struct rpb_cmp *c, const char *backend);
+const char *rpb_plot_colour(const struct rpb_cmp *c, const char *column);
 
 /* A log y axis: tics at 1-2-5 steps (..., 0.5, 1, 2, 5, 10, ..., 1k, 2k,
  * ...), so values can be read between the decades, and, given the data's

@@ -85,7 +85,7 @@ static size_t interval_series(const struct rpb_cmp *c, const char *dir, const ch
 		for (size_t k = 0; k < ny; k++)
 			ok &= (yc[k] = rpb_csv_col(&in, ycols[k])) >= 0;
 		struct series *s = &out[ns];
-		FILE *f = ok ? open_data(dir, s, fig, c->backends[b].name, NULL) : NULL;
+		FILE *f = ok ? open_data(dir, s, fig, c->backends[b].key, NULL) : NULL;
 		if (!f) {
 			rpb_csv_close(&in);
 			continue;
@@ -189,7 +189,7 @@ static void end_marks(FILE *f, const struct rpb_cmp *c, const struct series *s, 
 		double x = by_acked ? (double)marked[i]->end_acked : marked[i]->end_s;
 		char buf[1024];
 		/* The label beside the line, on the side where the plot goes on. */
-		rpb_plot_end_mark(buf, sizeof buf, (int)(100 + i), x, (unsigned)i, x > xmax / 2, rpb_plot_colour(c, c->backends[backend[i]].name),
+		rpb_plot_end_mark(buf, sizeof buf, (int)(100 + i), x, (unsigned)i, x > xmax / 2, rpb_plot_colour(c, c->backends[backend[i]].label),
 				  marked[i]->end_mark);
 		fputs(buf, f);
 	}
@@ -208,7 +208,7 @@ static void plot_series(char *buf, size_t n, const struct rpb_cmp *c, const stru
 	size_t len = strlen(buf);
 	for (size_t i = 0; i < ns && len < n; i++) {
 		char file[512], title[256], text[128];
-		snprintf(text, sizeof text, "%s%s", c->backends[s[i].backend].name, suffix);
+		snprintf(text, sizeof text, "%s%s", c->backends[s[i].backend].label, suffix);
 		len += (size_t)snprintf(buf + len, n - len, "%s%s using %s with linespoints ls %zu %s title %s",
 					len > 5 ? ", " : "", rpb_gp_quote(file, sizeof file, s[i].file),
 					using, s[i].backend + 1, style, rpb_gp_quote(title, sizeof title, text));
@@ -320,7 +320,7 @@ static int fig_percentiles(const struct ctx *x, struct rpb_figure *fig)
 	for (size_t b = 0; b < x->c->nbackends; b++) {
 		const json_t *lab = json_object_get(
 			json_object_get(x->c->runs[x->c->backends[b].rep].root, "labels"), x->c->main_label);
-		FILE *f = lab ? open_data(x->dir, &s[ns], fig->name, x->c->backends[b].name, NULL) : NULL;
+		FILE *f = lab ? open_data(x->dir, &s[ns], fig->name, x->c->backends[b].key, NULL) : NULL;
 		if (!f)
 			continue;
 		s[ns].backend = b;
@@ -412,7 +412,7 @@ static int fig_probes(const struct ctx *x, struct rpb_figure *fig)
 				si++;
 			if (si == ns) {
 				if (!(files[si - first] = open_data(x->dir, &s[si], fig->name,
-								    x->c->backends[b].name, labels[l])))
+								    x->c->backends[b].key, labels[l])))
 					continue;
 				s[si].backend = b;
 				fprintf(files[si - first], "# objects_stored_approx latency_us\n");
@@ -485,7 +485,7 @@ static int fig_probes(const struct ctx *x, struct rpb_figure *fig)
 							rpb_gp_quote(file, sizeof file, s[i].file),
 							s[i].backend + 1,
 							rpb_gp_quote(title, sizeof title,
-								     x->c->backends[s[i].backend].name));
+								     x->c->backends[s[i].backend].label));
 			}
 		len += (size_t)snprintf(plot + len, sizeof plot - len, "\n");
 	}
@@ -607,8 +607,13 @@ int rpb_plot_all(const struct rpb_cmp *c, const char *dir, struct rpb_figure *fi
 		}
 	}
 	struct ctx x = {.c = c, .dir = dir, .msg = msg, .n = n};
-	snprintf(x.where, sizeof x.where, "%s%s%s%s, sync %s", c->pattern, c->workload[0] ? " (" : "",
-		 c->workload, c->workload[0] ? ")" : "", c->sync);
+	if (c->matrix) /* each column names its own */
+		snprintf(x.where, sizeof x.where, "%s%s%s%s", c->pattern, c->workload[0] ? " (" : "",
+			 c->workload, c->workload[0] ? ")" : "");
+	else
+		snprintf(x.where, sizeof x.where, "%s%s%s%s, profile %s, sync %s", c->pattern,
+			 c->workload[0] ? " (" : "", c->workload, c->workload[0] ? ")" : "",
+			 c->profile, c->sync);
 	/* The gauges of runs that did not complete still explain them. */
 	if ((c->nbackends && common_figures(&x, figs, nfigs) != 0) ||
 	    rpb_plot_gauges(c, dir, x.where, figs, nfigs, msg, n) != 0)

@@ -178,7 +178,7 @@ static int one_run(const struct rpb_cmp *c, const char *dir, size_t k, struct rp
 					!i && error ? " tc rgb '" END_COLOUR "'" : " tc default",
 					rpb_gp_quote(yl, sizeof yl, *g.unit[i] ? g.unit[i] : "reading"),
 					rpb_gp_quote(file, sizeof file, data),
-					i + 2, rpb_plot_colour(c, r->backend));
+					i + 2, rpb_plot_colour(c, rpb_cmp_run_column(c, r)));
 	}
 	if (len < sizeof plot)
 		snprintf(plot + len, sizeof plot - len, "unset multiplot");

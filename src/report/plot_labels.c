@@ -208,7 +208,7 @@ int rpb_plot_labels(const struct rpb_cmp *c, const char *dir, const char *where,
 		rl[nr].b = b;
 		if (!read_jtl(&c->runs[c->backends[b].rep], &rl[nr]))
 			continue;
-		if (!write_data(dir, &rl[nr], c->backends[b].name)) {
+		if (!write_data(dir, &rl[nr], c->backends[b].key)) {
 			snprintf(msg, n, "cannot write %s/%s: %s; choose a writable --out", dir, rl[nr].file,
 				 strerror(errno));
 			free(rl);
@@ -245,7 +245,7 @@ int rpb_plot_labels(const struct rpb_cmp *c, const char *dir, const char *where,
 		size_t len = (size_t)snprintf(plot, sizeof plot, "set multiplot layout %zu,2 title %s\n", nr,
 					      rpb_gp_quote(q, sizeof q, fig->title));
 		for (size_t i = 0; i < nr; i++) {
-			const char *name = c->backends[rl[i].b].name;
+			const char *name = c->backends[rl[i].b].label;
 			const struct rpb_cmp_run *r = &c->runs[c->backends[rl[i].b].rep];
 			const char *colour = rpb_plot_colour(c, name);
 			snprintf(t, sizeof t, "%s: samples per second%s%s%s", name,

@@ -88,7 +88,7 @@ int rpb_plot_nodes(const struct rpb_cmp *c, const char *dir, const char *where,
 		      "set key off\nset offsets 0.5, 0.5, graph 0.05, 0\n");
 	for (size_t b = 0; b < c->nbackends; b++)
 		fprintf(sc.f, "set style line %zu lc rgb '%s'\n", 50 + b + 1,
-			rpb_plot_colour(c, c->backends[b].name));
+			rpb_plot_colour(c, c->backends[b].label));
 	char q[600], plot[1600];
 	rpb_gp_quote(q, sizeof q, "data/nodes.dat");
 	/* Light bars for the nodes, full colour for the totals. */
@@ -100,6 +100,6 @@ int rpb_plot_nodes(const struct rpb_cmp *c, const char *dir, const char *where,
 	fprintf(sc.f, "set linetype cycle 100\n");
 	for (size_t b = 0; b < c->nbackends; b++)
 		fprintf(sc.f, "set linetype %zu lc rgb '%s'\n", 50 + b + 1,
-			rpb_plot_colour(c, c->backends[b].name));
+			rpb_plot_colour(c, c->backends[b].label));
 	return rpb_plot_draw(dir, f, &sc, plot, 900, 500, msg, n);
 }

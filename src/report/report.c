@@ -13,10 +13,13 @@
 
 
 static const char legend[] =
-	"Median over the runs, [min–max] with repeats. \"best\" marks the best backend for a row; "
-	"×N means N times worse than the best (throughput: best ÷ value; latency and bytes: "
-	"value ÷ best). Rounding: ops/s and µs to 0.1, MiB to 0.01, ratios to 0.01; compare.json "
-	"holds the exact values.";
+	"Median over the runs, [min–max] with repeats. ×N means N times worse than the row's top "
+	"median (throughput: top ÷ value; latency and bytes: value ÷ top). \"best\" marks the top "
+	"only when it and the runner-up have two runs or more each and their [min–max] do not "
+	"overlap; \"within noise\" when they overlap (with one run per column neither is said: "
+	"use --repeat). Bytes on disk rank only runs that acknowledged as many objects; bytes per "
+	"object and per payload byte (space amplification) always. Rounding: ops/s and µs to 0.1, "
+	"MiB to 0.01, bytes per object to 1, ratios to 0.01; compare.json holds the exact values.";
 
 static const char no_runs[] = "No run left results or intervals: nothing to compare.";
 
@@ -78,7 +81,9 @@ static json_t *stat_json(const struct rpb_cmp_stat *s, enum rpb_cmp_metric m)
 			      s->max, "n", (int)s->n);
 	if (rpb_cmp_metrics[m].ratio) {
 		json_object_set_new(o, "ratio_to_best", s->have_ratio ? json_real(s->ratio) : json_null());
+		json_object_set_new(o, "top", json_boolean(s->top));
 		json_object_set_new(o, "best", json_boolean(s->best));
+		json_object_set_new(o, "within_noise", json_boolean(s->noise));
 	}
 	return o;
 }
@@ -87,9 +92,9 @@ static json_t *run_json(const struct rpb_cmp_run *r, const char *dir)
 {
 	char rel[RPB_CMP_PATH];
 	rpb_relpath(dir, r->dir, rel, sizeof rel);
-	json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:b, s:s}", "name", r->name, "backend",
-			      r->backend, "dir", rel, "results", r->have_results, "completed",
-			      r->completed, "stop", r->stop);
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:b, s:s}", "name", r->name,
+			      "backend", r->backend, "profile", r->profile, "sync", r->sync, "dir", rel,
+			      "results", r->have_results, "completed", r->completed, "stop", r->stop);
 	json_object_set_new(o, "exit_code", r->exit_code >= 0 ? json_integer(r->exit_code) : json_null());
 	for (int m = 0; m < RPB_M_COUNT; m++)
 		json_object_set_new(o, rpb_cmp_metrics[m].key,
@@ -108,8 +113,9 @@ static json_t *compare_json(const struct rpb_cmp *c, const char *dir, const char
 			json_array_append_new(runs, run_json(&c->runs[b->runs[k]], dir));
 		char rep[RPB_CMP_PATH];
 		rpb_relpath(dir, c->runs[b->rep].dir, rep, sizeof rep);
-		json_t *o = json_pack("{s:s, s:s, s:o, s:s}", "backend", b->name, "backend_version",
-				      b->version, "runs", runs, "plotted_run", rep);
+		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:s}", "column", b->label,
+				      "backend", b->name, "profile", b->profile, "sync", b->sync,
+				      "backend_version", b->version, "runs", runs, "plotted_run", rep);
 		for (int m = 0; m < RPB_M_COUNT; m++)
 			json_object_set_new(o, rpb_cmp_metrics[m].key,
 					    stat_json(&b->stat[m], (enum rpb_cmp_metric)m));
@@ -120,9 +126,13 @@ static json_t *compare_json(const struct rpb_cmp *c, const char *dir, const char
 	for (size_t k = 0; k < c->nruns; k++)
 		if (!c->runs[k].completed)
 			json_array_append_new(incomplete, run_json(&c->runs[k], dir));
-	json_t *root = json_pack("{s:s, s:s, s:s, s:s, s:s}", "rpbench_version", RPB_VERSION,
-				 "pattern", c->pattern, "workload", c->workload, "main_label",
-				 c->main_label, "sync", c->sync);
+	/* profile and sync: the comparison's, or null in a durability matrix
+	 * (each column has its own). */
+	json_t *root = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:b}", "rpbench_version",
+				 RPB_VERSION, "pattern", c->pattern, "workload", c->workload,
+				 "main_label", c->main_label, "profile",
+				 c->matrix ? json_null() : json_string(c->profile), "sync",
+				 c->matrix ? json_null() : json_string(c->sync), "matrix", c->matrix);
 	if (command)
 		json_object_set_new(root, "command", json_string(command));
 	json_object_set_new(root, "rounding",
@@ -166,7 +176,7 @@ int rpb_report_compare_files(const struct rpb_cmp *c, const char *dir, const cha
 		char rel[RPB_CMP_PATH];
 		const struct rpb_cmp_run *r = &c->runs[k];
 		rpb_relpath(dir, r->dir, rel, sizeof rel);
-		fprintf(f, "- %s: `%s`, stop %s", r->backend, rel, r->stop);
+		fprintf(f, "- %s: `%s`, stop %s", rpb_cmp_run_column(c, r), rel, r->stop);
 		if (r->exit_code >= 0)
 			fprintf(f, ", exit %d", r->exit_code);
 		if (r->completed)

@@ -114,7 +114,7 @@ static void runs_table(FILE *f, const struct rpb_cmp *c, const char *dir)
 		const json_t *store = json_object_get(m, "store");
 		char path[RPB_CMP_PATH + 32];
 		fputs("<tr><td>", f);
-		swatch(f, c, r->backend);
+		swatch(f, c, rpb_cmp_run_column(c, r));
 		esc(f, r->name);
 		fputs("</td><td>", f);
 		esc(f, r->backend_version);

@@ -21,6 +21,9 @@ static void fmt_number(char *buf, size_t n, enum rpb_cmp_metric m, double v)
 	case RPB_M_SPACE_AMP:
 		snprintf(buf, n, "%.2f", v);
 		break;
+	case RPB_M_BYTES_PER_OBJECT:
+		snprintf(buf, n, "%.0f", v);
+		break;
 	case RPB_M_ACKED:
 		snprintf(buf, n, "%.0f", v);
 		break;
@@ -52,6 +55,10 @@ void rpb_report_ratio(char *buf, size_t n, enum rpb_cmp_metric m, const struct r
 		snprintf(buf, n, "%s", "");
 	else if (s->best)
 		snprintf(buf, n, "best");
+	else if (s->top && s->noise)
+		snprintf(buf, n, "within noise");
+	else if (s->noise)
+		snprintf(buf, n, "×%.2f within noise", s->ratio);
 	else
 		snprintf(buf, n, "×%.2f", s->ratio);
 }
@@ -130,7 +137,7 @@ int rpb_report_table(const struct rpb_cmp *c, struct rpb_grid *t)
 	for (size_t i = 0; i < c->nbackends; i++) {
 		const struct rpb_cmp_backend *b = &c->backends[i];
 		size_t col = i + 1;
-		set_cell(t, R_HEAD, col, "%s", b->name);
+		set_cell(t, R_HEAD, col, "%s", b->label);
 		set_cell(t, R_VERSION, col, "%s", b->version);
 		size_t done = b->ended_early ? 0 : b->nruns;
 		if (b->nincomplete)
@@ -171,9 +178,9 @@ int rpb_report_label_table(const struct rpb_cmp *c, struct rpb_grid *t)
 	}
 	set_cell(t, 0, 0, "label");
 	for (size_t i = 0; i < c->nbackends; i++) {
-		set_cell(t, 0, 1 + 3 * i, "%s ops/s", c->backends[i].name);
-		set_cell(t, 0, 2 + 3 * i, "%s p50 µs", c->backends[i].name);
-		set_cell(t, 0, 3 + 3 * i, "%s p99 µs", c->backends[i].name);
+		set_cell(t, 0, 1 + 3 * i, "%s ops/s", c->backends[i].label);
+		set_cell(t, 0, 2 + 3 * i, "%s p50 µs", c->backends[i].label);
+		set_cell(t, 0, 3 + 3 * i, "%s p99 µs", c->backends[i].label);
 	}
 	size_t row = 1;
 	const char *l;
@@ -245,8 +252,13 @@ void rpb_report_headline(const struct rpb_cmp *c, char *buf, size_t n)
 	char seed[24] = "?";
 	if (c->have_seed)
 		snprintf(seed, sizeof seed, "%" PRIu64, c->seed);
-	snprintf(buf, n, "%s%s%s%s, sync = %s, %s thread(s) x %s client(s), seed %s", c->pattern,
-		 c->workload[0] ? " (" : "", c->workload, c->workload[0] ? ")" : "", c->sync,
+	char durability[64];
+	if (c->matrix)
+		snprintf(durability, sizeof durability, "profile and sync per column");
+	else
+		snprintf(durability, sizeof durability, "profile = %s, sync = %s", c->profile, c->sync);
+	snprintf(buf, n, "%s%s%s%s, %s, %s thread(s) x %s client(s), seed %s", c->pattern,
+		 c->workload[0] ? " (" : "", c->workload, c->workload[0] ? ")" : "", durability,
 		 threads ? threads : "?", clients ? clients : "?", seed);
 }
 
