@@ -18,6 +18,7 @@
 #include "cmdline.h"
 #include "driver.h"
 #include "driver_help.h"
+#include "driver_argsfile.h"
 #include "driver_ycsb.h"
 #include "dsn.h"
 #include "fsutil.h"
@@ -67,7 +68,8 @@ static const struct option longopts[] = {
 	{"schema", required_argument, NULL, 'S'},  {"out", required_argument, NULL, 'o'},
 	{"fresh", no_argument, NULL, 'f'},	   {"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},	   {"version", no_argument, NULL, 'V'},
-	{"help-man", optional_argument, NULL, 'M'}, {NULL, 0, NULL, 0},
+	{"help-man", optional_argument, NULL, 'M'}, {"args-file", required_argument, NULL, 'A'},
+	{NULL, 0, NULL, 0},
 };
 
 /* -j N is --set run.threads=N: the workload parser checks N (a longer
@@ -81,15 +83,18 @@ static const char *threads_set(const char *n)
 	return text;
 }
 
+#define OPTSTRING "+:s:j:o:qhVP:p:"
+
 static int parse_cli(struct cli *c, const char *prog, int argc, char **argv)
 {
 	memset(c, 0, sizeof *c);
 	opterr = 0;
+	optind = 0; /* a fresh getopt: rpb_args_file_argv has read argv before */
 	int ch;
 	char why[512], shown[RPB_SHOWN_SIZE];
 	for (;;) {
 		const char *elem = optind < argc ? argv[optind] : NULL;
-		if ((ch = getopt_long(argc, argv, "+:s:j:o:qhVP:p:", longopts, NULL)) == -1 && optind >= argc)
+		if ((ch = getopt_long(argc, argv, OPTSTRING, longopts, NULL)) == -1 && optind >= argc)
 			break;
 		if (ch == -1) { /* a positional argument: the command and its target */
 			if (!c->command)
@@ -123,6 +128,9 @@ static int parse_cli(struct cli *c, const char *prog, int argc, char **argv)
 			c->foreign[c->nsets] = ch == 'p';
 			c->sets[c->nsets++] = ch == 'j' ? threads_set(optarg) : optarg;
 			break;
+		case 'A': /* the first is read in its place (rpb_args_file_argv) */
+			return usage_error(prog, "%s", "--args-file may be given once, and not in its "
+					   "own file");
 		case 'M': c->command = "--help-man"; c->target = optarg; return 0;
 		case 'd': c->dir = optarg; break;
 		case 'D': c->dsn = optarg; break;
@@ -983,6 +991,8 @@ static int driver_main(const struct rpb_backend *b, int argc, char **argv)
 	/* YCSB's own flags (-threads, -target, -s, -load, ...) in the driver's words. */
 	char ymsg[512];
 	if (rpb_ycsb_argv(&argc, &argv, ymsg, sizeof ymsg) != 0)
+		return usage_error(prog, "%s", ymsg);
+	if (rpb_args_file_argv(&argc, &argv, OPTSTRING, longopts, ymsg, sizeof ymsg) != 0)
 		return usage_error(prog, "%s", ymsg);
 	struct cli c;
 	int rc = parse_cli(&c, prog, argc, argv);
