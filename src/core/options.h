@@ -32,9 +32,10 @@ struct rpb_warmup {
  * store transaction at a time (profile = fedora-4.5) fails after ms of them
  * are committed (partial: ms counts documents), or the process kills
  * itself with SIGKILL at a named point of the operation (kill: a crash at
- * a moment that matters, without timing). */
+ * a moment that matters, without timing), or the N-th create abandons its
+ * open transaction to the reaper (leak: every = N). */
 enum rpb_inject_kind { RPB_INJECT_OFF = 0, RPB_INJECT_STALL, RPB_INJECT_LOCK, RPB_INJECT_PARTIAL,
-		       RPB_INJECT_KILL };
+		       RPB_INJECT_KILL, RPB_INJECT_LEAK };
 /* Where kill strikes: before the operation's transaction begins (the
  * Fedora model has written and renamed its binary's file by then), just
  * before its commit, after its commit returned but before the ledger
@@ -68,7 +69,7 @@ enum rpb_opt_type {
 	RPB_OPT_BOOL,
 	RPB_OPT_WARMUP,  /* operations per thread, or a time with a suffix */
 	RPB_OPT_POLICY,  /* stop, continue or retry:N */
-	RPB_OPT_INJECT,  /* off, stall:MS@N, lock:MS@N, partial:K@N or kill:POINT@N */
+	RPB_OPT_INJECT,  /* off, stall:MS@N, lock:MS@N, partial:K@N, kill:POINT@N or leak@N */
 	RPB_OPT_STRING,  /* text of at most umax bytes, in a char array field */
 };
 

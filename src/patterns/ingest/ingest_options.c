@@ -70,6 +70,12 @@ int ingest_finish(void *config, const struct rpb_job *job, const char *where, ch
 		  size_t n)
 {
 	const struct rpb_ingest_opts *o = config;
+	if (o->model != INGEST_FEDORA && job->run.inject.kind == RPB_INJECT_LEAK) {
+		snprintf(msg, n, "%sinject = leak needs [ingest] model = fedora (the create that "
+			 "abandons its transaction is the Fedora model's); add model = fedora",
+			 where);
+		return -1;
+	}
 	if (o->model != INGEST_FEDORA && job->run.inject.kind == RPB_INJECT_PARTIAL) {
 		snprintf(msg, n, "%sinject = partial needs [ingest] model = fedora (the flat model "
 			 "commits a create at once); use inject = stall or lock", where);
