@@ -13,11 +13,13 @@
 #include <unistd.h>
 
 #include "dist.h"
+#include "dist_check.h"
 #include "backends.h"
 #include "clock.h"
 #include "cmdline.h"
 #include "driver.h"
 #include "driver_help.h"
+#include "driver_argsfile.h"
 #include "driver_ycsb.h"
 #include "dsn.h"
 #include "fsutil.h"
@@ -67,7 +69,8 @@ static const struct option longopts[] = {
 	{"schema", required_argument, NULL, 'S'},  {"out", required_argument, NULL, 'o'},
 	{"fresh", no_argument, NULL, 'f'},	   {"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},	   {"version", no_argument, NULL, 'V'},
-	{"help-man", optional_argument, NULL, 'M'}, {NULL, 0, NULL, 0},
+	{"help-man", optional_argument, NULL, 'M'}, {"args-file", required_argument, NULL, 'A'},
+	{NULL, 0, NULL, 0},
 };
 
 /* -j N is --set run.threads=N: the workload parser checks N (a longer
@@ -81,15 +84,18 @@ static const char *threads_set(const char *n)
 	return text;
 }
 
+#define OPTSTRING "+:s:j:o:qhVP:p:"
+
 static int parse_cli(struct cli *c, const char *prog, int argc, char **argv)
 {
 	memset(c, 0, sizeof *c);
 	opterr = 0;
+	optind = 0; /* a fresh getopt: rpb_args_file_argv has read argv before */
 	int ch;
 	char why[512], shown[RPB_SHOWN_SIZE];
 	for (;;) {
 		const char *elem = optind < argc ? argv[optind] : NULL;
-		if ((ch = getopt_long(argc, argv, "+:s:j:o:qhVP:p:", longopts, NULL)) == -1 && optind >= argc)
+		if ((ch = getopt_long(argc, argv, OPTSTRING, longopts, NULL)) == -1 && optind >= argc)
 			break;
 		if (ch == -1) { /* a positional argument: the command and its target */
 			if (!c->command)
@@ -123,6 +129,9 @@ static int parse_cli(struct cli *c, const char *prog, int argc, char **argv)
 			c->foreign[c->nsets] = ch == 'p';
 			c->sets[c->nsets++] = ch == 'j' ? threads_set(optarg) : optarg;
 			break;
+		case 'A': /* the first is read in its place (rpb_args_file_argv) */
+			return usage_error(prog, "%s", "--args-file may be given once, and not in its "
+					   "own file");
 		case 'M': c->command = "--help-man"; c->target = optarg; return 0;
 		case 'd': c->dir = optarg; break;
 		case 'D': c->dsn = optarg; break;
@@ -527,6 +536,61 @@ static int check_paths(const struct cli *c, bool run, const char *prog)
 	return 0;
 }
 
+/* What every rank must share (docs/distributed.md): the program, the verb,
+ * the workload's contents, the resolved options but inject, the locations.
+ * Paths absolute, the DSN redacted (no secret leaves the process). */
+static int ranks_agree(const struct rpb_backend *b, const struct cli *c, const struct rpb_job *job,
+		       const char *prog)
+{
+	struct rpb_fields l = {0};
+	char digest[32], path[PATH_MAX], name[64];
+	json_t *opts = rpb_job_to_json(job);
+	char *dsn = c->dsn ? rpb_dsn_redacted(c->dsn) : NULL;
+	bool ok = opts && (!c->dsn || dsn) && rpb_fields_open(&l);
+	if (ok) {
+		rpb_fields_add(&l, "the backend", b->name);
+		rpb_fields_add(&l, "the command", c->command);
+		rpb_file_digest(c->target, digest);
+		rpb_fields_add(&l, "the workload's contents (digest)", digest);
+		for (size_t i = 0; i < c->nprops; i++) {
+			snprintf(name, sizeof name, "the contents of -P file %zu (digest)", i + 2);
+			rpb_file_digest(c->props[i], digest);
+			rpb_fields_add(&l, name, digest);
+		}
+		/* A fault is injected where it is set: one rank alone may have one. */
+		json_object_del(opts, "run.inject");
+		rpb_fields_add_json(&l, "option", opts);
+		if (c->out)
+			absolute_or_given(c->out, path, sizeof path);
+		rpb_fields_add(&l, "--out", c->out ? path : "(none: rank 0's default)");
+		if (c->dir)
+			absolute_or_given(c->dir, path, sizeof path);
+		rpb_fields_add(&l, "--dir", c->dir ? path : "(none)");
+		rpb_fields_add(&l, "--dsn", c->dsn ? dsn : "(none)");
+		rpb_fields_add(&l, "--schema", c->schema ? c->schema : "(none)");
+		rpb_fields_add(&l, "--fresh", c->fresh ? "given" : "(none)");
+		ok = rpb_fields_close(&l);
+	}
+	json_decref(opts);
+	free(dsn);
+	/* Out of memory on one rank: it says so, and every rank ends. */
+	if (!rpb_dist_agree(ok)) {
+		if (!ok)
+			fprintf(stderr, "%s: out of memory comparing this rank's settings with rank 0's\n",
+				prog);
+		rpb_fields_free(&l);
+		return ok ? RPB_EXIT_USAGE : RPB_EXIT_ENV;
+	}
+	char msg[2 * RPB_SHOWN_SIZE + 512];
+	int rc = rpb_dist_check(&l, msg, sizeof msg);
+	rpb_fields_free(&l);
+	if (rc == 0)
+		return 0;
+	if (msg[0]) /* one line, from the first rank that differs */
+		fprintf(stderr, "%s: %s\n", prog, msg);
+	return RPB_EXIT_USAGE;
+}
+
 static int cmd_run(const struct rpb_backend *b, struct cli *c, const char *prog,
 		   const char *argv0)
 {
@@ -549,6 +613,9 @@ static int cmd_run(const struct rpb_backend *b, struct cli *c, const char *prog,
 			"message says why)\n", prog);
 		rc = RPB_EXIT_USAGE;
 	}
+	/* Under mpirun every rank runs what rank 0 runs, or none runs. */
+	if (!rc && rpb_dist_on())
+		rc = ranks_agree(b, c, &job, prog);
 	if (rc) {
 		rpb_job_free(&job);
 		return rc;
@@ -1012,6 +1079,8 @@ static int driver_main(const struct rpb_backend *b, int argc, char **argv)
 	/* YCSB's own flags (-threads, -target, -s, -load, ...) in the driver's words. */
 	char ymsg[512];
 	if (rpb_ycsb_argv(&argc, &argv, ymsg, sizeof ymsg) != 0)
+		return usage_error(prog, "%s", ymsg);
+	if (rpb_args_file_argv(&argc, &argv, OPTSTRING, longopts, ymsg, sizeof ymsg) != 0)
 		return usage_error(prog, "%s", ymsg);
 	struct cli c;
 	int rc = parse_cli(&c, prog, argc, argv);

@@ -817,6 +817,7 @@ static int cmd_sweep(const struct cli *cl)
 		fprintf(stderr, "rpbench: %s\n", msg);
 		return EXIT_ENV;
 	}
+	rpb_exec_catch_signals(); /* a run stopped, its secrets' file removed, then the sweep ends */
 	int rc = rpb_sweep_run(&p, msg, sizeof msg);
 	if (rc < 0) {
 		fprintf(stderr, "rpbench: %s\n", msg);
