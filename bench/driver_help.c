@@ -123,7 +123,7 @@ void rpb_driver_help(struct rpb_help *h, const struct rpb_backend *b, const char
 	rpb_help_item(h, "-o, --out DIR", out);
 	rpb_help_item(h, "--fresh", "empty the store first (only a store rpbench marked as its own "
 		      "and no other process is using)");
-	rpb_help_item(h, "-q, --quiet", "no progress lines");
+	rpb_help_item(h, "-q, --quiet", "print only the final summary line (and errors)");
 	rpb_help_item(h, "-h, --help", "this help");
 	rpb_help_item(h, "-V, --version", "the versions of rpbench and of the backend's library");
 	rpb_help_section(h, "Workload files");

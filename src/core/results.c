@@ -17,6 +17,7 @@
 #include "paths.h"
 #include "progress.h"
 #include "results.h"
+#include "runlimits.h"
 #include "usage.h"
 
 /* 1234567 -> "1,234,567" */
@@ -701,6 +702,15 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 	const struct rpb_err *se = &rn->stop_err;
 	enum rpb_stop why = (enum rpb_stop)atomic_load(&rn->stop);
 	json_t *stop = json_pack("{s:s}", "reason", rpb_stop_name(why));
+	/* Added beside reason, whose values stay as they were: which limit
+	 * ended a run that ended on one, and in words when others were set. */
+	char ended[256];
+	const char *limit = rn->stop_by_peer ? NULL : rpb_ended_limit(rn);
+	bool ended_early = limit && rpb_ended_line(rn, ended, sizeof ended);
+	if (limit)
+		json_object_set_new(stop, "limit", json_string(limit));
+	if (ended_early)
+		json_object_set_new(stop, "ended", json_string(ended));
 	/* A rank that another rank's stop ended (dist.h) has no error of its
 	 * own: only the message, which names that rank. */
 	bool own_err = !rn->stop_by_peer;
@@ -735,8 +745,9 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 	int rc = 0;
 	char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 	char summary[4096];
-	snprintf(summary, sizeof summary, "%s\n%s\nStatus: %s\nBackend: %s (%s), profile = %s, sync = %s, pattern %s, seed %" PRIu64 "\n",
-		 line, seedline, status, rn->backend->name, rn->backend->version(),
+	snprintf(summary, sizeof summary, "%s\n%s\nStatus: %s\n%s%s%sBackend: %s (%s), profile = %s, sync = %s, pattern %s, seed %" PRIu64 "\n",
+		 line, seedline, status, ended_early ? "ended: " : "", ended_early ? ended : "",
+		 ended_early ? "\n" : "", rn->backend->name, rn->backend->version(),
 		 rpb_profile_names[rn->job->run.profile],
 		 rn->job->run.sync == RPB_SYNC_COMMIT ? "commit" : "none", rn->pattern->name,
 		 rn->job->run.seed);
@@ -762,6 +773,11 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 		FILE *say = rn->say ? rn->say : stdout;
 		fputs(summary, say);
 		fprintf(say, "Results: %s\n", where->out ? where->out : rn->out_dir);
+		rpb_stdout_lost();
+	} else if (rn->summary_only && !rn->pattern->stdout_output) {
+		/* --quiet: the final summariser line alone (not where stdout is the
+		 * pattern's own output, YCSB's exporter) */
+		fprintf(rn->say ? rn->say : stdout, "%s\n", line);
 		rpb_stdout_lost();
 	}
 	free(text);

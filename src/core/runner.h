@@ -157,6 +157,7 @@ struct rpb_runner {
 	const char *out_dir;           /* results directory */
 	const char *store_dir;         /* the store's directory; NULL for a server's store */
 	bool quiet;                    /* no progress lines on stdout */
+	bool summary_only;             /* quiet, but the final summariser line (--quiet) */
 	FILE *say;                     /* lines for people: stdout, or stderr when the
 					* pattern's own output is stdout's (NULL: stdout) */
 

@@ -1,0 +1,82 @@
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "runlimits.h"
+#include "pattern.h"
+#include "runner.h"
+
+uint64_t rpb_thread_limit(const struct rpb_runner *rn, unsigned w)
+{
+	uint64_t limit = rn->job->run.ops ? rn->job->run.ops : UINT64_MAX;
+	if (rn->pattern->thread_ops) {
+		uint64_t own = rn->pattern->thread_ops(rn->job, w);
+		limit = own < limit ? own : limit;
+	}
+	return limit;
+}
+
+const char *rpb_ended_limit(const struct rpb_runner *rn)
+{
+	switch ((enum rpb_stop)atomic_load(&rn->stop)) {
+	case RPB_STOP_DURATION:
+		return "duration";
+	case RPB_STOP_BYTES:
+		return "bytes";
+	case RPB_STOP_COMPLETED:
+		/* The ops limit when some thread stopped at it, else the
+		 * pattern's own work (its thread_ops, or an end of its own). */
+		for (unsigned w = 0; rn->job->run.ops && w < rn->nthreads; w++)
+			if (rpb_thread_limit(rn, w) == rn->job->run.ops)
+				return "ops";
+		return "work";
+	default:
+		return NULL;
+	}
+}
+
+/* "ops = 1500", "duration = 3 s", "bytes = 1048576": limit as the
+ * workload file sets it. */
+static int limit_text(char *buf, size_t n, const struct rpb_run_opts *run, const char *which)
+{
+	if (which[0] == 'o')
+		return snprintf(buf, n, "ops = %" PRIu64, run->ops);
+	if (which[0] == 'd')
+		return snprintf(buf, n, "duration = %g s", run->duration);
+	return snprintf(buf, n, "bytes = %" PRIu64, run->bytes);
+}
+
+bool rpb_ended_line(const struct rpb_runner *rn, char *buf, size_t n)
+{
+	const struct rpb_run_opts *run = &rn->job->run;
+	const char *ended = rpb_ended_limit(rn);
+	if (n)
+		buf[0] = '\0';
+	if (!ended || !n)
+		return false;
+	const char *others[3];
+	size_t k = 0;
+	if (run->ops && ended[0] != 'o')
+		others[k++] = "ops";
+	if (run->duration > 0 && ended[0] != 'd')
+		others[k++] = "duration";
+	if (run->bytes && ended[0] != 'b')
+		others[k++] = "bytes";
+	if (!k)
+		return false;
+	size_t used = ended[0] == 'w'
+			      ? (size_t)snprintf(buf, n, "the %s pattern's work was done before ",
+						 rn->pattern->name)
+			      : 0;
+	if (ended[0] != 'w') {
+		used = (size_t)limit_text(buf, n, run, ended);
+		if (used < n)
+			used += (size_t)snprintf(buf + used, n - used, " reached before ");
+	}
+	for (size_t i = 0; i < k && used < n; i++) {
+		if (i)
+			used += (size_t)snprintf(buf + used, n - used, i + 1 == k ? " and " : ", ");
+		if (used < n)
+			used += (size_t)limit_text(buf + used, n - used, run, others[i]);
+	}
+	return true;
+}

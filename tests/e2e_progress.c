@@ -1,0 +1,102 @@
+/* What a run says while it goes on and when it ends: --quiet's one line,
+ * which limit ended a run that had several, and the progress lines beside
+ * JMeter's summariser. Null backend and small runs: every assertion reads
+ * the printed lines and result files, none depends on speed. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "e2e_util.h"
+
+/* A null-backend ci-ingest run into e->out with the extra --set values
+ * (up to NULL); asserts exit 0 and an empty stderr, returns its stdout. */
+static char *run_null(const struct e2e_env *e, bool quiet, ...)
+{
+	struct e2e_args a = {0};
+	e2e_args_add(&a, e->bin, "run", E2E_CI_INGEST, "--out", e->out, NULL);
+	if (quiet)
+		e2e_args_add(&a, "--quiet", NULL);
+	va_list ap;
+	va_start(ap, quiet);
+	e2e_args_setv(&a, ap);
+	va_end(ap);
+	return e2e_exec_expect(e->cap, &a, 0);
+}
+
+static unsigned count_lines(const char *text)
+{
+	unsigned n = 0;
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+Test(e2e_progress, quiet_prints_the_summary_line_alone, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "null");
+	char *out = run_null(&e, true, "ops=40", "interval=0.1", NULL);
+	cr_assert_eq(count_lines(out), 1, "--quiet printed more than one line:\n%s", out);
+	char *summary = e2e_slurp_in(e.out, "summary.txt");
+	size_t first = strcspn(summary, "\n") + 1;
+	cr_assert(strncmp(out, "summary = ", 10) == 0 && strlen(out) == first &&
+			  strncmp(out, summary, first) == 0,
+		  "--quiet printed \"%s\", not summary.txt's first line \"%.*s\"", out, (int)first,
+		  summary);
+	free(summary);
+	free(out);
+	e2e_env_fini(&e);
+}
+
+Test(e2e_progress, ops_reached_before_duration_says_so, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "null");
+	/* ci-ingest's ops = 1500 with a duration no null run of 3,000 creates
+	 * comes near. */
+	char *out = run_null(&e, false, "duration=3600", NULL);
+	const char *want = "ended: ops = 1500 reached before duration = 3600 s\n";
+	cr_assert_not_null(strstr(out, want), "no \"%s\" in:\n%s", want, out);
+	char *summary = e2e_slurp_in(e.out, "summary.txt");
+	cr_assert_not_null(strstr(summary, want), "no \"%s\" in summary.txt:\n%s", want, summary);
+	json_t *r = e2e_result(e.out);
+	cr_assert_str_eq(e2e_jstr(r, "stop.reason"), "completed");
+	cr_assert_str_eq(e2e_jstr(r, "stop.limit"), "ops");
+	cr_assert_str_eq(e2e_jstr(r, "stop.ended"), "ops = 1500 reached before duration = 3600 s");
+	json_decref(r);
+	free(summary);
+	free(out);
+	e2e_env_fini(&e);
+}
+
+Test(e2e_progress, duration_reached_before_ops_and_bytes, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "null");
+	char *out = run_null(&e, true, "duration=0.2", "ops=1000000000000", "bytes=1000000000000000",
+			     NULL);
+	json_t *r = e2e_result(e.out);
+	cr_assert_str_eq(e2e_jstr(r, "stop.reason"), "duration");
+	cr_assert_str_eq(e2e_jstr(r, "stop.limit"), "duration");
+	cr_assert_str_eq(e2e_jstr(r, "stop.ended"),
+			 "duration = 0.2 s reached before ops = 1000000000000 and bytes = "
+			 "1000000000000000");
+	json_decref(r);
+	free(out);
+	e2e_env_fini(&e);
+}
+
+Test(e2e_progress, one_limit_names_it_without_words, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "null");
+	char *out = run_null(&e, false, "ops=30", NULL);
+	cr_assert_null(strstr(out, "\nended: "), "a run with one limit printed an ended line:\n%s", out);
+	json_t *r = e2e_result(e.out);
+	cr_assert_str_eq(e2e_jstr(r, "stop.limit"), "ops");
+	cr_assert_null(json_object_get(json_object_get(r, "stop"), "ended"));
+	json_decref(r);
+	free(out);
+	e2e_env_fini(&e);
+}
