@@ -3,6 +3,7 @@
  * JMeter's summariser. Null backend and small runs: every assertion reads
  * the printed lines and result files, none depends on speed. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +98,39 @@ Test(e2e_progress, one_limit_names_it_without_words, .fini = e2e_cleanup)
 	cr_assert_str_eq(e2e_jstr(r, "stop.limit"), "ops");
 	cr_assert_null(json_object_get(json_object_get(r, "stop"), "ended"));
 	json_decref(r);
+	free(out);
+	e2e_env_fini(&e);
+}
+
+/* A duration-bound run: every "progress:" line follows JMeter's pair, its
+ * interval and elapsed time have decimals, and its share done and ETA are
+ * what the elapsed time it prints makes of duration = 0.5 s. */
+Test(e2e_progress, precise_line_share_and_eta_of_a_duration, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "null");
+	char *out = run_null(&e, false, "ops=0", "duration=0.5", "interval=0.1", NULL);
+	unsigned lines = 0;
+	const char *prev = NULL;
+	for (char *save = NULL, *l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(l, "progress: ", 10)) {
+			prev = l;
+			continue;
+		}
+		cr_assert(prev && !strncmp(prev, "summary = ", 10), "\"%s\" not after a summary = line", l);
+		double dt, elapsed, avg, mn, mx, pct, eta;
+		int got = sscanf(l, "progress: interval %lf s, elapsed %lf s; Avg: %lf Min: %lf Max: %lf "
+				    "us; %lf%% done, ETA %lf s", &dt, &elapsed, &avg, &mn, &mx, &pct, &eta);
+		cr_assert_eq(got, 7, "\"%s\" is not a progress line", l);
+		cr_assert(strstr(l, "interval 0.") && strstr(l, "elapsed 0."), "no decimals: %s", l);
+		cr_assert(mn <= avg && avg <= mx, "%s", l);
+		/* A last tick may come just past the end: 100 %, 0 s to go. */
+		double share = elapsed < 0.5 ? 100 * elapsed / 0.5 : 100, left = elapsed < 0.5 ? 0.5 - elapsed : 0;
+		cr_assert(fabs(pct - share) <= 0.3, "%s: share of 0.5 s", l);
+		cr_assert(fabs(eta - left) <= 0.06, "%s: ETA of 0.5 s", l);
+		lines++;
+	}
+	cr_assert_geq(lines, 1, "no progress: line in a 0.5 s run with interval 0.1");
 	free(out);
 	e2e_env_fini(&e);
 }

@@ -8,6 +8,7 @@
 #include "hostinfo.h"
 #include "paths.h"
 #include "progress.h"
+#include "runlimits.h"
 #include "usage.h"
 
 #define JTL_HEAD "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,"
@@ -70,6 +71,24 @@ void rpb_summary_line(char *buf, size_t n, char sign, const struct rpb_hist_snap
 	if (active >= 0 && len > 0 && (size_t)len < n)
 		snprintf(buf + len, n - (size_t)len, " Active: %d Started: %d Finished: %d", active,
 			 started, finished);
+}
+
+void rpb_precise_line(char *buf, size_t n, const struct rpb_hist_snap *s, double dt,
+		      double elapsed, double done, double eta)
+{
+	int len = snprintf(buf, n, "progress: interval %.3f s, elapsed %.3f s; Avg: %.1f Min: %.1f Max: "
+				   "%.1f us",
+			   dt, elapsed, s->count ? rpb_snap_mean(s) / 1e3 : 0,
+			   s->count ? (double)s->min / 1e3 : 0, s->count ? (double)s->max / 1e3 : 0);
+	if (done < 0 || len < 0 || (size_t)len >= n)
+		return;
+	/* Under 100 s to the tenth, as the interval; longer as hh:mm:ss. */
+	char left[32] = "\u2014";
+	if (eta >= 0 && eta < 100)
+		snprintf(left, sizeof left, "%.1f s", eta);
+	else if (eta >= 100)
+		rpb_hms(left, sizeof left, eta);
+	snprintf(buf + len, n - (size_t)len, "; %.1f%% done, ETA %s", 100 * done, left);
 }
 
 void rpb_merge_all(struct rpb_runner *rn, struct rpb_hist_snap *out, struct rpb_hist_snap *tmp)
@@ -220,6 +239,11 @@ void rpb_progress_tick(struct rpb_progress *pg, struct rpb_runner *rn, bool fina
 		/* The final "summary =" comes with the results (warm-up excluded). */
 		if (!final) {
 			rpb_summary_line(line, sizeof line, '=', pg->cur, errors, total_t, -1, 0, 0);
+			printf("%s\n", line);
+			double done, eta;
+			if (!rpb_run_done(rn, total_t, &done, &eta))
+				done = -1;
+			rpb_precise_line(line, sizeof line, delta, dt, total_t, done, eta);
 			printf("%s\n", line);
 			/* The backend's latest gauge readings (taken by the supervisor). */
 			char gauges[512];

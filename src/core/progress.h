@@ -42,6 +42,13 @@ bool rpb_stdout_lost(void);
  * the Active/Started/Finished tail when active < 0. */
 void rpb_summary_line(char *buf, size_t n, char sign, const struct rpb_hist_snap *s,
 		      uint64_t errors, double seconds, int active, int started, int finished);
+/* rpbench's own line after JMeter's (which keep whole seconds and ms, as
+ * JMeter's parsers read them): "progress: interval 0.100 s, elapsed
+ * 1.300 s; Avg: 41.2 Min: 12.0 Max: 1203.5 us; 47.1% done, ETA 2.4 s"
+ * (s: the interval's samples; done < 0: no limit to measure against, no
+ * share or ETA; eta < 0: not known yet, "—"). */
+void rpb_precise_line(char *buf, size_t n, const struct rpb_hist_snap *s, double dt,
+		      double elapsed, double done, double eta);
 /* When the run will stop, for the header line: "stops after 60 s or
  * 1000 ops per thread, or on an error or a signal"; with no limit, "stops
  * when the pattern's work is done, on an error or a signal". */

@@ -80,3 +80,53 @@ bool rpb_ended_line(const struct rpb_runner *rn, char *buf, size_t n)
 	}
 	return true;
 }
+
+/* Records a limit's share done; the remaining time from the rate so far. */
+static void consider(double share, double elapsed, double *done, double *eta_s)
+{
+	share = share < 0 ? 0 : share > 1 ? 1 : share;
+	if (share > *done)
+		*done = share;
+	if (share > 0) {
+		double eta = elapsed * (1 - share) / share;
+		if (eta < *eta_s)
+			*eta_s = eta;
+	}
+}
+
+bool rpb_run_done(const struct rpb_runner *rn, double elapsed, double *done, double *eta_s)
+{
+	const struct rpb_run_opts *run = &rn->job->run;
+	bool any = false;
+	*done = 0;
+	*eta_s = 1e300;
+	uint64_t total = 0, started = 0;
+	bool bounded = rn->nthreads > 0;
+	for (unsigned w = 0; w < rn->nthreads && w < rn->nworkers; w++) {
+		uint64_t limit = rpb_thread_limit(rn, w);
+		if (limit == UINT64_MAX) {
+			bounded = false;
+			break;
+		}
+		uint64_t issued = atomic_load_explicit(&rn->workers[w].issued, memory_order_relaxed);
+		total += limit;
+		started += issued < limit ? issued : limit;
+	}
+	if (bounded && total) {
+		consider((double)started / (double)total, elapsed, done, eta_s);
+		any = true;
+	}
+	if (run->bytes) {
+		uint64_t b = atomic_load_explicit(&rn->bytes_total, memory_order_relaxed);
+		consider((double)b / (double)run->bytes, elapsed, done, eta_s);
+		any = true;
+	}
+	if (run->duration > 0) {
+		double share = elapsed / run->duration;
+		consider(share, elapsed, done, eta_s); /* its ETA: duration - elapsed */
+		any = true;
+	}
+	if (!any || *eta_s > 1e299)
+		*eta_s = -1;
+	return any;
+}

@@ -24,4 +24,11 @@ const char *rpb_ended_limit(const struct rpb_runner *rn);
  * true; else false and buf is "". */
 bool rpb_ended_line(const struct rpb_runner *rn, char *buf, size_t n);
 
+/* How far the run has come after elapsed seconds towards the first limit
+ * it will reach: the largest share done of ops (the threads' operations
+ * started, of their limits), bytes and duration, in [0, 1]; *eta_s the
+ * least time left (duration's exactly, the others' at the rate so far).
+ * False when the run has no limit to measure against (*done 0). */
+bool rpb_run_done(const struct rpb_runner *rn, double elapsed, double *done, double *eta_s);
+
 #endif
