@@ -134,3 +134,59 @@ Test(e2e_progress, precise_line_share_and_eta_of_a_duration, .fini = e2e_cleanup
 	free(out);
 	e2e_env_fini(&e);
 }
+
+/* The open model falling behind: a stall of 500 ms in one thread's
+ * operation 100 at rate = 1000 leaves whole 0.1 s intervals far under the
+ * rate, whatever the machine's speed. */
+Test(e2e_progress, behind_rate_warning_under_a_stall, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "null");
+	char *out = run_null(&e, false, "ops=300", "rate=1000", "interval=0.1",
+			     "inject=stall:500@100", NULL);
+	const char *w = strstr(out, "\nwarning: behind rate: ");
+	cr_assert_not_null(w, "no behind-rate warning in:\n%s", out);
+	unsigned got;
+	cr_assert_eq(sscanf(w, "\nwarning: behind rate: %u/s of 1000/s asked; the backend cannot "
+			       "keep up, latencies include queueing\n", &got), 1, "%s", w);
+	cr_assert_lt(got, 900, "%s", w);
+	free(out);
+	e2e_env_fini(&e);
+}
+
+#ifdef RPB_HAVE_SQLITE
+/* An ingest on SQLite: the progress line counts the objects stored and
+ * the store's size and free space; the disk-full estimate is "—" until
+ * four readings. */
+Test(e2e_progress, stored_objects_and_free_space, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "sqlite");
+	struct e2e_args a = {0};
+	e2e_args_add(&a, e.bin, "run", E2E_CI_INGEST, "--out", e.out, "--dir", e.store, "--set",
+		     "ops=0", "--set", "duration=0.5", "--set", "interval=0.1", NULL);
+	char *out = e2e_exec_expect(e.cap, &a, 0);
+	unsigned lines = 0;
+	unsigned long long prev = 0;
+	for (char *save = NULL, *l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(l, "progress: ", 10))
+			continue;
+		const char *st = strstr(l, "; stored ");
+		cr_assert_not_null(st, "no store part: %s", l);
+		char objs[32];
+		cr_assert_eq(sscanf(st, "; stored %31s objects, store ", objs), 1, "%s", l);
+		unsigned long long n = 0;
+		for (const char *c = objs; *c; c++)
+			if (*c != ',')
+				n = n * 10 + (unsigned long long)(*c - '0');
+		cr_assert_geq(n, prev, "objects stored went down: %s", l);
+		prev = n;
+		cr_assert(strstr(st, " free, disk full in "), "%s", l);
+		if (++lines < 4)
+			cr_assert(strstr(st, "disk full in \u2014"), "an estimate at reading %u: %s", lines, l);
+	}
+	cr_assert_geq(lines, 1);
+	free(out);
+	e2e_env_fini(&e);
+}
+#endif

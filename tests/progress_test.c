@@ -75,3 +75,34 @@ Test(progress, done_and_eta_of_ops_bytes_and_duration)
 	cr_assert_float_eq(eta, 2.0 * 0.1 / 0.9, 1e-9);
 	free(f);
 }
+
+Test(progress, disk_full_estimate_from_recent_growth)
+{
+	double t[5] = {1, 2, 3, 4, 5};
+	uint64_t b[5] = {0, 1000000, 2000000, 3000000, 4000000}; /* 1 MB/s */
+	cr_assert_eq(rpb_disk_full_minutes(t, b, 3, 600000000), -1, "3 readings: not yet");
+	cr_assert_float_eq(rpb_disk_full_minutes(t, b, 5, 600000000), 10, 1e-9);
+	uint64_t flat[5] = {5, 5, 5, 5, 5};
+	cr_assert_eq(rpb_disk_full_minutes(t, flat, 5, 600000000), -2, "not growing");
+	char buf[192];
+	rpb_store_part(buf, sizeof buf, 1412, 5767168, true, 13207024435ull, -1);
+	cr_assert_str_eq(buf, "; stored 1,412 objects, store 5.5 MiB, 12.3 GiB free, disk full in \u2014");
+	rpb_store_part(buf, sizeof buf, 1412, 5767168, true, 13207024435ull, 33.6);
+	cr_assert(strstr(buf, "disk full in ~34 min"), "%s", buf);
+	rpb_store_part(buf, sizeof buf, 1412, 5767168, true, 13207024435ull, -2);
+	cr_assert(strstr(buf, "disk full in not growing"), "%s", buf);
+	rpb_store_part(buf, sizeof buf, -1, 5767168, false, 0, -1);
+	cr_assert_str_eq(buf, "; stored store 5.5 MiB");
+}
+
+Test(progress, behind_rate_over_ten_percent)
+{
+	char buf[256];
+	rpb_behind_line(buf, sizeof buf, 357, 1, 3000);
+	cr_assert_str_eq(buf, "warning: behind rate: 357/s of 3000/s asked; the backend cannot keep "
+			      "up, latencies include queueing");
+	rpb_behind_line(buf, sizeof buf, 2700, 1, 3000);
+	cr_assert_str_eq(buf, "", "10 %% behind is within the rule");
+	rpb_behind_line(buf, sizeof buf, 0, 0.1, 50);
+	cr_assert_str_eq(buf, "", "5 operations asked: too few to judge");
+}
