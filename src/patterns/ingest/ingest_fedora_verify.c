@@ -523,6 +523,13 @@ enum rpb_status ingest_fedora_verify(const struct rpb_backend *b, struct rpb_sto
 			res->left_by = "creates in doubt";
 			continue;
 		}
+		if (ledger->stale) {
+			/* Possibly a create the ledger on disk does not record, cut
+			 * between its documents (fedora-4.5 writes each on its own):
+			 * the acknowledged creates' own nodes are checked above. */
+			res->unprovable++;
+			continue;
+		}
 		res->corrupt++;
 		problem(&v, "a child reference points to a node that is not there: one of %s's "
 			"children", v.parents + v.want[k].parent);
