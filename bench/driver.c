@@ -708,8 +708,9 @@ static int cmd_run(const struct rpb_backend *b, struct cli *c, const char *prog,
 	rn.store_dir = embedded ? abs_dir : NULL;
 	rn.quiet = c->quiet;
 	snprintf(rn.run_tag, sizeof rn.run_tag, "%08" PRIx32, tag + (uint32_t)rpb_dist_rank());
+	rn.summary_only = c->quiet;
 	if (rpb_dist_rank() > 0)
-		rn.quiet = true; /* rank 0 speaks for the run */
+		rn.quiet = true, rn.summary_only = false; /* rank 0 speaks for the run */
 	/* Several ranks: each writes its own samples.jtl, with the Hostname. */
 	char host[256] = "";
 	rn.rank = (unsigned)rpb_dist_rank();
@@ -788,10 +789,12 @@ static int cmd_run(const struct rpb_backend *b, struct cli *c, const char *prog,
 	}
 	ran = true;
 	/* Several ranks: rank 0 prints the merged result, not its own. */
-	bool quiet = rn.quiet;
+	bool quiet = rn.quiet, summary_only = rn.summary_only;
 	rn.quiet |= rpb_dist_on();
+	rn.summary_only &= !rpb_dist_on();
 	bool written = rpb_results_write(&rn, &where, msg, sizeof msg) == 0;
 	rn.quiet = quiet;
+	rn.summary_only = summary_only;
 	char merge_msg[1024];
 	if (rpb_dist_merge(&rn, written, top_out, merge_msg, sizeof merge_msg) != 0)
 		fprintf(stderr, "%s: %s\n", prog, merge_msg);

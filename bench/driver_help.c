@@ -127,7 +127,7 @@ void rpb_driver_help(struct rpb_help *h, const struct rpb_backend *b, const char
 		      "where this option stands from FILE (the user's own, mode 0600): how rpbench "
 		      "compare and sweep hand a run a --set list or DSN that holds a password, off "
 		      "the command line every user can read");
-	rpb_help_item(h, "-q, --quiet", "no progress lines");
+	rpb_help_item(h, "-q, --quiet", "print only the final summary line (and errors)");
 	rpb_help_item(h, "-h, --help", "this help");
 	rpb_help_item(h, "-V, --version", "the versions of rpbench and of the backend's library");
 	rpb_help_section(h, "Workload files");

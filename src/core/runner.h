@@ -159,6 +159,7 @@ struct rpb_runner {
 	const char *store_id;          /* names the store in the marks of directories it owns:
 					* its directory, or its schema and server */
 	bool quiet;                    /* no progress lines on stdout */
+	bool summary_only;             /* quiet, but the final summariser line (--quiet) */
 	FILE *say;                     /* lines for people: stdout, or stderr when the
 					* pattern's own output is stdout's (NULL: stdout) */
 
