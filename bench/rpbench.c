@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "backends.h"
+#include "baseline.h"
 #include "cmdline.h"
 #include "compare.h"
 #include "compare_exec.h"
@@ -26,6 +27,8 @@
 
 /* The exit codes, as the per-backend binaries use them. */
 enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_ENV = 2, EXIT_INCOMPLETE = 3, EXIT_SIGNAL = 5 };
+/* compare --baseline only: a gated figure regressed (no binary uses 6). */
+enum { EXIT_REGRESSED = 6 };
 
 #define MAX_ITEMS 256
 #define MAX_BACKENDS 16
@@ -57,12 +60,17 @@ struct cli {
 	const char *help_for; /* --help after a command: that command's help */
 	const char *backend, *ranks; /* sweep: --backend B, --ranks LIST */
 	bool start_pg, results, quiet;
+	/* compare --baseline DIR [--max-regress LIST] [--summary F] [--junit F] */
+	const char *baseline, *max_regress, *summary, *junit;
+	struct rpb_bl_gates gates;
 };
 
 static const char *const usage_compare[] = {
 	"rpbench compare WORKLOAD -b B1,B2,... [--profiles P1,P2] [--syncs S1,S2]",
 	"                [-r N] [-s KEY=VALUE]... [-o DIR] [--dsn DSN | --start-postgres] [-q]",
 	"rpbench compare --results RESULT_DIR RESULT_DIR... [-o DIR] [-q]",
+	"rpbench compare ... --baseline DIR [--max-regress KEY=PCT,...] [--summary FILE.md]",
+	"                [--junit FILE.xml]",
 	NULL,
 };
 static const char *const usage_report[] = {"rpbench report RESULT_DIR... [-o DIR] [-q]", NULL};
@@ -87,7 +95,9 @@ static void help_exit_status(struct rpb_help *h)
 	rpb_help_para(h, 2, "0 every run completed, 1 usage (or runs that cannot be compared), "
 		      "2 environment (binary missing, output directory, server, gnuplot), 3 a run did "
 		      "not complete (named; the report shows it up to its end), 5 stopped by "
-		      "SIGINT/SIGTERM. report exits 0 once it wrote the report, however the runs ended.");
+		      "SIGINT/SIGTERM, 6 (compare --baseline) every run completed and a figure "
+		      "regressed beyond its --max-regress threshold (each named on stderr). report "
+		      "exits 0 once it wrote the report, however the runs ended.");
 }
 
 static void help_compare_options(struct rpb_help *h)
@@ -110,6 +120,19 @@ static void help_compare_options(struct rpb_help *h)
 		      "and removed at the end)");
 	rpb_help_item(h, "--results", "compare existing result directories instead of running");
 	rpb_help_item(h, "-q, --quiet", "print nothing but the final table");
+	rpb_help_item(h, "--baseline DIR", "compare each column with a saved run of the same "
+		      "workload and backend: DIR is a run's results directory or a compare output "
+		      "directory (its runs are the baseline's repeats); prints each label's "
+		      "throughput, p50, p99, p99.9 and the bytes per object: baseline, new, change "
+		      "in % and noise (ranges overlap or apart, with two runs or more on both sides)");
+	rpb_help_item(h, "--max-regress LIST", "with --baseline: fail (exit 6) when a figure is "
+		      "worse than the baseline by more than its threshold and not within noise, e.g. "
+		      "throughput=5%,p99=10%,create.p99.9=20% (keys throughput, p50, p99, p99.9, "
+		      "bytes; LABEL.KEY for one label)");
+	rpb_help_item(h, "--summary FILE", "with --baseline: write the comparison as markdown to "
+		      "FILE (new)");
+	rpb_help_item(h, "--junit FILE", "with --baseline: write JUnit XML to FILE (new), one "
+		      "testcase per gated figure, a failure for each regression");
 }
 
 static void help_compare_text(struct rpb_help *h)
@@ -317,7 +340,9 @@ static const struct option longopts[] = {
 	{"help", no_argument, NULL, 'h'},           {"version", no_argument, NULL, 'V'},
 	{"help-man", no_argument, NULL, 'M'},       {"backend", required_argument, NULL, 'k'},
 	{"ranks", required_argument, NULL, 'N'},    {"profiles", required_argument, NULL, 'F'},
-	{"syncs", required_argument, NULL, 'Y'},    {NULL, 0, NULL, 0},
+	{"syncs", required_argument, NULL, 'Y'},    {"baseline", required_argument, NULL, 'B'},
+	{"max-regress", required_argument, NULL, 'X'}, {"summary", required_argument, NULL, 'U'},
+	{"junit", required_argument, NULL, 'J'},    {NULL, 0, NULL, 0},
 };
 
 /* Every path given fits, whole, with room for what compare and report
@@ -329,10 +354,36 @@ static int check_paths(const struct cli *c, bool runs)
 	for (size_t i = 0; !bad && i < c->npos; i++)
 		bad = rpb_path_check(c->pos[i], runs ? "the workload file" : "a results directory",
 				     runs ? 0 : RPB_PATH_ROOM, msg, sizeof msg);
+	bad = bad || (c->baseline && rpb_path_check(c->baseline, "--baseline", RPB_PATH_ROOM, msg,
+						      sizeof msg));
+	bad = bad || (c->summary && rpb_path_check(c->summary, "--summary", 0, msg, sizeof msg));
+	bad = bad || (c->junit && rpb_path_check(c->junit, "--junit", 0, msg, sizeof msg));
 	if (!bad)
 		return 0;
 	fprintf(stderr, "rpbench: %s\n", msg);
 	return EXIT_USAGE;
+}
+
+/* --baseline and what goes with it: compare only; --max-regress, --summary
+ * and --junit need it; the files are new (none that rpbench did not write
+ * is overwritten). */
+static int check_baseline_options(const struct cli *c)
+{
+	if (c->baseline && strcmp(c->command, "compare") != 0)
+		return usage_error("--baseline is an option of compare, not %s", c->command);
+	if (!c->baseline && (c->max_regress || c->summary || c->junit))
+		return usage_error("--max-regress, --summary and --junit need --baseline DIR%s", "");
+	const char *files[] = {c->summary, c->junit}, *flags[] = {"--summary", "--junit"};
+	char shown[RPB_SHOWN_SIZE];
+	for (int i = 0; i < 2; i++)
+		if (files[i] && access(files[i], F_OK) == 0) {
+			fprintf(stderr, "rpbench: %s %s exists; give a new file (rpbench overwrites no file it did not create)\n",
+				flags[i], rpb_text_shown(shown, sizeof shown, files[i]));
+			return EXIT_USAGE;
+		}
+	if (c->summary && c->junit && !strcmp(c->summary, c->junit))
+		return usage_error("--summary and --junit name the same file%s", "");
+	return 0;
 }
 
 static int parse_cli(struct cli *c, int argc, char **argv)
@@ -396,6 +447,14 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 		case 'P': c->start_pg = true; break;
 		case 'R': c->results = true; break;
 		case 'q': c->quiet = true; break;
+		case 'B': c->baseline = optarg; break;
+		case 'X':
+			if (rpb_bl_parse_gates(optarg, &c->gates, why, sizeof why) != 0)
+				return usage_error("%s", why);
+			c->max_regress = optarg;
+			break;
+		case 'U': c->summary = optarg; break;
+		case 'J': c->junit = optarg; break;
 		case 'h':
 			c->help_for = c->command;
 			c->command = "--help";
@@ -432,6 +491,8 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 		return usage_error("--profiles and --syncs are options of compare, not %s", c->command);
 	if (c->results && strcmp(c->command, "compare") != 0)
 		return usage_error("--results is an option of compare, not %s", c->command);
+	if ((rc = check_baseline_options(c)))
+		return rc;
 	return check_paths(c, runs);
 }
 
@@ -470,6 +531,14 @@ static char *recorded_command(const struct cli *c, const char *argv0)
 		rpb_cmd_word(f, "--start-postgres");
 	if (c->quiet)
 		rpb_cmd_word(f, "--quiet");
+	if (c->baseline)
+		rpb_cmd_opt(f, "--baseline", c->baseline);
+	if (c->max_regress)
+		rpb_cmd_opt(f, "--max-regress", c->max_regress);
+	if (c->summary)
+		rpb_cmd_opt(f, "--summary", c->summary);
+	if (c->junit)
+		rpb_cmd_opt(f, "--junit", c->junit);
 	return rpb_cmd_close(&cmd);
 }
 
@@ -540,11 +609,52 @@ static int load_dirs(struct rpb_cmp *c, const struct cli *cl)
 	return 0;
 }
 
+/* --baseline: the baseline read (when not yet) and held against the runs;
+ * a refusal is a usage error. */
+static int baseline_judge(struct rpb_baseline *bl, const struct rpb_cmp *c, const struct cli *cl)
+{
+	char msg[8192];
+	if ((bl->dir[0] || rpb_bl_load(bl, cl->baseline, backend_known, msg, sizeof msg) == 0) &&
+	    rpb_bl_judge(bl, c, &cl->gates, msg, sizeof msg) == 0)
+		return EXIT_OK;
+	fprintf(stderr, "rpbench: %s\n", msg);
+	return EXIT_USAGE;
+}
+
+/* After the tables: each regression named on stderr, --summary and
+ * --junit written; rc, or EXIT_REGRESSED when it is EXIT_OK and a gated
+ * figure regressed. */
+static int baseline_end(const struct rpb_baseline *bl, const struct rpb_cmp *c,
+			const struct cli *cl, int rc)
+{
+	char msg[8192];
+	rpb_bl_print_regressions(bl, stderr);
+	if ((cl->summary && rpb_bl_write_summary(bl, c, cl->summary, msg, sizeof msg) != 0) ||
+	    (cl->junit && rpb_bl_write_junit(bl, c, cl->junit, msg, sizeof msg) != 0)) {
+		fprintf(stderr, "rpbench: %s\n", msg);
+		return rc ? rc : EXIT_ENV;
+	}
+	return !rc && bl->nregressed ? EXIT_REGRESSED : rc;
+}
+
+/* compare.json's "baseline" and compare.md's section. */
+static int baseline_files(const struct rpb_baseline *bl, const char *out)
+{
+	char msg[8192];
+	if (rpb_bl_add_to_compare(bl, out, msg, sizeof msg) == 0)
+		return EXIT_OK;
+	fprintf(stderr, "rpbench: %s\n", msg);
+	return EXIT_ENV;
+}
+
 static int cmd_compare_results(const struct cli *cl, const char *command)
 {
 	struct rpb_cmp c;
+	struct rpb_baseline bl = {0};
 	rpb_cmp_init(&c, backend_known);
 	int rc = load_dirs(&c, cl);
+	if (!rc && cl->baseline)
+		rc = baseline_judge(&bl, &c, cl);
 	if (!rc && cl->out) {
 		char msg[8192];
 		if (rpb_report_new_dir(cl->out, "--out", msg, sizeof msg) != 0) {
@@ -552,13 +662,20 @@ static int cmd_compare_results(const struct cli *cl, const char *command)
 			rc = EXIT_ENV;
 		} else
 			rc = write_outputs(&c, cl->out, command);
+		if (!rc && cl->baseline)
+			rc = baseline_files(&bl, cl->out);
 	}
 	if (!rc) {
 		rpb_report_print(&c, stdout);
+		if (cl->baseline)
+			rpb_bl_print(&bl, stdout);
 		fflush(stdout);
 		if (name_incomplete(&c, "."))
 			rc = EXIT_INCOMPLETE;
+		if (cl->baseline)
+			rc = baseline_end(&bl, &c, cl, rc);
 	}
+	rpb_bl_free(&bl);
 	rpb_cmp_free(&c);
 	return rc;
 }
@@ -662,7 +779,17 @@ static int cmd_compare_run(const struct cli *cl, const char *command)
 	struct rpb_job job;
 	int rc = check_plan(cl, &p, &job);
 	char out[RPB_CMP_PATH], msg[8192], pgdir[256] = "", dsn[1024] = "";
+	struct rpb_baseline bl = {0};
+	/* The baseline before any run: readable, of this pattern and these backends. */
+	if (!rc && cl->baseline &&
+	    (rpb_bl_load(&bl, cl->baseline, backend_known, msg, sizeof msg) != 0 ||
+	     rpb_bl_precheck(&bl, rpb_job_pattern_name(&job), cl->backends, cl->nbackends, msg,
+			     sizeof msg) != 0)) {
+		fprintf(stderr, "rpbench: %s\n", msg);
+		rc = EXIT_USAGE;
+	}
 	if (rc) {
+		rpb_bl_free(&bl);
 		rpb_job_free(&job);
 		return rc;
 	}
@@ -676,6 +803,7 @@ static int cmd_compare_run(const struct cli *cl, const char *command)
 	rpb_job_free(&job);
 	if (rpb_report_new_dir(out, "--out", msg, sizeof msg) != 0) {
 		fprintf(stderr, "rpbench: %s\n", msg);
+		rpb_bl_free(&bl);
 		return EXIT_ENV;
 	}
 	p.out = out;
@@ -690,6 +818,7 @@ static int cmd_compare_run(const struct cli *cl, const char *command)
 		}
 		if (rpb_exec_pg_start(pgdir, sizeof pgdir, dsn, sizeof dsn, msg, sizeof msg) != 0) {
 			fprintf(stderr, "rpbench: %s; --start-postgres needs the postgresql package (scripts/deps.sh), or give --dsn\n", msg);
+			rpb_bl_free(&bl);
 			return EXIT_ENV;
 		}
 		p.dsn = dsn;
@@ -718,10 +847,15 @@ static int cmd_compare_run(const struct cli *cl, const char *command)
 		rpb_cmp_compute(&c);
 		rc = write_outputs(&c, out, command);
 	}
+	/* The runs are done and written: a baseline refused now leaves them. */
+	if (!rc && cl->baseline && !(rc = baseline_judge(&bl, &c, cl)))
+		rc = baseline_files(&bl, out);
 	if (!rc) {
 		if (!cl->quiet)
 			printf("\n");
 		rpb_report_print(&c, stdout);
+		if (cl->baseline)
+			rpb_bl_print(&bl, stdout);
 		if (!cl->quiet)
 			printf("\nTable: %s/compare.md, compare.json; report: %s/report/index.html\n", out, out);
 		fflush(stdout);
@@ -729,12 +863,15 @@ static int cmd_compare_run(const struct cli *cl, const char *command)
 		snprintf(logs, sizeof logs, "%s/logs", out);
 		if (name_incomplete(&c, logs))
 			rc = EXIT_INCOMPLETE;
+		if (cl->baseline)
+			rc = baseline_end(&bl, &c, cl, rc);
 	}
 	if (rpb_exec_signal()) {
 		fprintf(stderr, "rpbench: stopped by %s; no further run was started\n",
 			rpb_exec_signal() == SIGINT ? "SIGINT" : "SIGTERM");
 		rc = EXIT_SIGNAL;
 	}
+	rpb_bl_free(&bl);
 	rpb_cmp_free(&c);
 	return rc;
 }

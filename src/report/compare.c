@@ -325,7 +325,7 @@ static int cmp_double(const void *a, const void *b)
 
 /* The median of v[0..k-1] (sorted in place): the middle value, or the mean
  * of the two middle values when k is even. */
-static double median(double *v, size_t k)
+double rpb_cmp_median(double *v, size_t k)
 {
 	qsort(v, k, sizeof *v, cmp_double);
 	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
@@ -345,7 +345,7 @@ static void backend_stats(struct rpb_cmp *c, struct rpb_cmp_backend *b)
 			continue;
 		s->have = true;
 		s->n = (unsigned)k;
-		s->median = median(vals, k);
+		s->median = rpb_cmp_median(vals, k);
 		s->min = vals[0];
 		s->max = vals[k - 1];
 	}

@@ -161,4 +161,8 @@ const char *rpb_cmp_run_column(const struct rpb_cmp *c, const struct rpb_cmp_run
  * absent. Path parts are separated by '/', so "labels/create/p99.9_us". */
 bool rpb_cmp_number(const json_t *root, const char *path, double *out);
 
+/* The median of v[0..k-1], k > 0, sorting v in place: the middle value, or
+ * the mean of the two middle values when k is even. */
+double rpb_cmp_median(double *v, size_t k);
+
 #endif
