@@ -16,6 +16,7 @@
 #include "cmdline.h"
 #include "compare.h"
 #include "compare_exec.h"
+#include "data_skips.h"
 #include "dsn.h"
 #include "help.h"
 #include "paths.h"
@@ -25,7 +26,7 @@
 #include "workload.h"
 
 /* The exit codes, as the per-backend binaries use them. */
-enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_ENV = 2, EXIT_INCOMPLETE = 3, EXIT_SIGNAL = 5 };
+enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_ENV = 2, EXIT_INCOMPLETE = 3, EXIT_DATA = 4, EXIT_SIGNAL = 5 };
 
 #define MAX_ITEMS 256
 #define MAX_BACKENDS 16
@@ -86,8 +87,10 @@ static void help_exit_status(struct rpb_help *h)
 	rpb_help_section(h, "Exit status");
 	rpb_help_para(h, 2, "0 every run completed, 1 usage (or runs that cannot be compared), "
 		      "2 environment (binary missing, output directory, server, gnuplot), 3 a run did "
-		      "not complete (named; the report shows it up to its end), 5 stopped by "
-		      "SIGINT/SIGTERM. report exits 0 once it wrote the report, however the runs ended.");
+		      "not complete (named; the report shows it up to its end), 4 the outputs were "
+		      "written, but rows of the runs' data files held values no figure can use (left "
+		      "out, counted on stderr and in index.html), 5 stopped by SIGINT/SIGTERM. report "
+		      "exits 0 once it wrote the report, however the runs ended, 4 when it left rows out.");
 }
 
 static void help_compare_options(struct rpb_help *h)
@@ -506,6 +509,20 @@ static size_t name_incomplete(const struct rpb_cmp *c, const char *logs)
 	return bad;
 }
 
+/* One line for the rows of data files no figure could use (data_skips.h),
+ * once the outputs are written: exit 4 says the data, not the machine. */
+static int name_skipped(const struct rpb_cmp *c, const char *report)
+{
+	char text[4096];
+	size_t rows = rpb_cmp_skips_text(c, text, sizeof text);
+	if (!rows)
+		return EXIT_OK;
+	fprintf(stderr, "rpbench: %zu row%s of the runs' data could not be plotted and %s left out "
+		"(%s); %s/index.html counts them, the rest is drawn\n",
+		rows, rows == 1 ? "" : "s", rows == 1 ? "was" : "were", text, report);
+	return EXIT_DATA;
+}
+
 /* Writes compare.md, compare.json and report/ into out. */
 static int write_outputs(const struct rpb_cmp *c, const char *out, const char *command)
 {
@@ -558,6 +575,11 @@ static int cmd_compare_results(const struct cli *cl, const char *command)
 		fflush(stdout);
 		if (name_incomplete(&c, "."))
 			rc = EXIT_INCOMPLETE;
+		else if (cl->out) {
+			char report[RPB_CMP_PATH + 16];
+			snprintf(report, sizeof report, "%s/report", cl->out);
+			rc = name_skipped(&c, report);
+		}
 	}
 	rpb_cmp_free(&c);
 	return rc;
@@ -729,6 +751,11 @@ static int cmd_compare_run(const struct cli *cl, const char *command)
 		snprintf(logs, sizeof logs, "%s/logs", out);
 		if (name_incomplete(&c, logs))
 			rc = EXIT_INCOMPLETE;
+		else {
+			char report[RPB_CMP_PATH + 16];
+			snprintf(report, sizeof report, "%s/report", out);
+			rc = name_skipped(&c, report);
+		}
 	}
 	if (rpb_exec_signal()) {
 		fprintf(stderr, "rpbench: stopped by %s; no further run was started\n",
@@ -755,6 +782,8 @@ static int cmd_report(const struct cli *cl)
 	}
 	if (!rc && !cl->quiet)
 		printf("Report: %s/index.html\n", out);
+	if (!rc)
+		rc = name_skipped(&c, out);
 	rpb_cmp_free(&c);
 	return rc;
 }
