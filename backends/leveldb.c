@@ -855,11 +855,16 @@ uint64_t rpb_leveldb_snapshots(struct rpb_store *st)
 	return atomic_load_explicit(&st->snapshots, memory_order_relaxed);
 }
 
+/* What LevelDB keeps in its directory (db/filename.cc). */
+static const char *const ldb_files[] = {"CURRENT", "LOCK", "LOG", "LOG.old", "MANIFEST-*",
+					"*.log", "*.ldb", "*.sst", "*.dbtmp", NULL};
+
 const struct rpb_backend rpb_backend_leveldb = {
 	.name = "leveldb",
 	.abi = RPB_BACKEND_ABI,
 	.flags = RPB_BF_NATIVE_UNSYNCED,
 	.options = ldb_optspecs,
+	.own_files = ldb_files,
 	.version = ldb_version,
 	.open = ldb_store_open,
 	.close = ldb_store_close,

@@ -895,11 +895,15 @@ int rpb_sqlite_synchronous(const struct rpb_session *s)
 	return v;
 }
 
+/* The database and the files SQLite makes beside it. */
+static const char *const sq_files[] = {"rpbench.sqlite", "rpbench.sqlite-*", NULL};
+
 const struct rpb_backend rpb_backend_sqlite = {
 	.name = "sqlite",
 	.abi = RPB_BACKEND_ABI,
 	.flags = RPB_BF_LOCKS,
 	.options = sq_options,
+	.own_files = sq_files,
 	.version = sq_version,
 	.open = sq_open,
 	.close = sq_close,

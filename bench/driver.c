@@ -13,11 +13,13 @@
 #include <unistd.h>
 
 #include "dist.h"
+#include "dist_check.h"
 #include "backends.h"
 #include "clock.h"
 #include "cmdline.h"
 #include "driver.h"
 #include "driver_help.h"
+#include "driver_argsfile.h"
 #include "driver_ycsb.h"
 #include "dsn.h"
 #include "fsutil.h"
@@ -67,7 +69,8 @@ static const struct option longopts[] = {
 	{"schema", required_argument, NULL, 'S'},  {"out", required_argument, NULL, 'o'},
 	{"fresh", no_argument, NULL, 'f'},	   {"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},	   {"version", no_argument, NULL, 'V'},
-	{"help-man", optional_argument, NULL, 'M'}, {NULL, 0, NULL, 0},
+	{"help-man", optional_argument, NULL, 'M'}, {"args-file", required_argument, NULL, 'A'},
+	{NULL, 0, NULL, 0},
 };
 
 /* -j N is --set run.threads=N: the workload parser checks N (a longer
@@ -81,15 +84,18 @@ static const char *threads_set(const char *n)
 	return text;
 }
 
+#define OPTSTRING "+:s:j:o:qhVP:p:"
+
 static int parse_cli(struct cli *c, const char *prog, int argc, char **argv)
 {
 	memset(c, 0, sizeof *c);
 	opterr = 0;
+	optind = 0; /* a fresh getopt: rpb_args_file_argv has read argv before */
 	int ch;
 	char why[512], shown[RPB_SHOWN_SIZE];
 	for (;;) {
 		const char *elem = optind < argc ? argv[optind] : NULL;
-		if ((ch = getopt_long(argc, argv, "+:s:j:o:qhVP:p:", longopts, NULL)) == -1 && optind >= argc)
+		if ((ch = getopt_long(argc, argv, OPTSTRING, longopts, NULL)) == -1 && optind >= argc)
 			break;
 		if (ch == -1) { /* a positional argument: the command and its target */
 			if (!c->command)
@@ -123,6 +129,9 @@ static int parse_cli(struct cli *c, const char *prog, int argc, char **argv)
 			c->foreign[c->nsets] = ch == 'p';
 			c->sets[c->nsets++] = ch == 'j' ? threads_set(optarg) : optarg;
 			break;
+		case 'A': /* the first is read in its place (rpb_args_file_argv) */
+			return usage_error(prog, "%s", "--args-file may be given once, and not in its "
+					   "own file");
 		case 'M': c->command = "--help-man"; c->target = optarg; return 0;
 		case 'd': c->dir = optarg; break;
 		case 'D': c->dsn = optarg; break;
@@ -305,22 +314,42 @@ static void absolute_or_given(const char *path, char *abs, size_t n)
 		snprintf(abs, n, "%s", path);
 }
 
-/* --fresh empties the store: it must not hold the results directory, nor
- * lie inside it (but for OUT/store, which rpbench makes there itself). */
-static int check_fresh_nesting(const char *abs_out, const char *abs_dir, char *msg, size_t n)
+/* --out and --dir never nest (but for OUT/store, which rpbench makes there
+ * itself): --fresh empties a store, so results kept in it would go, and a
+ * store kept in results would be written as results are. Canonical paths,
+ * symlinks resolved. */
+static int check_nesting(const char *abs_out, const char *abs_dir, char *msg, size_t n)
 {
 	char own[PATH_MAX];
 	bool own_store = rpb_path_join(own, sizeof own, abs_out, "store") == 0 && !strcmp(own, abs_dir);
 	if (rpb_path_within(abs_out, abs_dir))
-		snprintf(msg, n, "--fresh would empty the store %s, which holds the results directory %s; "
-			 "choose an --out outside the store", abs_dir, abs_out);
+		snprintf(msg, n, "--out %s is inside the store %s, which --fresh empties; "
+			 "choose an --out outside --dir", abs_out, abs_dir);
 	else if (rpb_path_within(abs_dir, abs_out) && !own_store)
-		snprintf(msg, n, "--fresh would empty the store %s inside the results directory %s; "
-			 "choose a --dir outside --out (or leave --dir out: OUT/store is rpbench's own)",
-			 abs_dir, abs_out);
+		snprintf(msg, n, "--dir %s is inside the results directory %s; choose a --dir outside "
+			 "--out (or leave --dir out: OUT/store is rpbench's own)", abs_dir, abs_out);
 	else
 		return 0;
 	return -1;
+}
+
+/* Every directory an option names for rpbench to write into (binary_dir)
+ * stays apart from --out, as --dir does. */
+static int check_option_dirs(const struct rpb_job *job, const char *abs_out, char *msg, size_t n)
+{
+	const struct rpb_optdef *d = job->pattern && job->config ? job->pattern->options : NULL;
+	for (; d && d->key; d++) {
+		const char *v = (const char *)job->config + d->off;
+		if (d->path != RPB_PATH_WRITTEN || !*v)
+			continue;
+		if (rpb_path_within(v, abs_out) || rpb_path_within(abs_out, v)) {
+			snprintf(msg, n, "%s.%s = %s and --out %s nest; choose a %s outside --out "
+				 "(and an --out outside it)", job->pattern->name, d->key, v, abs_out,
+				 d->key);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static FILE *open_output(const char *dir, const char *name, const char *header)
@@ -507,6 +536,61 @@ static int check_paths(const struct cli *c, bool run, const char *prog)
 	return 0;
 }
 
+/* What every rank must share (docs/distributed.md): the program, the verb,
+ * the workload's contents, the resolved options but inject, the locations.
+ * Paths absolute, the DSN redacted (no secret leaves the process). */
+static int ranks_agree(const struct rpb_backend *b, const struct cli *c, const struct rpb_job *job,
+		       const char *prog)
+{
+	struct rpb_fields l = {0};
+	char digest[32], path[PATH_MAX], name[64];
+	json_t *opts = rpb_job_to_json(job);
+	char *dsn = c->dsn ? rpb_dsn_redacted(c->dsn) : NULL;
+	bool ok = opts && (!c->dsn || dsn) && rpb_fields_open(&l);
+	if (ok) {
+		rpb_fields_add(&l, "the backend", b->name);
+		rpb_fields_add(&l, "the command", c->command);
+		rpb_file_digest(c->target, digest);
+		rpb_fields_add(&l, "the workload's contents (digest)", digest);
+		for (size_t i = 0; i < c->nprops; i++) {
+			snprintf(name, sizeof name, "the contents of -P file %zu (digest)", i + 2);
+			rpb_file_digest(c->props[i], digest);
+			rpb_fields_add(&l, name, digest);
+		}
+		/* A fault is injected where it is set: one rank alone may have one. */
+		json_object_del(opts, "run.inject");
+		rpb_fields_add_json(&l, "option", opts);
+		if (c->out)
+			absolute_or_given(c->out, path, sizeof path);
+		rpb_fields_add(&l, "--out", c->out ? path : "(none: rank 0's default)");
+		if (c->dir)
+			absolute_or_given(c->dir, path, sizeof path);
+		rpb_fields_add(&l, "--dir", c->dir ? path : "(none)");
+		rpb_fields_add(&l, "--dsn", c->dsn ? dsn : "(none)");
+		rpb_fields_add(&l, "--schema", c->schema ? c->schema : "(none)");
+		rpb_fields_add(&l, "--fresh", c->fresh ? "given" : "(none)");
+		ok = rpb_fields_close(&l);
+	}
+	json_decref(opts);
+	free(dsn);
+	/* Out of memory on one rank: it says so, and every rank ends. */
+	if (!rpb_dist_agree(ok)) {
+		if (!ok)
+			fprintf(stderr, "%s: out of memory comparing this rank's settings with rank 0's\n",
+				prog);
+		rpb_fields_free(&l);
+		return ok ? RPB_EXIT_USAGE : RPB_EXIT_ENV;
+	}
+	char msg[2 * RPB_SHOWN_SIZE + 512];
+	int rc = rpb_dist_check(&l, msg, sizeof msg);
+	rpb_fields_free(&l);
+	if (rc == 0)
+		return 0;
+	if (msg[0]) /* one line, from the first rank that differs */
+		fprintf(stderr, "%s: %s\n", prog, msg);
+	return RPB_EXIT_USAGE;
+}
+
 static int cmd_run(const struct rpb_backend *b, struct cli *c, const char *prog,
 		   const char *argv0)
 {
@@ -529,6 +613,9 @@ static int cmd_run(const struct rpb_backend *b, struct cli *c, const char *prog,
 			"message says why)\n", prog);
 		rc = RPB_EXIT_USAGE;
 	}
+	/* Under mpirun every rank runs what rank 0 runs, or none runs. */
+	if (!rc && rpb_dist_on())
+		rc = ranks_agree(b, c, &job, prog);
 	if (rc) {
 		rpb_job_free(&job);
 		return rc;
@@ -575,8 +662,9 @@ static int cmd_run(const struct rpb_backend *b, struct cli *c, const char *prog,
 	absolute_or_given(out, abs_out, sizeof abs_out);
 	absolute_or_given(dir, abs_dir, sizeof abs_dir);
 	absolute_or_given(c->target, abs_workload, sizeof abs_workload);
-	if (c->fresh && embedded && !(b->flags & RPB_BF_STORES_NOTHING) &&
-	    check_fresh_nesting(abs_out, abs_dir, msg, sizeof msg) != 0) {
+	if ((embedded && !(b->flags & RPB_BF_STORES_NOTHING) &&
+	     check_nesting(abs_out, abs_dir, msg, sizeof msg) != 0) ||
+	    check_option_dirs(&job, abs_out, msg, sizeof msg) != 0) {
 		rc = RPB_EXIT_USAGE;
 		goto fail;
 	}
@@ -589,7 +677,7 @@ static int cmd_run(const struct rpb_backend *b, struct cli *c, const char *prog,
 	if (embedded && !(b->flags & RPB_BF_STORES_NOTHING))
 		make_out(dir, &made_store); /* --dir elsewhere: its new directories */
 	if (embedded && !(b->flags & RPB_BF_STORES_NOTHING) &&
-	    rpb_storedir_claim(dir, c->fresh, &lock_fd, msg, sizeof msg) != 0)
+	    rpb_storedir_claim(dir, c->fresh, b->own_files, &lock_fd, msg, sizeof msg) != 0)
 		goto fail;
 	own_store = lock_fd >= 0 && rpb_path_join(own_dir, sizeof own_dir, out, "store") == 0 &&
 		    !strcmp(own_dir, dir);
@@ -620,8 +708,9 @@ static int cmd_run(const struct rpb_backend *b, struct cli *c, const char *prog,
 	rn.store_dir = embedded ? abs_dir : NULL;
 	rn.quiet = c->quiet;
 	snprintf(rn.run_tag, sizeof rn.run_tag, "%08" PRIx32, tag + (uint32_t)rpb_dist_rank());
+	rn.summary_only = c->quiet;
 	if (rpb_dist_rank() > 0)
-		rn.quiet = true; /* rank 0 speaks for the run */
+		rn.quiet = true, rn.summary_only = false; /* rank 0 speaks for the run */
 	/* Several ranks: each writes its own samples.jtl, with the Hostname. */
 	char host[256] = "";
 	rn.rank = (unsigned)rpb_dist_rank();
@@ -637,6 +726,14 @@ static int cmd_run(const struct rpb_backend *b, struct cli *c, const char *prog,
 		snprintf(msg, sizeof msg, "out of memory recording the command line");
 		goto fail;
 	}
+	/* What the marks of directories the store owns (a binary_dir) name. */
+	char store_id[PATH_MAX + 512];
+	if (embedded)
+		snprintf(store_id, sizeof store_id, "%s", abs_dir);
+	else
+		snprintf(store_id, sizeof store_id, "schema %s at %.*s", cfg.name ? cfg.name : "",
+			 PATH_MAX, *dsn_shown ? dsn_shown : "(PG* environment)");
+	rn.store_id = store_id;
 	/* When stdout is the pattern's own (YCSB's exporter), the lines for
 	 * people at the end go to stderr, and none are printed here: a start
 	 * that then fails still says one line. */
@@ -692,10 +789,12 @@ static int cmd_run(const struct rpb_backend *b, struct cli *c, const char *prog,
 	}
 	ran = true;
 	/* Several ranks: rank 0 prints the merged result, not its own. */
-	bool quiet = rn.quiet;
+	bool quiet = rn.quiet, summary_only = rn.summary_only;
 	rn.quiet |= rpb_dist_on();
+	rn.summary_only &= !rpb_dist_on();
 	bool written = rpb_results_write(&rn, &where, msg, sizeof msg) == 0;
 	rn.quiet = quiet;
+	rn.summary_only = summary_only;
 	char merge_msg[1024];
 	if (rpb_dist_merge(&rn, written, top_out, merge_msg, sizeof merge_msg) != 0)
 		fprintf(stderr, "%s: %s\n", prog, merge_msg);
@@ -983,6 +1082,8 @@ static int driver_main(const struct rpb_backend *b, int argc, char **argv)
 	/* YCSB's own flags (-threads, -target, -s, -load, ...) in the driver's words. */
 	char ymsg[512];
 	if (rpb_ycsb_argv(&argc, &argv, ymsg, sizeof ymsg) != 0)
+		return usage_error(prog, "%s", ymsg);
+	if (rpb_args_file_argv(&argc, &argv, OPTSTRING, longopts, ymsg, sizeof ymsg) != 0)
 		return usage_error(prog, "%s", ymsg);
 	struct cli c;
 	int rc = parse_cli(&c, prog, argc, argv);

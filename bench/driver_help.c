@@ -118,12 +118,16 @@ void rpb_driver_help(struct rpb_help *h, const struct rpb_backend *b, const char
 	location_options(h, b);
 	char out[256];
 	snprintf(out, sizeof out, "results directory: new, or one that holds none of rpbench's "
-		 "result files; other files there stay (default: "
+		 "result files (other files there stay), never inside --dir nor around it (default: "
 		 "results/<pattern>-%s-<YYYYmmddTHHMMSSZ>, UTC)", b->name);
 	rpb_help_item(h, "-o, --out DIR", out);
-	rpb_help_item(h, "--fresh", "empty the store first (only a store rpbench marked as its own "
-		      "and no other process is using)");
-	rpb_help_item(h, "-q, --quiet", "no progress lines");
+	rpb_help_item(h, "--fresh", "empty the store first (only a store rpbench marked as its own, "
+		      "holding nothing but its own files, and no other process is using)");
+	rpb_help_item(h, "--args-file FILE", "more arguments, each ended by a NUL byte, read "
+		      "where this option stands from FILE (the user's own, mode 0600): how rpbench "
+		      "compare and sweep hand a run a --set list or DSN that holds a password, off "
+		      "the command line every user can read");
+	rpb_help_item(h, "-q, --quiet", "print only the final summary line (and errors)");
 	rpb_help_item(h, "-h, --help", "this help");
 	rpb_help_item(h, "-V, --version", "the versions of rpbench and of the backend's library");
 	rpb_help_section(h, "Workload files");

@@ -24,7 +24,7 @@
 static bool takes_value(const char *a)
 {
 	static const char *const with[] = {"-s", "-j", "-o", "-P", "-p", "--set", "--threads",
-					   "--dir", "--dsn", "--schema", "--out", NULL};
+					   "--dir", "--dsn", "--schema", "--out", "--args-file", NULL};
 	for (const char *const *w = with; *w; w++)
 		if (strcmp(a, *w) == 0)
 			return true;

@@ -901,6 +901,7 @@ static int cmd_sweep(const struct cli *cl)
 	p.dsn = cl->dsn;
 	p.quiet = cl->quiet;
 	char pgdir[256] = "", dsn[1024] = "";
+	rpb_exec_catch_signals(); /* a run stopped, its secrets' file removed, then the sweep ends */
 	if (rpb_exec_is_server(cl->backend) && cl->start_pg) {
 		if (start_server(cl->quiet, pgdir, sizeof pgdir, dsn, sizeof dsn) != 0)
 			return EXIT_ENV;

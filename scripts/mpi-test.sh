@@ -77,6 +77,36 @@ if ! grep -q '^RPB_WITH_MPI:BOOL=ON' "$build/CMakeCache.txt"; then
 	[ "$fails" = 0 ] && exit 0 || exit 1
 fi
 
+# Ranks that disagree: refused before the first operation with one line
+# from the first rank that differs, exit 1, and nothing written by any rank
+# (docs/distributed.md, "Every rank runs the same run").
+refused() {
+	local what=$1 want=$2 dir=$3 err
+	shift 3
+	err=$(timeout "$limit" "${mpmd[@]}" "$@" 2>&1 >/dev/null) && { fail "$what: exit 0"; return; }
+	[ "$(grep -c 'differs from rank 0' <<<"$err")" = 1 ] || fail "$what: not one refusal line: $err"
+	grep -q "^rpbench-[a-z]*: rank 1 differs from rank 0 in $want" <<<"$err" ||
+		fail "$what: the line does not name rank 1 and $want: $err"
+	[ -z "$(ls -A "$dir")" ] || fail "$what: the refused run wrote $(ls -A "$dir")"
+}
+echo "-- ranks that disagree are refused"
+for case in backend out set; do mkdir "$work/refuse-$case"; done
+n=$build/bin/rpbench-null
+other=$build/bin/rpbench-sqlite
+[ -x "$other" ] || other=$build/bin/rpbench-leveldb
+if [ -x "$other" ]; then
+	refused "differing backend" "the backend: [a-z]* here, null at rank 0" "$work/refuse-backend" \
+		-np 1 "$n" run "$wl" -s ops=20 -o "$work/refuse-backend/o" \
+		: -np 1 "$other" run "$wl" -s ops=20 -o "$work/refuse-backend/o"
+fi
+refused "differing --out" "--out: $work/refuse-out/o2 here, $work/refuse-out/o at rank 0" \
+	"$work/refuse-out" \
+	-np 1 "$n" run "$wl" -s ops=20 -o "$work/refuse-out/o" \
+	: -np 1 "$n" run "$wl" -s ops=20 -o "$work/refuse-out/o2"
+refused "differing --set" 'option.run.ops: "30" here, "20" at rank 0' "$work/refuse-set" \
+	-np 1 "$n" run "$wl" -s ops=20 -o "$work/refuse-set/o" \
+	: -np 2 "$n" run "$wl" -s ops=30 -o "$work/refuse-set/o"
+
 echo "-- sweep of threads and ranks"
 timeout "$limit" "$build/bin/rpbench" sweep "$wl" --backend null -s threads=1,2 --ranks 1,3 \
 	-s ops=300 -o "$work/sweepr" -q || fail "rank sweep"

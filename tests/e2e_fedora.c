@@ -369,3 +369,66 @@ Test(fedora_cost, parent_rewrites_grow_with_one_list_and_not_with_blocks,
 }
 
 #endif
+
+/* inject = leak@5: each thread's 5th create abandons its open transaction,
+ * its writes made. Every node sits in the root (pairtree_count = 0), so
+ * every later create needs the root the leaked transaction holds: it waits
+ * until the reaper, at txn_timeout, logs the transaction in state RUN and
+ * rolls it back, then succeeds. The leaked creates alone fail, as
+ * txn-timeout, and nothing of them stays in the store. The time limit
+ * only catches a hang (a leak nobody ends). */
+static void t_leak(const char *backend, const char *profile)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, backend);
+	struct e2e_args a;
+	e2e_run_args(&a, &e, E2E_CI_INGEST, e.out);
+	static const char *const sets[] = {"model=fedora", "threads=2", "ops=12", "probe_every=0",
+					   "size_max=8k", "pairtree_count=0", "txn_timeout=1000",
+					   "inject=leak@5", "on_error.txn-timeout=continue"};
+	for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++)
+		e2e_args_add(&a, "--set", sets[k], NULL);
+	e2e_args_add(&a, "--set", profile, NULL);
+	struct e2e_proc p;
+	e2e_exec(&p, e.cap, &a);
+	e2e_assert_code(&p, 0);
+	for (int t = 0; t < 2; t++) {
+		char line[160];
+		snprintf(line, sizeof line, "reaper: timeout for the transaction of operation 4 of "
+					     "thread %d in state RUN", t);
+		cr_assert(strstr(p.err, line), "no \"%s\" in:\n%s", line, p.err);
+		cr_assert(strstr(p.err, "abandoned by its request (inject = leak), it is active: "
+					"aborting it"), "%s", p.err);
+	}
+	e2e_proc_free(&p);
+	json_t *r = e2e_result(e.out);
+	cr_assert_eq(e2e_jint(r, "totals.acked"), 2 * 11, "every create but the leaked ones");
+	cr_assert_eq(e2e_jint(r, "errors.txn-timeout.count"), 2, "the leaked creates");
+	json_t *w0 = json_array_get(json_object_get(json_object_get(r, "ledger"), "workers"), 0);
+	json_t *f = json_array_get(json_object_get(w0, "failures"), 0);
+	cr_assert_eq(json_integer_value(json_array_get(f, 0)), 4, "[op, class, in_doubt]");
+	cr_assert_str_eq(json_string_value(json_array_get(f, 1)), "txn-timeout");
+	cr_assert(json_is_false(json_array_get(f, 2)), "nothing of it was committed, not in doubt");
+	json_decref(r);
+	e2e_verify_clean(&e, e.out, 2 * 11);
+	e2e_env_fini(&e);
+}
+
+#define TL(backend)                                                                 \
+	Test(e2e_##backend, fedora_leak_durable, .fini = e2e_cleanup)              \
+	{                                                                           \
+		t_leak(#backend, "profile=durable");                                \
+	}                                                                           \
+	Test(e2e_##backend, fedora_leak_fedora45, .fini = e2e_cleanup)             \
+	{                                                                           \
+		t_leak(#backend, "profile=fedora-4.5");                             \
+	}
+#ifdef RPB_HAVE_LEVELDB
+TL(leveldb)
+#endif
+#ifdef RPB_HAVE_SQLITE
+TL(sqlite)
+#endif
+#ifdef RPB_HAVE_POSTGRES
+TL(postgres)
+#endif

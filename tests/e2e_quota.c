@@ -2,8 +2,11 @@
  * under its store. The environment is untrusted: only quota-run's own
  * values are recorded, anything else is left out with one warning. */
 #include <criterion/criterion.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "e2e_util.h"
 
@@ -71,4 +74,59 @@ Test(e2e_null, quota_bogus_left_out, .fini = e2e_cleanup)
 	json_decref(q);
 	free(err);
 	e2e_env_fini(&e);
+}
+
+/* bench/quota-run's refusals: one line naming the problem and the fix, exit
+ * 125, before it makes a mount point or an image (nothing left behind). */
+#define QUOTA_RUN RPB_SOURCE_DIR "/bench/quota-run"
+
+static void quota_refused(struct e2e_env *e, const char *needle, ...)
+{
+	struct e2e_args a = {.n = 0};
+	e2e_args_add(&a, "bash", QUOTA_RUN, NULL);
+	va_list ap;
+	va_start(ap, needle);
+	e2e_args_addv(&a, ap);
+	va_end(ap);
+	struct e2e_proc p;
+	e2e_exec(&p, e->cap, &a);
+	e2e_assert_refusal(&p, 125, needle, NULL);
+	e2e_proc_free(&p);
+}
+
+Test(e2e_null, quota_run_status_directory_refused, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "null");
+	char dir[E2E_PATH];
+	e2e_path(&e, dir, "statusdir");
+	cr_assert_eq(mkdir(dir, 0755), 0);
+	quota_refused(&e, "is a directory; give a file's path", "--size", "8M", "--fs", "tmpfs",
+		      "--status", dir, "--", "true", NULL);
+}
+
+Test(e2e_null, quota_run_size_beyond_bash_refused, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "null");
+	quota_refused(&e, "is not a size like 8M", "--size", "99999999999999999999G", "--", "true",
+		      NULL);
+}
+
+/* ext4's root holds lost+found: a store there would be refused by rpbench
+ * after the mount; quota-run says so first. Needs root (a loop device). */
+Test(e2e_null, quota_run_store_at_ext4_root_refused, .fini = e2e_cleanup)
+{
+	if (geteuid() != 0)
+		cr_skip_test("ext4 under quota-run needs root");
+	struct e2e_env e;
+	e2e_env_init(&e, "null");
+	char keep[E2E_PATH];
+	e2e_path(&e, keep, "keep");
+	quota_refused(&e, "holds lost+found; give --dir {quota}/store", "--size", "8M", "--fs", "ext4",
+		      "--keep", keep, "--", e.bin, "run", E2E_CI_INGEST, "--dir", keep, "--out", e.out,
+		      NULL);
+	cr_assert(!e2e_exists(keep), "--keep %s was made before the refusal", keep);
+	quota_refused(&e, "holds lost+found", "--size", "8M", "--fs", "ext4", "--", e.bin, "run",
+		      E2E_CI_INGEST, "--dir={quota}", "--out", e.out, NULL);
 }

@@ -741,7 +741,7 @@ void e2e_kill_run(struct e2e_proc *p)
 long e2e_count_files(const char *dir, const char *infix)
 {
 	char cmd[E2E_PATH * 2];
-	snprintf(cmd, sizeof cmd, "find '%s' -type f %s%s%s 2>/dev/null | wc -l", dir,
+	snprintf(cmd, sizeof cmd, "find '%s' -type f ! -name '.*' %s%s%s 2>/dev/null | wc -l", dir,
 		 infix ? "-name '*" : "", infix ? infix : "", infix ? "*'" : "");
 	FILE *f = popen(cmd, "r");
 	cr_assert_not_null(f);

@@ -150,7 +150,8 @@ char *e2e_slurp(const char *path, size_t *len);
 /* dir/name read whole; asserts it is there. */
 char *e2e_slurp_in(const char *dir, const char *name);
 bool e2e_exists(const char *path);
-/* Files under dir whose name holds infix (NULL: every file), counted on disk. */
+/* Files under dir whose name holds infix (NULL: every file), counted on disk;
+ * dot-files (rpbench's marks) are not counted. */
 long e2e_count_files(const char *dir, const char *infix);
 void e2e_write_file(const char *path, const char *text);
 

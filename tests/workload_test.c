@@ -382,6 +382,12 @@ Test(workload, inject)
 	dump = rpb_job_to_json(&job);
 	cr_assert_str_eq(dumped(dump, "run.inject"), "partial:2@7");
 	json_decref(dump);
+	set_ok(&job, "inject=leak@4");
+	cr_assert_eq(job.run.inject.kind, RPB_INJECT_LEAK);
+	cr_assert_eq(job.run.inject.every, 4);
+	dump = rpb_job_to_json(&job);
+	cr_assert_str_eq(dumped(dump, "run.inject"), "leak@4");
+	json_decref(dump);
 	set_ok(&job, "inject=kill:file@5");
 	cr_assert_eq(job.run.inject.kind, RPB_INJECT_KILL);
 	cr_assert_eq(job.run.inject.point, RPB_KILL_FILE);
@@ -397,7 +403,8 @@ Test(workload, inject)
 	}
 	const char *range = "give off, stall:MS@N, lock:MS@N or partial:K@N with MS in [1, "
 			    "86400000] ms and K documents in the same range, or kill:POINT@N with "
-			    "POINT one of begin, commit, acked, file; N >= 1 (every Nth operation)";
+			    "POINT one of begin, commit, acked, file, or leak@N; N >= 1 (every Nth "
+			    "operation; leak: the Nth)";
 	static const struct {
 		const char *value, *what;
 	} bad[] = {
@@ -407,6 +414,8 @@ Test(workload, inject)
 		{"partial:0@1", "out of range"},
 		{"kill:nowhere@1", "invalid"}, {"kill:file@0", "out of range"},
 		{"kill:file", "invalid"},      {"kill:@2", "invalid"},
+		{"leak@0", "out of range"},    {"leak@", "invalid"},
+		{"leak:5@1", "invalid"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		char a[64], want[512];

@@ -96,6 +96,14 @@ void rpb_cmd_set(FILE *f, const char *option, const char *assignment)
 	free(r);
 }
 
+bool rpb_set_has_secret(const char *assignment)
+{
+	char *r = set_redacted(assignment);
+	bool secret = !r || strcmp(r, assignment) != 0; /* out of memory: assume the worst */
+	free(r);
+	return secret;
+}
+
 const char *rpb_set_shown(char *out, size_t n, const char *assignment)
 {
 	char *r = set_redacted(assignment);

@@ -33,6 +33,10 @@ void rpb_cmd_dsn(FILE *f, const char *option, const char *dsn);
  * as one shown as rpb_text_shown would. */
 void rpb_cmd_set(FILE *f, const char *option, const char *assignment);
 
+/* Whether a --set assignment holds a secret: its recorded form
+ * (rpb_cmd_set) is not the assignment as given. */
+bool rpb_set_has_secret(const char *assignment);
+
 /* Reads one word of a command line rpb_cmd_word wrote, at *p, into out
  * (quotes removed); advances *p. false at the end. */
 bool rpb_cmd_next_word(const char **p, char *out, size_t n);

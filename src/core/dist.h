@@ -35,6 +35,8 @@ const char *rpb_dist_thread_level(void);
 bool rpb_dist_agree(bool ok);
 /* Rank 0's bytes of buf (n of them) on every rank. */
 void rpb_dist_bcast(void *buf, size_t n);
+/* The smallest of every rank's v (v standalone). */
+int rpb_dist_min(int v);
 
 /* What one rank brings to an exchange, for rank 0's progress lines: its
  * samples so far (every label, warm-up included), their latency sum (ns)

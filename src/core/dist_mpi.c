@@ -101,6 +101,17 @@ void rpb_dist_bcast(void *buf, size_t n)
 	rpb_dist_wait(&r);
 }
 
+int rpb_dist_min(int v)
+{
+	if (!on)
+		return v;
+	int all = v;
+	MPI_Request r;
+	MPI_Iallreduce(&v, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD, &r);
+	rpb_dist_wait(&r);
+	return all;
+}
+
 bool rpb_dist_sync_idle(void)
 {
 	return on && sync_req[0] == MPI_REQUEST_NULL;

@@ -93,6 +93,8 @@ static int write_merged(struct rpb_runner *rn, const char *out, char *texts, con
 		rc = rpb_results_report(rn, top, out, msg, n);
 	if (!rc && !rn->quiet)
 		printf("Merged %d ranks: %s/result.json\n%s", rpb_dist_size(), out, summary);
+	else if (!rc && rn->summary_only) /* --quiet: the merged summariser line alone */
+		printf("%.*s\n", (int)strcspn(summary, "\n"), summary);
 	free(text);
 	free(summary);
 	json_decref(top);

@@ -41,6 +41,11 @@ void rpb_dist_bcast(void *buf, size_t n)
 	(void)buf, (void)n;
 }
 
+int rpb_dist_min(int v)
+{
+	return v;
+}
+
 bool rpb_dist_sync_idle(void)
 {
 	return false;

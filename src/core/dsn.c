@@ -65,6 +65,18 @@ char *rpb_dsn_redacted(const char *dsn)
 	return text;
 }
 
+bool rpb_dsn_has_secret(const char *dsn)
+{
+	if (!dsn || !*dsn || !is_conninfo(dsn))
+		return false;
+	PQconninfoOption *opts = PQconninfoParse(dsn, NULL);
+	bool secret = !opts;
+	for (const PQconninfoOption *o = opts; o && o->keyword; o++)
+		secret |= is_secret(o) && o->val && *o->val;
+	PQconninfoFree(opts);
+	return secret;
+}
+
 const char *rpb_dsn_shown(char *out, size_t n, const char *dsn)
 {
 	char *r = rpb_dsn_redacted(dsn);

@@ -15,6 +15,11 @@
  * NULL only when out of memory. */
 char *rpb_dsn_redacted(const char *dsn);
 
+/* Whether a DSN holds a secret as libpq reads it: a secret option with a
+ * value, or text libpq cannot parse (which may quote one). A plain database
+ * name holds none. */
+bool rpb_dsn_has_secret(const char *dsn);
+
 /* The same into a buffer, cut short like any quoted value (shown.h). */
 const char *rpb_dsn_shown(char *out, size_t n, const char *dsn);
 

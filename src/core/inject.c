@@ -224,6 +224,12 @@ void rpb_inject_point(struct rpb_worker *w, uint64_t i, bool before_begin, enum 
 		stall(w, in->ms);
 }
 
+bool rpb_inject_leak(const struct rpb_worker *w, uint64_t i)
+{
+	const struct rpb_inject *in = &w->rn->job->run.inject;
+	return in->kind == RPB_INJECT_LEAK && i + 1 == in->every;
+}
+
 uint64_t rpb_inject_partial(const struct rpb_worker *w, uint64_t i)
 {
 	const struct rpb_inject *in = &w->rn->job->run.inject;

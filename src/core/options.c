@@ -155,7 +155,8 @@ static void fmt_expect(char *buf, size_t n, const struct rpb_optdef *d)
 	case RPB_OPT_INJECT:
 		snprintf(buf, n, "off, stall:MS@N, lock:MS@N or partial:K@N with MS in [%" PRIu64
 			 ", %" PRIu64 "] ms and K documents in the same range, or kill:POINT@N with "
-			 "POINT one of begin, commit, acked, file; N >= 1 (every Nth operation)",
+			 "POINT one of begin, commit, acked, file, or leak@N; N >= 1 (every Nth "
+			 "operation; leak: the Nth)",
 			 d->umin, d->umax);
 		break;
 	case RPB_OPT_STRING:
@@ -271,12 +272,22 @@ static enum rpb_opt_result parse_policy(const struct rpb_optdef *d, const char *
 
 const char *const rpb_kill_point_names[RPB_KILL_POINTS] = {"begin", "commit", "acked", "file"};
 
-/* "off", "stall:MS@N", "lock:MS@N", "partial:K@N" or "kill:POINT@N". */
+/* "off", "stall:MS@N", "lock:MS@N", "partial:K@N", "kill:POINT@N" or "leak@N". */
 static enum rpb_opt_result parse_inject(const struct rpb_optdef *d, const char *s,
 					struct rpb_inject *in)
 {
 	if (strcmp(s, "off") == 0) {
 		*in = (struct rpb_inject){RPB_INJECT_OFF, 0, 0, 0};
+		return RPB_OPT_OK;
+	}
+	if (strncmp(s, "leak@", 5) == 0) {
+		uint64_t at;
+		enum rpb_opt_result r = parse_u64(s + 5, false, &at);
+		if (r != RPB_OPT_OK)
+			return r;
+		if (at < 1)
+			return RPB_OPT_RANGE;
+		*in = (struct rpb_inject){RPB_INJECT_LEAK, 0, at, 0};
 		return RPB_OPT_OK;
 	}
 	if (strncmp(s, "kill:", 5) == 0) {
@@ -481,6 +492,8 @@ void rpb_opt_format(char *buf, size_t n, const void *cfg, const struct rpb_optde
 			snprintf(buf, n, "off");
 		else if (in->kind == RPB_INJECT_KILL)
 			snprintf(buf, n, "kill:%s@%" PRIu64, rpb_kill_point_names[in->point], in->every);
+		else if (in->kind == RPB_INJECT_LEAK)
+			snprintf(buf, n, "leak@%" PRIu64, in->every);
 		else
 			snprintf(buf, n, "%s:%" PRIu64 "@%" PRIu64,
 				 in->kind == RPB_INJECT_STALL  ? "stall"

@@ -32,9 +32,10 @@ struct rpb_warmup {
  * store transaction at a time (profile = fedora-4.5) fails after ms of them
  * are committed (partial: ms counts documents), or the process kills
  * itself with SIGKILL at a named point of the operation (kill: a crash at
- * a moment that matters, without timing). */
+ * a moment that matters, without timing), or the N-th create abandons its
+ * open transaction to the reaper (leak: every = N). */
 enum rpb_inject_kind { RPB_INJECT_OFF = 0, RPB_INJECT_STALL, RPB_INJECT_LOCK, RPB_INJECT_PARTIAL,
-		       RPB_INJECT_KILL };
+		       RPB_INJECT_KILL, RPB_INJECT_LEAK };
 /* Where kill strikes: before the operation's transaction begins (the
  * Fedora model has written and renamed its binary's file by then), just
  * before its commit, after its commit returned but before the ledger
@@ -68,11 +69,15 @@ enum rpb_opt_type {
 	RPB_OPT_BOOL,
 	RPB_OPT_WARMUP,  /* operations per thread, or a time with a suffix */
 	RPB_OPT_POLICY,  /* stop, continue or retry:N */
-	RPB_OPT_INJECT,  /* off, stall:MS@N, lock:MS@N, partial:K@N or kill:POINT@N */
+	RPB_OPT_INJECT,  /* off, stall:MS@N, lock:MS@N, partial:K@N, kill:POINT@N or leak@N */
 	RPB_OPT_STRING,  /* text of at most umax bytes, in a char array field */
 };
 
 /* A table is an array of rows ended by a row whose key is NULL. */
+/* What a path option names: a file rpbench reads, or a directory it writes
+ * into (which never nests with --out). */
+enum rpb_opt_path { RPB_PATH_NONE = 0, RPB_PATH_READ, RPB_PATH_WRITTEN };
+
 struct rpb_optdef {
 	const char *key;
 	enum rpb_opt_type type;
@@ -85,6 +90,8 @@ struct rpb_optdef {
 	int cls;             /* POLICY: the error class; -1 = every class, off names
 			      * an array of RPB_STATUS_COUNT policies */
 	const char *help;
+	enum rpb_opt_path path; /* STRING naming a file or directory: made absolute
+				 * and canonical before it is used or recorded */
 };
 
 /* Large bounds, as --help shows them (2^62, 2^32). */
@@ -96,6 +103,17 @@ enum rpb_opt_result { RPB_OPT_OK = 0, RPB_OPT_BAD, RPB_OPT_RANGE };
 
 /* Parses value into the field of cfg that d names. */
 enum rpb_opt_result rpb_opt_store(void *cfg, const struct rpb_optdef *d, const char *value);
+/* A path option's value (d->path), when it has one: replaced by its
+ * absolute, canonical form (rpb_path_absolute), so result.json records it
+ * whole and verify finds it from any working directory. Non-zero with a
+ * one-line msg when it cannot be resolved or no longer fits. */
+int rpb_opt_path_absolute(void *cfg, const char *section, const struct rpb_optdef *d,
+			  const char *where, char *msg, size_t n);
+/* The same for every RPB_PATH_WRITTEN row of a table (rpb_job_finish); a
+ * file a pattern reads is resolved by the pattern when its setting uses
+ * it (an unused default stays as it is). */
+int rpb_opt_paths_absolute(void *cfg, const char *section, const struct rpb_optdef *opts,
+			   const char *where, char *msg, size_t n);
 /* Stores every row's default. */
 void rpb_opt_defaults(void *cfg, const struct rpb_optdef *opts);
 /* Parses value into d's field; on failure writes "[section] key = value is

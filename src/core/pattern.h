@@ -76,6 +76,9 @@ struct rpb_pattern {
 	/* Optional: true when the payloads are binary, not text (samples.jtl's
 	 * dataType). */
 	bool (*binary_payload)(const void *config);
+	/* Each acknowledged main operation stores one object (ingest's
+	 * create): the progress line counts them beside the store's size. */
+	bool stores_objects;
 
 	/* Optional: bytes the pattern keeps on disk beside the backend's own
 	 * files (the Fedora model's file binary store; a backend's usage counts

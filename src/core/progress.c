@@ -8,6 +8,8 @@
 #include "hostinfo.h"
 #include "paths.h"
 #include "progress.h"
+#include "runlimits.h"
+#include "text.h"
 #include "usage.h"
 
 #define JTL_HEAD "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,"
@@ -70,6 +72,98 @@ void rpb_summary_line(char *buf, size_t n, char sign, const struct rpb_hist_snap
 	if (active >= 0 && len > 0 && (size_t)len < n)
 		snprintf(buf + len, n - (size_t)len, " Active: %d Started: %d Finished: %d", active,
 			 started, finished);
+}
+
+void rpb_precise_line(char *buf, size_t n, const struct rpb_hist_snap *s, double dt,
+		      double elapsed, double done, double eta)
+{
+	int len = snprintf(buf, n, "progress: interval %.3f s, elapsed %.3f s; Avg: %.1f Min: %.1f Max: "
+				   "%.1f us",
+			   dt, elapsed, s->count ? rpb_snap_mean(s) / 1e3 : 0,
+			   s->count ? (double)s->min / 1e3 : 0, s->count ? (double)s->max / 1e3 : 0);
+	if (done < 0 || len < 0 || (size_t)len >= n)
+		return;
+	/* Under 100 s to the tenth, as the interval; longer as hh:mm:ss. */
+	char left[32] = "\u2014";
+	if (eta >= 0 && eta < 100)
+		snprintf(left, sizeof left, "%.1f s", eta);
+	else if (eta >= 100)
+		rpb_hms(left, sizeof left, eta);
+	snprintf(buf + len, n - (size_t)len, "; %.1f%% done, ETA %s", 100 * done, left);
+}
+
+double rpb_disk_full_minutes(const double *t, const uint64_t *bytes, unsigned n, uint64_t free)
+{
+	if (n < 4 || t[n - 1] <= t[0])
+		return -1;
+	if (bytes[n - 1] <= bytes[0])
+		return -2;
+	double per_s = (double)(bytes[n - 1] - bytes[0]) / (t[n - 1] - t[0]);
+	return (double)free / per_s / 60;
+}
+
+void rpb_store_part(char *buf, size_t n, int64_t objects, uint64_t store, bool have_free,
+		    uint64_t free, double minutes)
+{
+	char count[32] = "", size[32], room[32], full[48] = "\u2014";
+	if (objects >= 0)
+		snprintf(count, sizeof count, "%s", rpb_text_grouped(size, sizeof size, (uint64_t)objects));
+	rpb_text_bytes(size, sizeof size, store);
+	if (!have_free) {
+		snprintf(buf, n, "; stored %s%sstore %s", count, *count ? " objects, " : "", size);
+		return;
+	}
+	rpb_text_bytes(room, sizeof room, free);
+	if (minutes == -2)
+		snprintf(full, sizeof full, "not growing");
+	else if (minutes >= 0 && minutes < 1)
+		snprintf(full, sizeof full, "< 1 min");
+	else if (minutes >= 1)
+		snprintf(full, sizeof full, "~%.0f min", minutes);
+	snprintf(buf, n, "; stored %s%sstore %s, %s free, disk full in %s", count,
+		 *count ? " objects, " : "", size, room, full);
+}
+
+void rpb_behind_line(char *buf, size_t n, uint64_t started, double dt, double rate)
+{
+	buf[0] = '\0';
+	if (rate <= 0 || dt <= 0 || rate * dt < 10 || (double)started >= 0.9 * rate * dt)
+		return;
+	snprintf(buf, n, "warning: behind rate: %.0f/s of %g/s asked; the backend cannot keep up, "
+			 "latencies include queueing", (double)started / dt, rate);
+}
+
+/* The main operations the run's threads have started. */
+static uint64_t threads_issued(struct rpb_runner *rn)
+{
+	uint64_t n = 0;
+	for (unsigned t = 0; t < rn->nthreads && t < rn->nworkers; t++)
+		n += atomic_load_explicit(&rn->workers[t].issued, memory_order_relaxed);
+	return n;
+}
+
+/* The store part of the progress line: its size now joins the readings the
+ * disk-full estimate takes its growth from. */
+static void store_part(struct rpb_progress *pg, struct rpb_runner *rn, double total_t, bool have_store,
+		       uint64_t store, uint64_t acked, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	if (!have_store)
+		return;
+	if (pg->grow_n == RPB_GROWTH_TICKS) {
+		memmove(pg->grow_t, pg->grow_t + 1, sizeof pg->grow_t - sizeof pg->grow_t[0]);
+		memmove(pg->grow_bytes, pg->grow_bytes + 1, sizeof pg->grow_bytes - sizeof pg->grow_bytes[0]);
+		pg->grow_n--;
+	}
+	pg->grow_t[pg->grow_n] = total_t;
+	pg->grow_bytes[pg->grow_n++] = store;
+	char type[64];
+	uint64_t free = 0, total = 0;
+	if (rn->store_dir)
+		rpb_fs_info(rn->store_dir, type, sizeof type, &free, &total);
+	bool have_free = total > 0;
+	rpb_store_part(buf, n, rn->pattern->stores_objects ? (int64_t)acked : -1, store, have_free, free,
+		       have_free ? rpb_disk_full_minutes(pg->grow_t, pg->grow_bytes, pg->grow_n, free) : -1);
 }
 
 void rpb_merge_all(struct rpb_runner *rn, struct rpb_hist_snap *out, struct rpb_hist_snap *tmp)
@@ -205,6 +299,21 @@ void rpb_progress_tick(struct rpb_progress *pg, struct rpb_runner *rn, bool fina
 	for (unsigned t = 0; t < rn->nworkers; t++)
 		acked += atomic_load_explicit(&rn->workers[t].acked, memory_order_relaxed);
 
+	uint64_t store = 0;
+	bool have_store = rpb_store_bytes(rn, &store);
+	if (!have_store)
+		store = 0;
+	/* The open model falling behind its rate over the interval (not the
+	 * last, partial one, nor once a thread is done: then fewer start). */
+	uint64_t issued = threads_issued(rn);
+	if (!final && !rn->quiet && rn->job->run.rate > 0 && active == rn->nworkers) {
+		char warn[256];
+		rpb_behind_line(warn, sizeof warn, issued - pg->prev_issued, dt, rn->job->run.rate);
+		if (*warn)
+			fprintf(rn->say ? rn->say : stdout, "%s\n", warn);
+	}
+	pg->prev_issued = issued;
+
 	/* A pattern with lines of its own (YCSB's status lines) prints those;
 	 * rank 0 of several ranks prints every rank's samples merged. */
 	bool own = rn->pattern->progress && !rn->quiet;
@@ -221,6 +330,13 @@ void rpb_progress_tick(struct rpb_progress *pg, struct rpb_runner *rn, bool fina
 		if (!final) {
 			rpb_summary_line(line, sizeof line, '=', pg->cur, errors, total_t, -1, 0, 0);
 			printf("%s\n", line);
+			double done, eta;
+			if (!rpb_run_done(rn, total_t, &done, &eta))
+				done = -1;
+			rpb_precise_line(line, sizeof line, delta, dt, total_t, done, eta);
+			char stored[192];
+			store_part(pg, rn, total_t, have_store, store, acked, stored, sizeof stored);
+			printf("%s%s\n", line, stored);
 			/* The backend's latest gauge readings (taken by the supervisor). */
 			char gauges[512];
 			rpb_gauges_latest(&rn->gauges, gauges, sizeof gauges);
@@ -231,9 +347,6 @@ void rpb_progress_tick(struct rpb_progress *pg, struct rpb_runner *rn, bool fina
 			rn->quiet = true;
 	}
 	if (pg->csv && (!final || delta->count)) {
-		uint64_t store = 0;
-		if (!rpb_store_bytes(rn, &store))
-			store = 0;
 		fprintf(pg->csv, "%.3f,%" PRIu64 ",%.2f,%.1f,%.1f,%.1f,%.1f,%" PRIu64 ",%" PRIu64 ",%" PRIu64
 				 ",%" PRIu64,
 			total_t, delta->count, dt > 0 ? (double)delta->count / dt : 0,

@@ -21,7 +21,29 @@ struct rpb_progress {
 	struct rpb_dist_state dist_prev;
 	uint64_t dist_min, dist_max;
 	double dist_dt, dist_total; /* this tick's interval and time so far (s) */
+	/* The store's size at the last RPB_GROWTH_TICKS ticks, oldest first,
+	 * for the disk-full estimate; the threads' operations started at the
+	 * previous tick, for the open model's rate. */
+	double grow_t[5];
+	uint64_t grow_bytes[5];
+	unsigned grow_n;
+	uint64_t prev_issued;
 };
+#define RPB_GROWTH_TICKS 5
+
+/* Minutes until free bytes are gone at the store's growth over the n
+ * readings (t in s, oldest first): -1 before 4 readings (not yet
+ * meaningful), 0 when it does not grow (-2 then, to tell it apart). */
+double rpb_disk_full_minutes(const double *t, const uint64_t *bytes, unsigned n, uint64_t free);
+/* "; stored 1,412 objects, store 5.5 MiB, 12.3 GiB free, disk full in ~34 min"
+ * (objects < 0: not counted; have_free false: a server's store, no free
+ * space or estimate). */
+void rpb_store_part(char *buf, size_t n, int64_t objects, uint64_t store, bool have_free,
+		    uint64_t free, double minutes);
+/* The open model's warning, or "" when the interval kept up: over dt s the
+ * threads started started operations, asked rate/s; judged only over 10
+ * operations asked or more. */
+void rpb_behind_line(char *buf, size_t n, uint64_t started, double dt, double rate);
 
 /* Opens intervals.csv, whose header has a gauge_<name> column for each
  * gauge the backend has answered with so far (read once before the
@@ -42,6 +64,13 @@ bool rpb_stdout_lost(void);
  * the Active/Started/Finished tail when active < 0. */
 void rpb_summary_line(char *buf, size_t n, char sign, const struct rpb_hist_snap *s,
 		      uint64_t errors, double seconds, int active, int started, int finished);
+/* rpbench's own line after JMeter's (which keep whole seconds and ms, as
+ * JMeter's parsers read them): "progress: interval 0.100 s, elapsed
+ * 1.300 s; Avg: 41.2 Min: 12.0 Max: 1203.5 us; 47.1% done, ETA 2.4 s"
+ * (s: the interval's samples; done < 0: no limit to measure against, no
+ * share or ETA; eta < 0: not known yet, "—"). */
+void rpb_precise_line(char *buf, size_t n, const struct rpb_hist_snap *s, double dt,
+		      double elapsed, double done, double eta);
 /* When the run will stop, for the header line: "stops after 60 s or
  * 1000 ops per thread, or on an error or a signal"; with no limit, "stops
  * when the pattern's work is done, on an error or a signal". */

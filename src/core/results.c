@@ -17,34 +17,11 @@
 #include "paths.h"
 #include "progress.h"
 #include "results.h"
+#include "runlimits.h"
+#include "text.h"
 #include "usage.h"
 
 /* 1234567 -> "1,234,567" */
-static const char *grouped(char *buf, size_t n, uint64_t v)
-{
-	char digits[32];
-	int len = snprintf(digits, sizeof digits, "%" PRIu64, v);
-	size_t o = 0;
-	for (int i = 0; i < len && o + 2 < n; i++) {
-		if (i && (len - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = digits[i];
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
-static const char *human_bytes(char *buf, size_t n, uint64_t v)
-{
-	const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-	double x = (double)v;
-	unsigned u = 0;
-	while (x >= 1024 && u < 4)
-		x /= 1024, u++;
-	snprintf(buf, n, u ? "%.1f %s" : "%.0f %s", x, unit[u]);
-	return buf;
-}
-
 /* Measured (post warm-up) statistics of one label, summed over workers. */
 struct label_totals {
 	struct rpb_hist_snap snap;
@@ -137,10 +114,10 @@ void rpb_status_line(struct rpb_runner *rn, char *buf, size_t n)
 {
 	char acked[32], bytes[32], stored[48] = "", hms[32];
 	const char *noun = rn->pattern->noun;
-	grouped(acked, sizeof acked, threads_acked(rn));
+	rpb_text_grouped(acked, sizeof acked, threads_acked(rn));
 	/* Patterns that write no payload (metadata) say nothing about bytes. */
 	if (acked_bytes(rn, rn->nthreads)) { /* the threads' own, as their count */
-		human_bytes(bytes, sizeof bytes, acked_bytes(rn, rn->nthreads));
+		rpb_text_bytes(bytes, sizeof bytes, acked_bytes(rn, rn->nthreads));
 		snprintf(stored, sizeof stored, " (%s stored)", bytes);
 	}
 	rpb_hms(hms, sizeof hms, (double)(rn->t_end - rn->t_start) / 1e9);
@@ -171,7 +148,7 @@ void rpb_status_line(struct rpb_runner *rn, char *buf, size_t n)
 		return;
 	case RPB_STOP_ERROR: {
 		char op[32];
-		grouped(op, sizeof op, rn->stop_op + 1);
+		rpb_text_grouped(op, sizeof op, rn->stop_op + 1);
 		const char *label =
 			rn->pattern->labels[rn->pattern->op_label
 						    ? rn->pattern->op_label(rn->job, rn->stop_worker, rn->stop_op)
@@ -662,9 +639,9 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 	rpb_summary_line(line, sizeof line, '=', all, measured_errors, secs, -1, 0, 0);
 	snprintf(seedline, sizeof seedline,
 		 "Summary: %s in %.0fs = %.1f/s, Avg: %.0f, Min: %.0f, Max: %.0f, Err: %s (%.2f%%)",
-		 grouped(c1, sizeof c1, all->count), secs, secs > 0 ? (double)all->count / secs : 0,
+		 rpb_text_grouped(c1, sizeof c1, all->count), secs, secs > 0 ? (double)all->count / secs : 0,
 		 rpb_snap_mean(all) / 1e6, all->count ? (double)all->min / 1e6 : 0,
-		 (double)all->max / 1e6, grouped(c2, sizeof c2, measured_errors),
+		 (double)all->max / 1e6, rpb_text_grouped(c2, sizeof c2, measured_errors),
 		 all->count ? 100.0 * (double)measured_errors / (double)all->count : 0);
 
 	uint64_t store_bytes = 0;
@@ -701,6 +678,15 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 	const struct rpb_err *se = &rn->stop_err;
 	enum rpb_stop why = (enum rpb_stop)atomic_load(&rn->stop);
 	json_t *stop = json_pack("{s:s}", "reason", rpb_stop_name(why));
+	/* Added beside reason, whose values stay as they were: which limit
+	 * ended a run that ended on one, and in words when others were set. */
+	char ended[256];
+	const char *limit = rn->stop_by_peer ? NULL : rpb_ended_limit(rn);
+	bool ended_early = limit && rpb_ended_line(rn, ended, sizeof ended);
+	if (limit)
+		json_object_set_new(stop, "limit", json_string(limit));
+	if (ended_early)
+		json_object_set_new(stop, "ended", json_string(ended));
 	/* A rank that another rank's stop ended (dist.h) has no error of its
 	 * own: only the message, which names that rank. */
 	bool own_err = !rn->stop_by_peer;
@@ -735,8 +721,9 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 	int rc = 0;
 	char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 	char summary[4096];
-	snprintf(summary, sizeof summary, "%s\n%s\nStatus: %s\nBackend: %s (%s), profile = %s, sync = %s, pattern %s, seed %" PRIu64 "\n",
-		 line, seedline, status, rn->backend->name, rn->backend->version(),
+	snprintf(summary, sizeof summary, "%s\n%s\nStatus: %s\n%s%s%sBackend: %s (%s), profile = %s, sync = %s, pattern %s, seed %" PRIu64 "\n",
+		 line, seedline, status, ended_early ? "ended: " : "", ended_early ? ended : "",
+		 ended_early ? "\n" : "", rn->backend->name, rn->backend->version(),
 		 rpb_profile_names[rn->job->run.profile],
 		 rn->job->run.sync == RPB_SYNC_COMMIT ? "commit" : "none", rn->pattern->name,
 		 rn->job->run.seed);
@@ -762,6 +749,11 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 		FILE *say = rn->say ? rn->say : stdout;
 		fputs(summary, say);
 		fprintf(say, "Results: %s\n", where->out ? where->out : rn->out_dir);
+		rpb_stdout_lost();
+	} else if (rn->summary_only && !rn->pattern->stdout_output) {
+		/* --quiet: the final summariser line alone (not where stdout is the
+		 * pattern's own output, YCSB's exporter) */
+		fprintf(rn->say ? rn->say : stdout, "%s\n", line);
 		rpb_stdout_lost();
 	}
 	free(text);

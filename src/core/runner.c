@@ -11,6 +11,7 @@
 #include "dist.h"
 #include "fsutil.h"
 #include "ledger.h"
+#include "runlimits.h"
 #include "progress.h"
 #include "runner.h"
 #include "txnwatch.h"
@@ -218,11 +219,7 @@ static void *worker_main(void *arg)
 	double gap = run->rate > 0 && !extra ? 1e9 * (double)rn->nthreads / run->rate : 0;
 	uint64_t phase = extra ? 0 : (uint64_t)(gap * w->id / rn->nthreads);
 
-	uint64_t limit = run->ops ? run->ops : UINT64_MAX;
-	if (!extra && rn->pattern->thread_ops) {
-		uint64_t own = rn->pattern->thread_ops(rn->job, w->id);
-		limit = own < limit ? own : limit;
-	}
+	uint64_t limit = extra ? UINT64_MAX : rpb_thread_limit(rn, w->id);
 	w->t_start = rpb_now_ns();
 	if (run->warmup.ops == 0 && run->warmup.seconds <= 0)
 		end_warmup(w);

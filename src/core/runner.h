@@ -137,6 +137,13 @@ struct rpb_worker {
 	struct rpb_txn_watch watch;
 	_Atomic uint64_t reaped;       /* transactions the reaper interrupted (reaper writes) */
 	_Atomic uint64_t late;         /* commits that succeeded past their deadline */
+	/* inject = leak: the session of the transaction this worker abandoned,
+	 * left open for the reaper, which rolls it back at leak_deadline and
+	 * closes the session (leak_state: the worker sets OPEN, the reaper
+	 * DONE). */
+	struct rpb_session *leaked;
+	uint64_t leak_begun, leak_deadline, leak_op;
+	_Atomic int leak_state;
 	bool was_reaped;               /* the last transaction was interrupted by the reaper */
 	uint64_t reaped_ms;            /* how long that transaction had been open */
 };
@@ -149,7 +156,10 @@ struct rpb_runner {
 	char run_tag[16];              /* names this run's keys in the store */
 	const char *out_dir;           /* results directory */
 	const char *store_dir;         /* the store's directory; NULL for a server's store */
+	const char *store_id;          /* names the store in the marks of directories it owns:
+					* its directory, or its schema and server */
 	bool quiet;                    /* no progress lines on stdout */
+	bool summary_only;             /* quiet, but the final summariser line (--quiet) */
 	FILE *say;                     /* lines for people: stdout, or stderr when the
 					* pattern's own output is stdout's (NULL: stdout) */
 
@@ -247,6 +257,19 @@ bool rpb_request_end(struct rpb_worker *w);
 /* True once the reaper has interrupted w's open transaction (or request). */
 bool rpb_txn_reaped(struct rpb_worker *w);
 
+/* inject = leak: w abandons the transaction open on s (its writes made,
+ * neither committed nor rolled back), as a request whose thread went
+ * away: the session, with it, goes to the reaper, which logs and rolls it
+ * back at its txn_timeout; a new session takes its place among w's. Fails
+ * (s rolled back, nothing left open) only when the new session cannot be
+ * opened. */
+enum rpb_leak_state { RPB_LEAK_NONE = 0, RPB_LEAK_OPEN, RPB_LEAK_DONE };
+enum rpb_status rpb_txn_abandon(struct rpb_worker *w, struct rpb_session *s, uint64_t op,
+				struct rpb_err *err);
+/* Waits until the transaction worker `owner` abandoned is rolled back (or
+ * the run stops): what a request that needs its locks does. */
+void rpb_leak_wait(struct rpb_worker *w, unsigned owner);
+
 /* The inject option's fault point, called by a pattern for main operation i.
  * Before its transaction (before_begin = true) a lock fault makes another
  * session hold a conflicting write of key in table; inside the transaction
@@ -257,6 +280,9 @@ void rpb_inject_point(struct rpb_worker *w, uint64_t i, bool before_begin, enum 
 /* inject = partial: K when operation i is to fail after K of its documents
  * are written, else 0. */
 uint64_t rpb_inject_partial(const struct rpb_worker *w, uint64_t i);
+
+/* inject = leak@N: true for main operation N - 1 (the N-th) of each worker. */
+bool rpb_inject_leak(const struct rpb_worker *w, uint64_t i);
 
 /* inject = kill: kills the process (SIGKILL, as kill -9 does) when main
  * operation i of any worker reaches point p and it is the every-th. */

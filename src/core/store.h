@@ -232,6 +232,10 @@ struct rpb_backend {
 	int abi;            /* RPB_BACKEND_ABI */
 	unsigned flags;     /* enum rpb_backend_flags */
 	const struct rpb_optspec *options; /* NULL-terminated by name, may be NULL */
+	/* Embedded backends: the names (fnmatch patterns) of the files the
+	 * library makes in its directory, NULL-terminated; --fresh empties a
+	 * store only when it holds nothing else (storeloc.h). */
+	const char *const *own_files;
 
 	/* Required. The library and its version, e.g. "SQLite 3.40.1". Static. */
 	const char *(*version)(void);

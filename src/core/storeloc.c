@@ -1,6 +1,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +36,7 @@ static int remove_tree(int parent, const char *name)
 
 /* Lists the directory: is it empty, and does it carry the mark? The lock's
  * own files count for neither. */
-static int inspect(const char *dir, bool *empty, bool *marked)
+static int inspect(const char *dir, const char *mark, bool *empty, bool *marked)
 {
 	DIR *d = opendir(dir);
 	if (!d)
@@ -47,7 +48,7 @@ static int inspect(const char *dir, bool *empty, bool *marked)
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
 		    rpb_storelock_is_own_name(de->d_name))
 			continue;
-		if (!strcmp(de->d_name, RPB_DIR_MARK))
+		if (!strcmp(de->d_name, mark))
 			*marked = true;
 		else
 			*empty = false;
@@ -56,27 +57,140 @@ static int inspect(const char *dir, bool *empty, bool *marked)
 	return 0;
 }
 
-/* Creates the mark in a new or empty directory. Two runs may both find it
- * empty: the mark is made once, and the lock then decides between them. */
-static int make_mark(const char *dir, char *msg, size_t n)
+/* The text of a mark: the store's fixed line, or one naming the owner. */
+static int mark_text(char *buf, size_t n, const char *owner)
 {
-	static const char text[] = "This directory is an rpbench store; rpbench --fresh may empty it.\n";
-	char path[PATH_MAX];
-	if (rpb_path_join(path, sizeof path, dir, RPB_DIR_MARK) != 0) {
-		snprintf(msg, n, "store directory %.256s... is too long; choose a shorter --dir", dir);
+	int len = owner ? snprintf(buf, n, "This directory belongs to the rpbench store %s.\n", owner)
+			: snprintf(buf, n, "This directory is an rpbench store; rpbench --fresh may empty it.\n");
+	return len < 0 || (size_t)len >= n ? -1 : len;
+}
+
+/* Creates the mark in a new or empty directory. Two runs may both find it
+ * empty: the mark is made once, and the lock (or the owner's text) then
+ * decides between them. */
+static int make_mark(const struct rpb_dir_use *u, char *msg, size_t n)
+{
+	char text[PATH_MAX + 128], path[PATH_MAX];
+	int len = mark_text(text, sizeof text, u->owner);
+	if (len < 0 || rpb_path_join(path, sizeof path, u->dir, u->mark) != 0) {
+		snprintf(msg, n, "%s %.256s... is too long; choose a shorter %s", u->noun, u->dir,
+			 u->option);
 		return -1;
 	}
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0 && errno == EEXIST)
 		return 0;
-	bool ok = fd >= 0 && write(fd, text, sizeof text - 1) == (ssize_t)(sizeof text - 1);
+	bool ok = fd >= 0 && write(fd, text, (size_t)len) == (ssize_t)len;
 	if (fd >= 0 && close(fd) != 0)
 		ok = false;
 	if (!ok) {
-		snprintf(msg, n, "cannot write %s: %s; choose a writable --dir", path, strerror(errno));
+		snprintf(msg, n, "cannot write %s: %s; choose a writable %s", path, strerror(errno),
+			 u->option);
 		return -1;
 	}
 	return 0;
+}
+
+/* Does the mark in dir name owner (NULL: any mark will do)? */
+static bool mark_is_owners(const char *dir, const char *mark, const char *owner)
+{
+	char path[PATH_MAX], want[PATH_MAX + 128], got[PATH_MAX + 129];
+	int len = mark_text(want, sizeof want, owner);
+	if (!owner)
+		return true;
+	if (len < 0 || rpb_path_join(path, sizeof path, dir, mark) != 0)
+		return false;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ssize_t r = read(fd, got, sizeof got);
+	close(fd);
+	return r == len && !memcmp(got, want, (size_t)len);
+}
+
+int rpb_dir_claim(const struct rpb_dir_use *u, bool *was_marked, char *msg, size_t n)
+{
+	struct rpb_err err;
+	if (rpb_dir_prepare(u->dir, true, &err) != RPB_OK) {
+		snprintf(msg, n, "%s %s cannot be created or written (%s); choose a writable %s",
+			 u->noun, u->dir, err.native ? strerror(err.native) : "not a directory",
+			 u->option);
+		return -1;
+	}
+	bool empty, marked;
+	if (inspect(u->dir, u->mark, &empty, &marked) != 0) {
+		snprintf(msg, n, "cannot read %s %s: %s; choose a readable %s", u->noun, u->dir,
+			 strerror(errno), u->option);
+		return -1;
+	}
+	if (!marked && !empty) {
+		snprintf(msg, n, "%s %s holds files rpbench did not create (no %s mark); "
+			 "choose a new or empty %s", u->noun, u->dir, u->mark, u->option);
+		return -1;
+	}
+	if (!marked && make_mark(u, msg, n) != 0)
+		return -1;
+	/* Made now or found: a mark of another store's is not ours. */
+	if (!mark_is_owners(u->dir, u->mark, u->owner)) {
+		snprintf(msg, n, "%s %s belongs to another rpbench store (see its %s); "
+			 "choose a new or empty %s", u->noun, u->dir, u->mark, u->option);
+		return -1;
+	}
+	if (was_marked)
+		*was_marked = marked;
+	return 0;
+}
+
+bool rpb_dir_has_mark(const char *dir, const char *mark)
+{
+	char path[PATH_MAX];
+	struct stat sb;
+	return rpb_path_join(path, sizeof path, dir, mark) == 0 && lstat(path, &sb) == 0 &&
+	       S_ISREG(sb.st_mode);
+}
+
+/* Is the entry the store's own: a file the library makes, or a directory
+ * marked as a directory the store owns (a binary store, RPB_OWNED_MARK)? */
+static bool is_own_entry(int dfd, const char *name, const char *const *own_files)
+{
+	struct stat sb;
+	if (fstatat(dfd, name, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+		return errno == ENOENT;
+	if (S_ISREG(sb.st_mode)) {
+		for (const char *const *p = own_files; p && *p; p++)
+			if (fnmatch(*p, name, FNM_PERIOD) == 0)
+				return true;
+		return false;
+	}
+	if (!S_ISDIR(sb.st_mode))
+		return false;
+	char mark[NAME_MAX + sizeof RPB_OWNED_MARK + 2];
+	snprintf(mark, sizeof mark, "%s/%s", name, RPB_OWNED_MARK);
+	return fstatat(dfd, mark, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* --fresh empties only a store that holds nothing but its own: results
+ * kept there, or files of yours, are refused, never removed. */
+static int check_all_own(const char *dir, const char *const *own_files, char *msg, size_t n)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		snprintf(msg, n, "--fresh cannot read %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	struct dirent *de;
+	int rc = 0;
+	while (!rc && (de = readdir(d)) != NULL)
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+		    strcmp(de->d_name, RPB_DIR_MARK) && !rpb_storelock_is_own_name(de->d_name) &&
+		    !is_own_entry(dirfd(d), de->d_name, own_files)) {
+			snprintf(msg, n, "--fresh would empty the store %s, which holds %.255s, not the "
+				 "store's own; move it out of the store, or choose another --dir",
+				 dir, de->d_name);
+			rc = -1;
+		}
+	closedir(d);
+	return rc;
 }
 
 /* --fresh: removes everything but the mark and the lock's files. */
@@ -101,36 +215,23 @@ static int empty_dir(const char *dir, char *msg, size_t n)
 	return rc;
 }
 
-int rpb_storedir_claim(const char *dir, bool fresh, int *lock_fd, char *msg, size_t n)
+int rpb_storedir_claim(const char *dir, bool fresh, const char *const *own_files, int *lock_fd,
+		       char *msg, size_t n)
 {
 	*lock_fd = -1;
-	struct rpb_err err;
-	if (rpb_dir_prepare(dir, true, &err) != RPB_OK) {
-		snprintf(msg, n, "%s", err.msg);
-		return -1;
-	}
-	bool empty, marked;
-	if (inspect(dir, &empty, &marked) != 0) {
-		snprintf(msg, n, "cannot read store directory %s: %s; choose a readable --dir", dir,
-			 strerror(errno));
-		return -1;
-	}
-	if (!marked && !empty) {
-		snprintf(msg, n,
-			 "store directory %s holds files rpbench did not create (no %s mark); "
-			 "choose a new or empty --dir",
-			 dir, RPB_DIR_MARK);
-		return -1;
-	}
-	if (!marked && make_mark(dir, msg, n) != 0)
+	const struct rpb_dir_use use = {.dir = dir, .mark = RPB_DIR_MARK, .noun = "store directory",
+					.option = "--dir"};
+	bool marked, empty, dummy;
+	if (rpb_dir_claim(&use, &marked, msg, n) != 0)
 		return -1;
 	/* Nothing is emptied before the lock is ours, nor while another
 	 * program holds a lock on a file of the store. */
 	int fd = rpb_storelock_take(dir, RPB_LOCK_RUN, msg, n);
 	if (fd < 0)
 		return -1;
-	bool wipe = marked && fresh && !empty;
-	if (wipe && rpb_storelock_check_files(dir, msg, n) != 0) {
+	bool wipe = marked && fresh && inspect(dir, RPB_DIR_MARK, &empty, &dummy) == 0 && !empty;
+	if (wipe && (check_all_own(dir, own_files, msg, n) != 0 ||
+		     rpb_storelock_check_files(dir, msg, n) != 0)) {
 		close(fd);
 		return -1;
 	}
@@ -146,7 +247,7 @@ int rpb_storedir_claim(const char *dir, bool fresh, int *lock_fd, char *msg, siz
 int rpb_storedir_unclaim(const char *dir)
 {
 	bool empty, marked;
-	if (inspect(dir, &empty, &marked) != 0 || !empty)
+	if (inspect(dir, RPB_DIR_MARK, &empty, &marked) != 0 || !empty)
 		return -1;
 	char path[PATH_MAX];
 	static const char *const own[] = {RPB_DIR_MARK, RPB_OWNER_FILE, RPB_OWNER_FILE ".tmp"};

@@ -1,4 +1,6 @@
 /* Printable text (text.h). */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -64,4 +66,29 @@ bool rpb_text_decimal(const char **p, const char *end, char stop, uint64_t *out)
 	*p = q + 1;
 	*out = x;
 	return true;
+}
+
+const char *rpb_text_grouped(char *buf, size_t n, uint64_t v)
+{
+	char digits[32];
+	int len = snprintf(digits, sizeof digits, "%" PRIu64, v);
+	size_t o = 0;
+	for (int i = 0; i < len && o + 2 < n; i++) {
+		if (i && (len - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+const char *rpb_text_bytes(char *buf, size_t n, uint64_t v)
+{
+	const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	double x = (double)v;
+	unsigned u = 0;
+	while (x >= 1024 && u < 4)
+		x /= 1024, u++;
+	snprintf(buf, n, u ? "%.1f %s" : "%.0f %s", x, unit[u]);
+	return buf;
 }

@@ -23,4 +23,9 @@ bool rpb_text_decimal(const char **p, const char *end, char stop, uint64_t *out)
  * when there is one, else at its start. Returns whether there was one. */
 bool rpb_skip_bom(FILE *f);
 
+/* v with thousands separators: "1,412". */
+const char *rpb_text_grouped(char *buf, size_t n, uint64_t v);
+/* v bytes in binary units with a decimal: "5.5 MiB" ("512 B"). */
+const char *rpb_text_bytes(char *buf, size_t n, uint64_t v);
+
 #endif

@@ -124,6 +124,54 @@ bool rpb_request_end(struct rpb_worker *w)
 	return reaped;
 }
 
+/* ---- inject = leak: a transaction its request abandoned ---- */
+
+enum rpb_status rpb_txn_abandon(struct rpb_worker *w, struct rpb_session *s, uint64_t op,
+				struct rpb_err *err)
+{
+	struct rpb_runner *rn = w->rn;
+	struct rpb_session *fresh = NULL;
+	enum rpb_status st = rn->backend->session_open(rn->store, &fresh, err);
+	uint64_t begun = w->watch.begun;
+	/* The worker's watch lets go of it: from here the leak's own record
+	 * is the reaper's to act on (a watch the reaper already fired on has
+	 * interrupted it; the reaper's rollback below ends it all the same). */
+	w->was_reaped |= rpb_txn_disarm(w);
+	if (st) {
+		rn->backend->rollback(s); /* nothing stays open that no one watches */
+		return st;
+	}
+	for (unsigned c = 0; c < w->nsessions; c++)
+		if (w->sessions[c] == s)
+			w->sessions[c] = fresh;
+	w->leaked = s;
+	w->leak_op = op;
+	w->leak_begun = begun;
+	w->leak_deadline = begun + rn->job->run.txn_timeout * 1000000u;
+	atomic_store_explicit(&w->leak_state, RPB_LEAK_OPEN, memory_order_release);
+	return RPB_OK;
+}
+
+void rpb_leak_wait(struct rpb_worker *w, unsigned owner)
+{
+	struct rpb_runner *rn = w->rn;
+	struct rpb_worker *o = &rn->workers[owner];
+	while (atomic_load_explicit(&o->leak_state, memory_order_acquire) == RPB_LEAK_OPEN &&
+	       !atomic_load_explicit(&rn->stop, memory_order_relaxed))
+		rpb_sleep_until(rpb_now_ns() + 1000000u);
+}
+
+/* Rolls back and closes an abandoned transaction's session: the session is
+ * the reaper's alone now, no thread runs a statement on it, so the store
+ * interface's rollback ends it (an interrupt would find nothing to stop). */
+static void end_leak(struct rpb_runner *rn, struct rpb_worker *w)
+{
+	rn->backend->rollback(w->leaked);
+	rn->backend->session_close(w->leaked);
+	w->leaked = NULL;
+	atomic_store_explicit(&w->leak_state, RPB_LEAK_DONE, memory_order_release);
+}
+
 /* ---- the reaper ---- */
 
 /* Narayana's TransactionReaper.check logs every transaction it finds past
@@ -146,6 +194,21 @@ static void reap_due(struct rpb_runner *rn, uint64_t now)
 {
 	for (unsigned t = 0; t < rn->nworkers; t++) {
 		struct rpb_worker *w = &rn->workers[t];
+		if (atomic_load_explicit(&w->leak_state, memory_order_acquire) == RPB_LEAK_OPEN &&
+		    now >= w->leak_deadline) {
+			/* No one is committing it: Narayana's reaper cancels it. */
+			fprintf(stderr,
+				"reaper: timeout for the transaction of operation %llu of thread %u in "
+				"state RUN (open %llu ms, txn_timeout = %llu ms): abandoned by its "
+				"request (inject = leak), it is active: aborting it\n",
+				(unsigned long long)w->leak_op, w->id,
+				(unsigned long long)((now - w->leak_begun) / 1000000u),
+				(unsigned long long)rn->job->run.txn_timeout);
+			end_leak(rn, w);
+			atomic_store_explicit(&w->reaped,
+					      atomic_load_explicit(&w->reaped, memory_order_relaxed) + 1,
+					      memory_order_relaxed);
+		}
 		struct rpb_txn_watch *wa = &w->watch;
 		uint64_t word = atomic_load_explicit(&wa->word, memory_order_acquire);
 		if (WATCH_STATE(word) != RPB_WATCH_ARMED ||
@@ -210,4 +273,13 @@ void rpb_reaper_stop(struct rpb_reaper *r)
 	atomic_store(&r->quit, true);
 	pthread_join(r->thread, NULL);
 	r->running = false;
+	/* A run that ended before a leaked transaction's deadline: it is
+	 * rolled back now, so nothing of it outlives the run. */
+	for (unsigned t = 0; t < r->rn->nworkers; t++)
+		if (atomic_load(&r->rn->workers[t].leak_state) == RPB_LEAK_OPEN) {
+			fprintf(stderr, "reaper: the run ended before the deadline of the transaction "
+					"of operation %llu of thread %u (inject = leak): rolling it back\n",
+				(unsigned long long)r->rn->workers[t].leak_op, t);
+			end_leak(r->rn, &r->rn->workers[t]);
+		}
 }

@@ -93,7 +93,9 @@ static const struct rpb_optdef run_options[] = {
 		  "kill:POINT@N kills the process (SIGKILL) in the "
 		  "first such op at POINT: begin (before its transaction), commit (before "
 		  "commit), acked (committed, not yet in the ledger), file (Fedora model: a "
-		  "binary's temporary file written, not yet renamed)" },
+		  "binary's temporary file written, not yet renamed); leak@N (ingest, model = "
+		  "fedora, txn_timeout set): each thread's N-th create abandons its open "
+		  "transaction, writes made, to the reaper" },
 	{ .key = "slow_ms", .type = RPB_OPT_COUNT, .dflt = "60300",
 	  .umin = 1, .umax = 86400000, .off = RUN(slow_ms),
 	  .help = "a sample slower than this (ms) is an error" },
@@ -810,6 +812,16 @@ int rpb_job_finish(struct rpb_job *job, char *msg, size_t n)
 			 "transaction at a time); use inject = stall or lock", where);
 		return -1;
 	}
+	if (job->run.inject.kind == RPB_INJECT_LEAK &&
+	    (strcmp(job->pattern->name, "ingest") || job->run.txn_timeout == 0)) {
+		snprintf(msg, n, "%sinject = leak needs [ingest] with model = fedora and a [run] "
+			 "txn_timeout (the reaper is what ends the leaked transaction); set "
+			 "txn_timeout = MS, or profile = fedora-4.5 (60000)", where);
+		return -1;
+	}
+	if (job->config && rpb_opt_paths_absolute(job->config, job->pattern->name,
+						  job->pattern->options, where, msg, n) != 0)
+		return -1;
 	if (job->pattern->finish)
 		return job->pattern->finish(job->config, job, where, msg, n);
 	return 0;

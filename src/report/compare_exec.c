@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "child_args.h"
 #include "compare_exec.h"
 #include "paths.h"
 
@@ -256,10 +257,13 @@ static int child_run(const struct rpb_cmp_plan *p, const char *name, const struc
 	argv[a++] = bin;
 	argv[a++] = verb;
 	argv[a++] = p->workload;
-	for (size_t i = 0; i < p->nsets && a + 16 < MAX_CHILD_ARGS; i++) {
-		argv[a++] = "--set";
-		argv[a++] = p->sets[i];
-	}
+	/* The --set list and the DSN, or the file that holds them when one
+	 * holds a secret: removed once the child has ended. */
+	size_t nsets = p->nsets < (MAX_CHILD_ARGS - 20) / 2 ? p->nsets : (MAX_CHILD_ARGS - 20) / 2;
+	struct rpb_child_args secrets;
+	if (rpb_child_args_add(&secrets, argv, &a, p->sets, nsets,
+			       rpb_exec_is_server(backend) ? p->dsn : NULL, msg, n) != 0)
+		return -2;
 	if (var->profile[0]) {
 		argv[a++] = "--set";
 		argv[a++] = var->profile;
@@ -271,10 +275,6 @@ static int child_run(const struct rpb_cmp_plan *p, const char *name, const struc
 	argv[a++] = "--out";
 	argv[a++] = out;
 	if (rpb_exec_is_server(backend)) {
-		if (p->dsn) {
-			argv[a++] = "--dsn";
-			argv[a++] = p->dsn;
-		}
 		argv[a++] = "--schema";
 		argv[a++] = schema;
 	} else {
@@ -296,11 +296,13 @@ static int child_run(const struct rpb_cmp_plan *p, const char *name, const struc
 	}
 	double t0 = now_s();
 	if (spawn(&ch, (char *const *)argv, msg, n) != 0) {
+		rpb_child_args_remove(&secrets);
 		if (ch.log)
 			fclose(ch.log);
 		return -2;
 	}
 	int code = finish(&ch);
+	rpb_child_args_remove(&secrets);
 	if (ch.log)
 		fclose(ch.log);
 	if (!p->quiet) {

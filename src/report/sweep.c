@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "child_args.h"
+#include "compare_exec.h"
 #include "fsutil.h"
 #include "gnuplot_text.h"
 #include "dsn.h"
@@ -123,15 +126,14 @@ static int run_one(const struct rpb_sweep_plan *p, struct point_run *r, char *ms
 	argv[a++] = "--quiet";
 	argv[a++] = "--set";
 	argv[a++] = threads;
-	for (size_t i = 0; i < p->nsets && i < 256; i++) {
-		argv[a++] = "--set";
-		argv[a++] = p->sets[i];
-	}
-	if (!strcmp(p->backend, "postgres")) {
-		if (p->dsn) {
-			argv[a++] = "--dsn";
-			argv[a++] = p->dsn;
-		}
+	/* The --set list and the DSN, or the file that holds them when one
+	 * holds a secret: removed once the run has ended. */
+	struct rpb_child_args secrets;
+	bool pg = !strcmp(p->backend, "postgres");
+	if (rpb_child_args_add(&secrets, argv, &a, p->sets, p->nsets < 256 ? p->nsets : 256,
+			       pg ? p->dsn : NULL, msg, n) != 0)
+		return -1;
+	if (pg) {
 		argv[a++] = "--schema";
 		argv[a++] = schema;
 	} else if (strcmp(p->backend, "null")) {
@@ -148,16 +150,23 @@ static int run_one(const struct rpb_sweep_plan *p, struct point_run *r, char *ms
 	int rc = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	if (rc) {
+		rpb_child_args_remove(&secrets);
 		snprintf(msg, n, "cannot start %s: %s%s", argv[0], strerror(rc),
 			 p->nranks ? "; install openmpi-bin (scripts/deps.sh)" : "");
 		return -1;
 	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
+	int status, forwarded = 0;
+	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
+			rpb_child_args_remove(&secrets);
 			snprintf(msg, n, "cannot wait for %s: %s", argv[0], strerror(errno));
 			return -1;
 		}
+		/* SIGINT or SIGTERM: passed on once, the run ends as it would alone. */
+		if (rpb_exec_signal() && !forwarded)
+			kill(pid, forwarded = rpb_exec_signal());
+	}
+	rpb_child_args_remove(&secrets);
 	r->exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	r->read = read_result(p->out, r);
 	if (!p->quiet)
@@ -372,9 +381,10 @@ int rpb_sweep_run(const struct rpb_sweep_plan *p, char *msg, size_t n)
 	int rc = 0;
 	size_t i = 0, failed = 0, first_failed = 0;
 	/* Interleaved: every point once, then every point again. */
-	for (unsigned k = 0; k < p->repeat && !rc; k++)
-		for (size_t r = 0; r < nrk && !rc; r++)
-			for (size_t t = 0; t < p->nthreads && !rc; t++, i++) {
+	/* A caught SIGINT or SIGTERM ends the sweep after the run it stopped. */
+	for (unsigned k = 0; k < p->repeat && !rc && !rpb_exec_signal(); k++)
+		for (size_t r = 0; r < nrk && !rc && !rpb_exec_signal(); r++)
+			for (size_t t = 0; t < p->nthreads && !rc && !rpb_exec_signal(); t++, i++) {
 				struct point_run *pr = &runs[i];
 				pr->threads = p->threads[t];
 				pr->ranks = p->nranks ? p->ranks[r] : 1;

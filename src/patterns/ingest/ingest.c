@@ -498,6 +498,7 @@ const struct rpb_pattern rpb_pattern_ingest = {
 	.files = ingest_files,
 	.verify_stale = true,
 	.binary_payload = ingest_binary_payload,
+	.stores_objects = true,
 	.extra_bytes = ingest_extra_bytes,
 	.prepare = ingest_prepare,
 	.fini = ingest_fini,

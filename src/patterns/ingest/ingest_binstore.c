@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "fsutil.h"
+#include "storeloc.h"
 #include "ingest_fedora.h"
 
 /* In the store's directory while a run writes it (fed_binstore_was_open);
@@ -34,8 +35,8 @@
 static enum rpb_status io_fail(struct rpb_err *err, int e, const char *what, const char *path);
 
 enum rpb_status fed_binstore_open(struct fed_binstore *bs, const struct rpb_ingest_opts *o,
-				  const char *store_dir, const char *results_dir, bool sync,
-				  bool create, struct rpb_err *err)
+				  const char *store_dir, const char *results_dir, const char *owner,
+				  bool sync, bool create, struct rpb_err *err)
 {
 	memset(bs, 0, sizeof *bs);
 	bs->sync = sync;
@@ -53,14 +54,25 @@ enum rpb_status fed_binstore_open(struct fed_binstore *bs, const struct rpb_inge
 		return rpb_err_set(err, RPB_INVALID, 0, NULL,
 				   "the binary store's path is longer than %zu bytes; set a shorter "
 				   "ingest.binary_dir", sizeof bs->dir - 1);
-	enum rpb_status st = rpb_dir_prepare(bs->dir, create, err);
-	if (st && st != RPB_NOMEM) /* its message names --dir, the store's option */
-		rpb_err_set(err, st, err->native, NULL,
-			    "binary store directory %s cannot be %s (%s); set ingest.binary_dir to a "
-			    "writable directory", bs->dir, create ? "created" : "opened",
-			    err->native ? strerror(err->native) : "not a directory");
-	if (st || !create)
-		return st;
+	if (!create) {
+		/* verify: only a directory its run marked (a result.json may name
+		 * any directory, / included). */
+		enum rpb_status st = rpb_dir_prepare(bs->dir, false, err);
+		if (st)
+			return st == RPB_NOMEM ? st : RPB_NOT_FOUND; /* no binary file was stored */
+		if (!rpb_dir_has_mark(bs->dir, FED_BINSTORE_MARK))
+			return rpb_err_set(err, RPB_INVALID, 0, NULL,
+					   "binary store directory %s has no %s mark, so no rpbench run "
+					   "made it; verify reads only the binary store its run marked",
+					   bs->dir, FED_BINSTORE_MARK);
+		return RPB_OK;
+	}
+	char msg[sizeof err->msg];
+	const struct rpb_dir_use use = {.dir = bs->dir, .mark = FED_BINSTORE_MARK, .owner = owner,
+					.noun = "binary store directory",
+					.option = "ingest.binary_dir"};
+	if (rpb_dir_claim(&use, NULL, msg, sizeof msg) != 0)
+		return rpb_err_set(err, RPB_INVALID, 0, NULL, "%s", msg);
 	char mark[4200];
 	snprintf(mark, sizeof mark, "%s/%s", bs->dir, OPEN_MARK);
 	int fd = open(mark, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);

@@ -83,6 +83,10 @@ struct fed_shared {
 	bool f45;
 	uint64_t swept;             /* leftovers of a run that died, removed at the start */
 	_Atomic bool doubtful;      /* a create failed in doubt after writing its file */
+	/* inject = leak: 1 + the thread whose abandoned transaction held each
+	 * stripe's nodes when it was leaked (0: none); the transaction holds
+	 * them until the reaper rolls it back (its leak_state). */
+	_Atomic unsigned leak_owner[FED_STRIPES];
 };
 
 struct fed_worker {
@@ -145,7 +149,7 @@ enum rpb_status fed_prepare(struct rpb_runner *rn, struct fed_shared **out, stru
 	st = cache_init(&sh->cache, sh->f45 ? o->doc_cache : 0, err);
 	/* ModeShape never forces a binary file: fedora-4.5 syncs none. */
 	if (!st && !(rn->backend->flags & RPB_BF_STORES_NOTHING))
-		st = fed_binstore_open(&sh->bs, o, rn->store_dir, rn->out_dir,
+		st = fed_binstore_open(&sh->bs, o, rn->store_dir, rn->out_dir, rn->store_id,
 				       !sh->f45 && rn->job->run.sync == RPB_SYNC_COMMIT, true, err);
 	if (st)
 		return st;
@@ -294,6 +298,29 @@ static void unlock_levels(struct fed_shared *sh, struct fed_worker *fw)
 	for (unsigned j = fw->nlocked; j-- > 0;)
 		pthread_mutex_unlock(&sh->stripe[fw->locked[j]]);
 	fw->nlocked = 0;
+}
+
+/* inject = leak: a create that needs a node a leaked transaction holds
+ * waits, with its stripes let go and before its own transaction begins
+ * (so no watch of its own runs out meanwhile), until the reaper has rolled
+ * that transaction back; then it takes its stripes again and goes on. As
+ * ModeShape's node locks are the transaction's, a request that needs them
+ * waits for the abort, not for a timeout of its own. */
+static void await_leaks(struct fed_shared *sh, struct fed_worker *fw, struct rpb_worker *w)
+{
+	for (unsigned j = 0; j < fw->nlocked; j++) {
+		unsigned owner = atomic_load(&sh->leak_owner[fw->locked[j]]);
+		if (!owner ||
+		    atomic_load(&w->rn->workers[owner - 1].leak_state) != RPB_LEAK_OPEN)
+			continue;
+		unsigned n = fw->nlocked;
+		unlock_levels(sh, fw);
+		rpb_leak_wait(w, owner - 1);
+		fw->nlocked = n;
+		for (unsigned k = 0; k < n; k++)
+			pthread_mutex_lock(&sh->stripe[fw->locked[k]]);
+		j = (unsigned)-1; /* another leak may hold one too */
+	}
 }
 
 /* ---- the store, as each profile reaches it ----
@@ -602,6 +629,45 @@ static enum rpb_status tx_end(struct fed_ctx *c, enum rpb_status st, bool *at_co
 	return st;
 }
 
+/* inject = leak: instead of ending, the request abandons its transaction,
+ * writes made, to the reaper, with the nodes it holds (fedora-4.5: the
+ * documents its end would write go into one store transaction first, left
+ * open the same way). Nothing of it is committed, so the create is failed,
+ * not in doubt, and the reaper's rollback leaves no trace of it. */
+static enum rpb_status leak_request(struct fed_ctx *c, uint64_t op)
+{
+	struct fed_worker *fw = c->fw;
+	enum rpb_status st = RPB_OK;
+	if (c->f45) {
+		st = c->b->begin(c->s, RPB_TXN_WRITE, c->err);
+		for (unsigned i = 0; !st && i < fw->nws; i++) {
+			struct fed_ws_ent *e = &fw->ws[i];
+			rpb_slice k = rpb_slice_make(e->key, e->klen);
+			st = e->del ? c->b->del(c->s, e->t, k, c->err)
+				    : c->b->put(c->s, e->t, k, rpb_slice_make(e->val.data, e->val.len),
+						c->err);
+			if (st == RPB_NOT_FOUND && e->del)
+				st = RPB_OK;
+		}
+		fw->nws = 0;
+		if (st) {
+			c->b->rollback(c->s);
+			rpb_request_end(c->w);
+			return st;
+		}
+	}
+	st = rpb_txn_abandon(c->w, c->s, op, c->err);
+	if (st)
+		return st;
+	for (unsigned j = 0; j < fw->nlocked; j++)
+		atomic_store(&c->sh->leak_owner[fw->locked[j]], c->w->id + 1);
+	return rpb_err_set(c->err, RPB_TXN_TIMEOUT, 0, NULL,
+			   "injected fault (inject = leak@%llu): the create abandoned its open "
+			   "transaction, which the reaper rolls back at txn_timeout = %llu ms",
+			   (unsigned long long)op + 1,
+			   (unsigned long long)c->w->rn->job->run.txn_timeout);
+}
+
 /* ---- documents through the store ---- */
 
 static enum rpb_status get_doc_at(struct fed_ctx *c, const char *key, size_t kl, const char *path,
@@ -873,6 +939,8 @@ enum rpb_status fed_create(struct rpb_worker *w, struct fed_shared *sh, struct f
 			first++;
 		lock_levels(sh, fw, p, first - 1, p->depth - 1,
 			    is_file ? (int)ref_stripe(c.tag, fw->digest) : -1);
+		if (rn->job->run.inject.kind == RPB_INJECT_LEAK)
+			await_leaks(sh, fw, w);
 		char key[FED_KEY_MAX];
 		rpb_slice leaf = rpb_slice_make(key, fed_node_key(key, c.tag, p->at[p->depth],
 								  p->len[p->depth]));
@@ -888,7 +956,10 @@ enum rpb_status fed_create(struct rpb_worker *w, struct fed_shared *sh, struct f
 			st = create_binary(&c, p, size, fw->digest, is_file, 'o', w->id, i);
 		if (!st)
 			rpb_inject_point(w, i, false, RPB_T_DESCRIPTIONS, leaf);
-		st = tx_end(&c, st, &at_commit);
+		if (!st && rpb_inject_leak(w, i))
+			st = leak_request(&c, i);
+		else
+			st = tx_end(&c, st, &at_commit);
 		unlock_levels(sh, fw);
 	}
 	w->in_doubt = at_commit;
@@ -1027,6 +1098,8 @@ static enum rpb_status probe_put(struct fed_ctx *c, struct fed_shared *sh, uint6
 	struct fed_worker *fw = c->fw;
 	const struct fed_path *p = &fw->probe;
 	lock_levels(sh, fw, p, 1, 1, -1);
+	if (c->w->rn->job->run.inject.kind == RPB_INJECT_LEAK)
+		await_leaks(sh, fw, c->w);
 	struct fed_head h = {.type = FED_CONTAINER, .created_ms = c->now_ms,
 			     .modified_ms = c->now_ms, .made_kind = 'p', .made_thread = c->w->id,
 			     .made_n = probe, .tag = c->tag, .path = p->at[2]};
@@ -1071,6 +1144,8 @@ static enum rpb_status probe_rewrite(struct fed_ctx *c, struct fed_shared *sh, u
 	char title[64];
 	int tl = snprintf(title, sizeof title, "probe %" PRIu64, probe);
 	lock_levels(sh, fw, p, 2, 2, -1);
+	if (c->w->rn->job->run.inject.kind == RPB_INJECT_LEAK)
+		await_leaks(sh, fw, c->w);
 	struct fed_doc d;
 	bool at_commit;
 	enum rpb_status st = tx_begin(c, RPB_TXN_WRITE, probe);
@@ -1100,6 +1175,8 @@ static enum rpb_status probe_cleanup(struct fed_ctx *c, struct fed_shared *sh, u
 	struct fed_worker *fw = c->fw;
 	const struct fed_path *p = &fw->probe;
 	lock_levels(sh, fw, p, 1, 1, -1);
+	if (c->w->rn->job->run.inject.kind == RPB_INJECT_LEAK)
+		await_leaks(sh, fw, c->w);
 	char key[FED_KEY_MAX];
 	size_t kl = fed_node_key(key, c->tag, p->at[2], p->len[2]);
 	bool at_commit;

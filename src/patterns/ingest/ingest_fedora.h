@@ -38,6 +38,7 @@
 
 #include "ingest.h"
 #include "store.h"
+#include "storeloc.h"
 
 #define FED_UUID_LEN 36
 #define FED_LEVELS_MAX 8       /* pairtree_count's maximum */
@@ -144,11 +145,15 @@ struct fed_binstore {
 	bool marked;   /* this open made the marker */
 };
 /* dir: binary_dir, or the default: <store dir>/binaries for a store in a
- * directory, <results dir>/binaries for a server's. Creates it when
- * create; 0, or -1 with a message in err. */
+ * directory, <results dir>/binaries for a server's. With create (a run):
+ * created, or accepted when empty or marked as owner's (the store's name,
+ * written into its FED_BINSTORE_MARK), else refused (rpb_dir_claim).
+ * Without (verify): RPB_NOT_FOUND when it is not there, refused when it
+ * carries no mark, so verify never walks a directory no run made. */
+#define FED_BINSTORE_MARK RPB_OWNED_MARK
 enum rpb_status fed_binstore_open(struct fed_binstore *bs, const struct rpb_ingest_opts *o,
-				  const char *store_dir, const char *results_dir, bool sync,
-				  bool create, struct rpb_err *err);
+				  const char *store_dir, const char *results_dir, const char *owner,
+				  bool sync, bool create, struct rpb_err *err);
 /* <dir>/<sha1[0..1]>/<sha1[2..3]>/<sha1[4..5]>/<sha1> (sha1: the content
  * digest's hex), ModeShape's three levels. The trash tree and the temporary
  * files live beside them in <dir>/trash and <dir>/tmp. */

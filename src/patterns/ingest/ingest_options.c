@@ -53,8 +53,9 @@ const struct rpb_optdef ingest_options[] = {
 		  "1 = every non-empty binary in a file" },
 	{ .key = "binary_dir", .type = RPB_OPT_STRING, .dflt = "",
 	  .umax = INGEST_BINARY_DIR_MAX, .off = ING(binary_dir),
-	  .help = "fedora: the file binary store's directory; empty = STORE/binaries, or "
-		  "RESULTS/binaries for a server's store" },
+	  .help = "fedora: the file binary store's directory, new, empty or marked as this "
+		  "store's (.rpbench-binaries); empty = STORE/binaries, or RESULTS/binaries for a "
+		  "server's store", .path = RPB_PATH_WRITTEN },
 	{ .key = "digest", .type = RPB_OPT_ENUM, .dflt = "sha1",
 	  .choices = digest_names, .off = ING(digest),
 	  .help = "fedora: the fixity digest every binary gets (SHA-1 with OpenSSL, as Fedora); "
@@ -70,6 +71,12 @@ int ingest_finish(void *config, const struct rpb_job *job, const char *where, ch
 		  size_t n)
 {
 	const struct rpb_ingest_opts *o = config;
+	if (o->model != INGEST_FEDORA && job->run.inject.kind == RPB_INJECT_LEAK) {
+		snprintf(msg, n, "%sinject = leak needs [ingest] model = fedora (the create that "
+			 "abandons its transaction is the Fedora model's); add model = fedora",
+			 where);
+		return -1;
+	}
 	if (o->model != INGEST_FEDORA && job->run.inject.kind == RPB_INJECT_PARTIAL) {
 		snprintf(msg, n, "%sinject = partial needs [ingest] model = fedora (the flat model "
 			 "commits a create at once); use inject = stall or lock", where);

@@ -381,7 +381,10 @@ static void md_report_json(struct rpb_runner *rn, json_t *obj)
 	json_object_set_new(obj, "inject_failure_at", json_integer((json_int_t)o->inject_failure_at));
 	json_object_set_new(obj, "test_id", json_integer((json_int_t)rn->wall_start_ms));
 	/* tachyon-perf's figures: each thread's ops / its own time (the same
-	 * as threads[].ops_per_s), and the node's as their sum. */
+	 * as threads[].ops_per_s), and the node's as their sum. A node with a
+	 * failed thread is dropped whole, as ConnectTaskContext and
+	 * ConnectTotalReport drop it: its node figure is 0 (the sum over no
+	 * threads); its threads' own figures stay here, marked by node_dropped. */
 	json_t *rates = json_array(), *failed = json_array();
 	double sum = 0;
 	uint64_t acked = 0;
@@ -403,7 +406,9 @@ static void md_report_json(struct rpb_runner *rn, json_t *obj)
 	}
 	double wall = (double)(rn->t_end - rn->t_start) / 1e9;
 	json_object_set_new(obj, "thread_ops_per_s", rates);
-	json_object_set_new(obj, "node_ops_per_s", json_real(sum));
+	bool dropped = json_array_size(failed) > 0;
+	json_object_set_new(obj, "node_ops_per_s", json_real(dropped ? 0.0 : sum));
+	json_object_set_new(obj, "node_dropped", json_boolean(dropped));
 	json_object_set_new(obj, "wall_ops_per_s", json_real(wall > 0 ? (double)acked / wall : 0.0));
 	json_object_set_new(obj, "failed_threads", failed);
 }

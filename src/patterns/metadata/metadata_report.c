@@ -21,33 +21,6 @@ static const char *jstr(const json_t *o, const char *key)
 	return s ? s : "";
 }
 
-/* Line 2: "Finished Successfully", or one "Failed: ..." line per thread that
- * a failure ended (or for whatever else stopped the run). */
-static void status_lines(FILE *f, const json_t *result, const json_t *pat, uint64_t ops)
-{
-	const json_t *failed = json_object_get(pat, "failed_threads");
-	size_t i;
-	const json_t *ft;
-	json_array_foreach(failed, i, ft) {
-		/* Operations counted from 1 here, as ops.per.thread counts them. */
-		char of[32] = "";
-		if (ops) /* a run limited by duration has no planned count */
-			snprintf(of, sizeof of, " of %" PRIu64, ops);
-		fprintf(f, "Failed: thread %" JSON_INTEGER_FORMAT ", operation %" JSON_INTEGER_FORMAT
-			   "%s (%s): %s: %s\n",
-			json_integer_value(json_object_get(ft, "thread")),
-			json_integer_value(json_object_get(ft, "op")) + 1, of, jstr(ft, "operation"),
-			jstr(ft, "class"), jstr(ft, "message"));
-	}
-	if (json_array_size(failed))
-		return;
-	const char *why = jstr(json_object_get(result, "stop"), "reason");
-	if (!strcmp(why, "completed") || !strcmp(why, "duration") || !strcmp(why, "bytes"))
-		fputs("Finished Successfully\n", f);
-	else
-		fprintf(f, "Failed: %s\n", jstr(result, "status"));
-}
-
 static void latency_table(FILE *f, const json_t *labels)
 {
 	fputs("Latency(us)\tSamples\tErrors\tMean\tp50\tp90\tp99\tp99.9\tMax\n", f);
@@ -104,6 +77,62 @@ static size_t report_nodes(const json_t *result, struct md_node *v, size_t max)
 	return n;
 }
 
+static bool dropped(const struct md_node *n)
+{
+	return json_is_true(json_object_get(n->pat, "node_dropped"));
+}
+
+/* Line 2, as ConnectTotalReport writes it: "Finished Successfully", or
+ * "Failed: N nodes failed ( <name> <name> ... )" for the nodes a failed
+ * thread dropped. A run no thread failed but something else stopped (a
+ * signal, max_slow) says so in its own words. */
+static void status_line(FILE *f, const json_t *result, const struct md_node *v, size_t n)
+{
+	size_t failed = 0;
+	for (size_t i = 0; i < n; i++)
+		failed += dropped(&v[i]);
+	if (failed) {
+		fprintf(f, "Failed: %zu nodes failed ( ", failed);
+		for (size_t i = 0; i < n; i++)
+			if (dropped(&v[i]))
+				fprintf(f, "%s ", v[i].name);
+		fputs(")\n", f);
+		return;
+	}
+	const char *why = jstr(json_object_get(result, "stop"), "reason");
+	if (!strcmp(why, "completed") || !strcmp(why, "duration") || !strcmp(why, "bytes"))
+		fputs("Finished Successfully\n", f);
+	else
+		fprintf(f, "Failed: %s\n", jstr(result, "status"));
+}
+
+/* Among the additions: which thread failed and how, and the rates of a
+ * dropped node's threads, which tachyon-perf's report leaves out. */
+static void failed_threads(FILE *f, const struct md_node *v, size_t n, uint64_t ops)
+{
+	for (size_t k = 0; k < n; k++) {
+		size_t i;
+		const json_t *ft, *r;
+		json_array_foreach(json_object_get(v[k].pat, "failed_threads"), i, ft) {
+			/* Operations counted from 1 here, as ops.per.thread counts them. */
+			char of[32] = "";
+			if (ops) /* a run limited by duration has no planned count */
+				snprintf(of, sizeof of, " of %" PRIu64, ops);
+			fprintf(f, "Failed: %s thread %" JSON_INTEGER_FORMAT
+				   ", operation %" JSON_INTEGER_FORMAT "%s (%s): %s: %s\n",
+				v[k].name, json_integer_value(json_object_get(ft, "thread")),
+				json_integer_value(json_object_get(ft, "op")) + 1, of,
+				jstr(ft, "operation"), jstr(ft, "class"), jstr(ft, "message"));
+		}
+		if (!dropped(&v[k]))
+			continue;
+		fprintf(f, "Dropped node %s's per-thread rates(ops/sec)\t", v[k].name);
+		json_array_foreach(json_object_get(v[k].pat, "thread_ops_per_s"), i, r)
+			fprintf(f, "[ %.3f ]", json_number_value(r));
+		fputc('\n', f);
+	}
+}
+
 static void write_body(FILE *f, struct rpb_runner *rn, const json_t *result)
 {
 	const struct rpb_job *job = rn->job;
@@ -118,7 +147,7 @@ static void write_body(FILE *f, struct rpb_runner *rn, const json_t *result)
 
 	fprintf(f, "Connect Test - ID : %" JSON_INTEGER_FORMAT "\n",
 		json_integer_value(json_object_get(pat, "test_id")));
-	status_lines(f, result, pat, job->run.ops);
+	status_line(f, result, nodes, nn);
 	/* tachyon-perf's multi-node layout: a row per node, then Total, the sum. */
 	json_int_t cores = 0;
 	fputs("********** System Configuratiom **********\nNodeName\tCores\n", f);
@@ -146,8 +175,9 @@ static void write_body(FILE *f, struct rpb_runner *rn, const json_t *result)
 			nodes[k].name);
 		size_t i;
 		const json_t *r;
-		json_array_foreach(json_object_get(nodes[k].pat, "thread_ops_per_s"), i, r)
-			fprintf(f, "[ %.3f ]", json_number_value(r));
+		if (!dropped(&nodes[k])) /* a dropped node's list is empty there */
+			json_array_foreach(json_object_get(nodes[k].pat, "thread_ops_per_s"), i, r)
+				fprintf(f, "[ %.3f ]", json_number_value(r));
 		fputc('\n', f);
 	}
 
@@ -168,6 +198,7 @@ static void write_body(FILE *f, struct rpb_runner *rn, const json_t *result)
 		rn->run_tag,
 		jstr(pat, "workspace"), node,
 		md_opts(job)->preload, jstr(result, "status"));
+	failed_threads(f, nodes, nn, job->run.ops);
 	latency_table(f, json_object_get(result, "labels"));
 }
 

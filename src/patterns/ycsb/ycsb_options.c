@@ -59,7 +59,7 @@ const struct rpb_optdef ycsb_options[] = {
 	{ .key = "fieldlengthhistogram", .type = RPB_OPT_STRING, .dflt = "hist.txt", .umax = 1023,
 	  .off = Y(fieldlengthhistogram),
 	  .help = "YCSB's field length histogram file: 'BlockSize<TAB>N', then 'bucket<TAB>count' "
-		  "lines" },
+		  "lines", .path = RPB_PATH_READ },
 	{ .key = "fieldnameprefix", .type = RPB_OPT_STRING, .dflt = "field",
 	  .umax = YCSB_NAME_MAX - 9, .off = Y(fieldnameprefix), .help = "field names: prefix + index" },
 	{ .key = "readallfields", .type = RPB_OPT_BOOL, .dflt = "true", .off = Y(readallfields),
@@ -396,7 +396,10 @@ int ycsb_resolve(struct rpb_ycsb_opts *o, const struct rpb_job *job, bool files,
 	}
 	o->maxfieldlength = o->fieldlength;
 	if (o->fieldlengthdistribution == YCSB_LEN_HISTOGRAM) {
-		if (files && read_histogram(o, where, msg, n) != 0)
+		if (files && (rpb_opt_path_absolute(o, "ycsb",
+						    rpb_opt_find(ycsb_options, "fieldlengthhistogram"),
+						    where, msg, n) != 0 ||
+			      read_histogram(o, where, msg, n) != 0))
 			return -1;
 		/* verify has no file to read: a field may then be as long as a
 		 * record allows. */

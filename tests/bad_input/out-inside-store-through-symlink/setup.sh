@@ -1,0 +1,3 @@
+# A symlink to the store: the canonical paths nest.
+"$RPB_BIN/rpbench-sqlite" run "$RPB_SRC/data/workloads/ci-ingest.ini" --set ops=10 --set probe_every=0 --dir st --out first --quiet
+ln -s st link
