@@ -17,6 +17,7 @@
 #include "cmdline.h"
 #include "compare.h"
 #include "compare_exec.h"
+#include "data_skips.h"
 #include "dsn.h"
 #include "help.h"
 #include "paths.h"
@@ -26,7 +27,7 @@
 #include "workload.h"
 
 /* The exit codes, as the per-backend binaries use them. */
-enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_ENV = 2, EXIT_INCOMPLETE = 3, EXIT_SIGNAL = 5 };
+enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_ENV = 2, EXIT_INCOMPLETE = 3, EXIT_DATA = 4, EXIT_SIGNAL = 5 };
 /* compare --baseline only: a gated figure regressed (no binary uses 6). */
 enum { EXIT_REGRESSED = 6 };
 
@@ -59,6 +60,8 @@ struct cli {
 	const char *out, *dsn, *repeat_text;
 	const char *help_for; /* --help after a command: that command's help */
 	const char *backend, *ranks; /* sweep: --backend B, --ranks LIST */
+	const unsigned *threads;     /* sweep: the thread counts, each checked as a run */
+	size_t nthreads;
 	bool start_pg, results, quiet;
 	/* compare --baseline DIR [--max-regress LIST] [--summary F] [--junit F] */
 	const char *baseline, *max_regress, *summary, *junit;
@@ -76,7 +79,7 @@ static const char *const usage_compare[] = {
 static const char *const usage_report[] = {"rpbench report RESULT_DIR... [-o DIR] [-q]", NULL};
 static const char *const usage_sweep[] = {
 	"rpbench sweep WORKLOAD --backend B -s threads=1,2,4,8 [--ranks 1,2,4] [-r N]",
-	"              [-s KEY=VALUE]... [-o DIR] [--dsn DSN] [-q]",
+	"              [-s KEY=VALUE]... [-o DIR] [--dsn DSN | --start-postgres] [-q]",
 	NULL,
 };
 static const char *const usage_all[] = {
@@ -94,10 +97,12 @@ static void help_exit_status(struct rpb_help *h)
 	rpb_help_section(h, "Exit status");
 	rpb_help_para(h, 2, "0 every run completed, 1 usage (or runs that cannot be compared), "
 		      "2 environment (binary missing, output directory, server, gnuplot), 3 a run did "
-		      "not complete (named; the report shows it up to its end), 5 stopped by "
-		      "SIGINT/SIGTERM, 6 (compare --baseline) every run completed and a figure "
-		      "regressed beyond its --max-regress threshold (each named on stderr). report "
-		      "exits 0 once it wrote the report, however the runs ended.");
+		      "not complete (named; the report shows it up to its end), 4 the outputs were "
+		      "written, but rows of the runs' data files held values no figure can use (left "
+		      "out, counted on stderr and in index.html), 5 stopped by SIGINT/SIGTERM, 6 "
+		      "(compare --baseline) the runs completed and a figure regressed beyond its "
+		      "--max-regress threshold (each named on stderr). report exits 0 once it wrote "
+		      "the report, however the runs ended, 4 when it left rows out.");
 }
 
 static void help_compare_options(struct rpb_help *h)
@@ -168,6 +173,8 @@ static void help_sweep_options(struct rpb_help *h)
 	rpb_help_item(h, "-o, --out DIR", "output directory (default: "
 		      "results/sweep-<backend>-<YYYYmmddTHHMMSSZ>)");
 	rpb_help_item(h, "--dsn DSN", "the PostgreSQL server for the postgres backend");
+	rpb_help_item(h, "--start-postgres", "start a throwaway PostgreSQL server for the sweep, "
+		      "as compare does");
 	rpb_help_item(h, "-q, --quiet", "print nothing but errors");
 }
 
@@ -178,7 +185,10 @@ static void help_sweep_text(struct rpb_help *h)
 		      "DIR/sweep.csv (a row per run), DIR/sweep.txt (a row per point: total "
 		      "concurrency = threads x ranks, ops/s, the ideal linear ops/s from the smallest "
 		      "point, the efficiency = ops/s / ideal, p99 of the first label) and "
-		      "DIR/sweep.svg (gnuplot). Exit 3 when a run did not complete.");
+		      "DIR/sweep.svg (gnuplot). The workload and --set list are checked for every "
+		      "thread count before the first run, as compare checks them (exit 1). A run that "
+		      "fails is named on stderr with its first error and its log; the table and the "
+		      "figure hold only the points that ran (no figure when none did); exit 3.");
 }
 
 static void help_report_text(struct rpb_help *h)
@@ -575,6 +585,20 @@ static size_t name_incomplete(const struct rpb_cmp *c, const char *logs)
 	return bad;
 }
 
+/* One line for the rows of data files no figure could use (data_skips.h),
+ * once the outputs are written: exit 4 says the data, not the machine. */
+static int name_skipped(const struct rpb_cmp *c, const char *report)
+{
+	char text[4096];
+	size_t rows = rpb_cmp_skips_text(c, text, sizeof text);
+	if (!rows)
+		return EXIT_OK;
+	fprintf(stderr, "rpbench: %zu row%s of the runs' data could not be plotted and %s left out "
+		"(%s); %s/index.html counts them, the rest is drawn\n",
+		rows, rows == 1 ? "" : "s", rows == 1 ? "was" : "were", text, report);
+	return EXIT_DATA;
+}
+
 /* Writes compare.md, compare.json and report/ into out. */
 static int write_outputs(const struct rpb_cmp *c, const char *out, const char *command)
 {
@@ -672,6 +696,11 @@ static int cmd_compare_results(const struct cli *cl, const char *command)
 		fflush(stdout);
 		if (name_incomplete(&c, "."))
 			rc = EXIT_INCOMPLETE;
+		else if (cl->out) {
+			char report[RPB_CMP_PATH + 16];
+			snprintf(report, sizeof report, "%s/report", cl->out);
+			rc = name_skipped(&c, report);
+		}
 		if (cl->baseline)
 			rc = baseline_end(&bl, &c, cl, rc);
 	}
@@ -680,17 +709,22 @@ static int cmd_compare_results(const struct cli *cl, const char *command)
 	return rc;
 }
 
-/* Refuses what can be found out before any run: a bad workload or --set,
- * a missing binary, postgres without a server. */
-static int check_plan(const struct cli *cl, struct rpb_cmp_plan *p, struct rpb_job *job)
+/* Refuses what can be found out before any run, for compare and sweep
+ * alike: a bad workload or --set (judged whole for every run: each profile,
+ * sync and thread count), a missing binary, postgres without a server.
+ * bindir gets the binaries' directory. */
+static int check_runs(const struct cli *cl, struct rpb_job *job, char *bindir, size_t bn)
 {
 	char msg[8192];
 	rpb_job_defaults(job); /* first: every return leaves a job to free */
 	char shown[RPB_SHOWN_SIZE];
-	if (cl->npos != 1)
-		return usage_error(cl->npos ? "compare takes one workload file, not '%s' as well (or --results DIR...)"
-					    : "compare needs a workload file%s; see data/workloads/",
-				   cl->npos ? rpb_text_shown(shown, sizeof shown, cl->pos[1]) : "");
+	if (cl->npos != 1) {
+		fprintf(stderr, cl->npos ? "rpbench: %s takes one workload file, not '%s' as well%s; see rpbench --help\n"
+					 : "rpbench: %s needs a workload file%s%s; see data/workloads/; see rpbench --help\n",
+			cl->command, cl->npos ? rpb_text_shown(shown, sizeof shown, cl->pos[1]) : "",
+			cl->npos && !cl->nthreads ? " (or --results DIR...)" : "");
+		return EXIT_USAGE;
+	}
 	if (!cl->nbackends)
 		return usage_error("compare needs --backends, e.g. --backends leveldb,sqlite%s", "");
 	if (cl->dsn && cl->start_pg)
@@ -720,10 +754,11 @@ static int check_plan(const struct cli *cl, struct rpb_cmp_plan *p, struct rpb_j
 			return EXIT_USAGE;
 		}
 	}
-	/* Every run of the matrix as its binary will read it: the workload,
-	 * the --set list, the run's profile and sync. */
+	/* Every run of the matrix (or the sweep) as its binary will read it:
+	 * the workload, the --set list, the run's profile, sync and threads. */
+	size_t nt = cl->nthreads ? cl->nthreads : 1;
 	for (size_t i = 0; i < np; i++)
-		for (size_t j = 0; j < ns; j++) {
+		for (size_t j = 0; j < ns * nt; j++) {
 			char set[64];
 			rpb_job_free(job);
 			rpb_job_defaults(job);
@@ -735,25 +770,40 @@ static int check_plan(const struct cli *cl, struct rpb_cmp_plan *p, struct rpb_j
 			snprintf(set, sizeof set, "profile=%s", cl->nprofiles ? cl->profiles[i] : "");
 			if (cl->nprofiles && rpb_job_set(job, set, msg, sizeof msg) != 0)
 				goto bad;
-			snprintf(set, sizeof set, "sync=%s", cl->nsyncs ? cl->syncs[j] : "");
+			snprintf(set, sizeof set, "sync=%s", cl->nsyncs ? cl->syncs[j / nt] : "");
 			if (cl->nsyncs && rpb_job_set(job, set, msg, sizeof msg) != 0)
+				goto bad;
+			snprintf(set, sizeof set, "threads=%u", cl->nthreads ? cl->threads[j % nt] : 0);
+			if (cl->nthreads && rpb_job_set(job, set, msg, sizeof msg) != 0)
 				goto bad;
 			if (rpb_job_finish(job, msg, sizeof msg) != 0)
 				goto bad;
 		}
-	if (rpb_exec_bindir(p->bindir, sizeof p->bindir, msg, sizeof msg) != 0) {
+	if (rpb_exec_bindir(bindir, bn, msg, sizeof msg) != 0) {
 		fprintf(stderr, "rpbench: %s\n", msg);
 		return EXIT_ENV;
 	}
 	for (size_t i = 0; i < cl->nbackends; i++) {
 		char bin[RPB_CMP_PATH + 64];
-		snprintf(bin, sizeof bin, "%s/rpbench-%s", p->bindir, cl->backends[i]);
+		snprintf(bin, sizeof bin, "%s/rpbench-%s", bindir, cl->backends[i]);
 		if (access(bin, X_OK) != 0) {
 			fprintf(stderr, "rpbench: %s is not built; build it beside rpbench (cmake option RPB_WITH_%s=ON) or leave %s out of --backends\n",
 				bin, cl->backends[i], cl->backends[i]);
 			return EXIT_ENV;
 		}
 	}
+	return 0;
+bad:
+	fprintf(stderr, "rpbench: %s\n", msg);
+	return EXIT_USAGE;
+}
+
+/* compare's plan, once check_runs passed. */
+static int check_plan(const struct cli *cl, struct rpb_cmp_plan *p, struct rpb_job *job)
+{
+	int rc = check_runs(cl, job, p->bindir, sizeof p->bindir);
+	if (rc)
+		return rc;
 	p->workload = cl->pos[0];
 	p->sets = cl->sets;
 	p->nsets = cl->nsets;
@@ -768,9 +818,39 @@ static int check_plan(const struct cli *cl, struct rpb_cmp_plan *p, struct rpb_j
 	p->dsn = cl->dsn;
 	p->load_first = job->pattern->loads_first;
 	return 0;
-bad:
-	fprintf(stderr, "rpbench: %s\n", msg);
-	return EXIT_USAGE;
+}
+
+/* --start-postgres: a throwaway server into pgdir, its DSN into dsn. */
+static int start_server(bool quiet, char *pgdir, size_t pn, char *dsn, size_t dn)
+{
+	char msg[8192];
+	if (!quiet) {
+		printf("== starting a throwaway PostgreSQL server (pg-throwaway)\n");
+		fflush(stdout);
+	}
+	if (rpb_exec_pg_start(pgdir, pn, dsn, dn, msg, sizeof msg) != 0) {
+		fprintf(stderr, "rpbench: %s; --start-postgres needs the postgresql package (scripts/deps.sh), or give --dsn\n", msg);
+		return EXIT_ENV;
+	}
+	return 0;
+}
+
+/* Stops the server start_server started (none when pgdir is ""). */
+static int stop_server(bool quiet, const char *pgdir)
+{
+	char msg[8192];
+	if (!pgdir[0])
+		return 0;
+	if (rpb_exec_pg_stop(pgdir, msg, sizeof msg) != 0) {
+		char script[PATH_MAX];
+		if (rpb_path_share(script, sizeof script, "scripts/pg-throwaway") != 0)
+			snprintf(script, sizeof script, "pg-throwaway");
+		fprintf(stderr, "rpbench: %s; stop it with: %s stop %s\n", msg, script, pgdir);
+		return EXIT_ENV;
+	}
+	if (!quiet)
+		printf("== stopped the throwaway PostgreSQL server\n");
+	return 0;
 }
 
 static int cmd_compare_run(const struct cli *cl, const char *command)
@@ -812,12 +892,7 @@ static int cmd_compare_run(const struct cli *cl, const char *command)
 	for (size_t i = 0; i < cl->nbackends; i++)
 		pg |= rpb_exec_is_server(cl->backends[i]);
 	if (pg && cl->start_pg) {
-		if (!cl->quiet) {
-			printf("== starting a throwaway PostgreSQL server (pg-throwaway)\n");
-			fflush(stdout);
-		}
-		if (rpb_exec_pg_start(pgdir, sizeof pgdir, dsn, sizeof dsn, msg, sizeof msg) != 0) {
-			fprintf(stderr, "rpbench: %s; --start-postgres needs the postgresql package (scripts/deps.sh), or give --dsn\n", msg);
+		if (start_server(cl->quiet, pgdir, sizeof pgdir, dsn, sizeof dsn) != 0) {
 			rpb_bl_free(&bl);
 			return EXIT_ENV;
 		}
@@ -829,16 +904,8 @@ static int cmd_compare_run(const struct cli *cl, const char *command)
 	rc = rpb_exec_runs(&p, &c, msg, sizeof msg) != 0 ? EXIT_ENV : EXIT_OK;
 	if (rc)
 		fprintf(stderr, "rpbench: %s\n", msg);
-	if (pgdir[0]) {
-		if (rpb_exec_pg_stop(pgdir, msg, sizeof msg) != 0) {
-			char script[PATH_MAX];
-			if (rpb_path_share(script, sizeof script, "scripts/pg-throwaway") != 0)
-				snprintf(script, sizeof script, "pg-throwaway");
-			fprintf(stderr, "rpbench: %s; stop it with: %s stop %s\n", msg, script, pgdir);
-			rc = rc ? rc : EXIT_ENV;
-		} else if (!cl->quiet)
-			printf("== stopped the throwaway PostgreSQL server\n");
-	}
+	if (stop_server(cl->quiet, pgdir) != 0)
+		rc = rc ? rc : EXIT_ENV;
 	if (!rc && rpb_cmp_check(&c, msg, sizeof msg) != 0) {
 		fprintf(stderr, "rpbench: %s\n", msg);
 		rc = EXIT_USAGE;
@@ -863,6 +930,11 @@ static int cmd_compare_run(const struct cli *cl, const char *command)
 		snprintf(logs, sizeof logs, "%s/logs", out);
 		if (name_incomplete(&c, logs))
 			rc = EXIT_INCOMPLETE;
+		else {
+			char report[RPB_CMP_PATH + 16];
+			snprintf(report, sizeof report, "%s/report", out);
+			rc = name_skipped(&c, report);
+		}
 		if (cl->baseline)
 			rc = baseline_end(&bl, &c, cl, rc);
 	}
@@ -892,6 +964,8 @@ static int cmd_report(const struct cli *cl)
 	}
 	if (!rc && !cl->quiet)
 		printf("Report: %s/index.html\n", out);
+	if (!rc)
+		rc = name_skipped(&c, out);
 	rpb_cmp_free(&c);
 	return rc;
 }
@@ -928,6 +1002,20 @@ static int cmd_sweep(const struct cli *cl)
 	if (cl->ranks && rpb_sweep_list(cl->ranks, p.ranks, &p.nranks, 4096, "--ranks", msg,
 					sizeof msg) != 0)
 		return usage_error("%s", msg);
+	/* compare's checks, on the one backend at each thread count. */
+	static struct cli v;
+	v = *cl;
+	v.backends[0] = cl->backend;
+	v.nbackends = 1;
+	memcpy(v.sets, sets, nsets * sizeof *sets);
+	v.nsets = nsets;
+	v.threads = p.threads;
+	v.nthreads = p.nthreads;
+	struct rpb_job job;
+	int rc = check_runs(&v, &job, p.bindir, sizeof p.bindir);
+	rpb_job_free(&job);
+	if (rc)
+		return rc;
 	if (cl->out) {
 		snprintf(out, sizeof out, "%s", cl->out);
 	} else {
@@ -950,17 +1038,18 @@ static int cmd_sweep(const struct cli *cl)
 	p.out = out;
 	p.dsn = cl->dsn;
 	p.quiet = cl->quiet;
-	if (rpb_exec_bindir(p.bindir, sizeof p.bindir, msg, sizeof msg) != 0) {
-		fprintf(stderr, "rpbench: %s\n", msg);
-		return EXIT_ENV;
-	}
+	char pgdir[256] = "", dsn[1024] = "";
 	rpb_exec_catch_signals(); /* a run stopped, its secrets' file removed, then the sweep ends */
-	int rc = rpb_sweep_run(&p, msg, sizeof msg);
-	if (rc < 0) {
-		fprintf(stderr, "rpbench: %s\n", msg);
-		return EXIT_ENV;
+	if (rpb_exec_is_server(cl->backend) && cl->start_pg) {
+		if (start_server(cl->quiet, pgdir, sizeof pgdir, dsn, sizeof dsn) != 0)
+			return EXIT_ENV;
+		p.dsn = dsn;
 	}
-	return rc ? EXIT_INCOMPLETE : EXIT_OK;
+	rc = rpb_sweep_run(&p, msg, sizeof msg);
+	if (rc) /* a run that failed: the first, its reason and its log */
+		fprintf(stderr, "rpbench: %s\n", msg);
+	int stopped = stop_server(cl->quiet, pgdir);
+	return rc < 0 ? EXIT_ENV : rc ? EXIT_INCOMPLETE : stopped;
 }
 
 int main(int argc, char **argv)

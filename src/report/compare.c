@@ -7,6 +7,7 @@
 
 #include "cmdline.h"
 #include "compare.h"
+#include "data_skips.h"
 #include "fsutil.h"
 #include "jsontext.h"
 #include "result_check.h"
@@ -213,6 +214,7 @@ int rpb_cmp_add(struct rpb_cmp *c, const char *dir, const char *name, int exit_c
 	if (r->have_results)
 		read_figures(r);
 	rpb_run_end_read(r, jstr(manifest, "pattern", ""));
+	rpb_run_skips_read(r);
 	if (!c->options) {
 		c->options = json_object_get(manifest, "options");
 		/* Text since seeds go up to 2^64-1; a number in older results. */

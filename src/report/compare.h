@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "plot_value.h"
+
 #define RPB_CMP_MAX_RUNS 256
 #define RPB_CMP_MAX_BACKENDS 16
 #define RPB_CMP_PATH 4096
@@ -68,6 +70,7 @@ struct rpb_cmp_run {
 	bool have[RPB_M_COUNT];
 	uint64_t acked, acked_bytes;
 	json_t *root;            /* result.json, owned; NULL if it could not be read */
+	struct rpb_skips skips[RPB_DATA_COUNT]; /* rows no figure can use (data_skips.h) */
 };
 
 /* Median, min and max of one figure over a column's completed runs. */
