@@ -98,18 +98,43 @@ static const char *const usage_all[] = {
 	NULL,
 };
 
-static void help_exit_status(struct rpb_help *h)
+/* One block per command (command NULL: every command's). */
+static void help_exit_status(struct rpb_help *h, const char *command)
 {
 	rpb_help_section(h, "Exit status");
-	rpb_help_para(h, 2, "0 every run completed, 1 usage (or runs that cannot be compared), "
-		      "2 environment (binary missing, output directory, server, gnuplot), 3 a run did "
-		      "not complete (named; the report shows it up to its end), 4 the outputs were "
-		      "written, but rows of the runs' data files held values no figure can use (left "
-		      "out, counted on stderr and in index.html), 5 stopped by SIGINT/SIGTERM, 6 "
-		      "(compare --baseline) the runs completed and a figure regressed beyond its "
-		      "--max-regress threshold (each named on stderr), 7 (compare --verify) a run's "
-		      "store failed its verify (each named; 7 before 6). report exits 0 once it wrote "
-		      "the report, however the runs ended, 4 when it left rows out.");
+	if (!command || !strcmp(command, "compare"))
+		rpb_help_item(h, "compare", "0 every run completed, 1 usage (or runs that cannot be "
+			      "compared), 2 environment (binary missing, output directory, server, "
+			      "gnuplot), 3 a run did not complete (named; the report shows it up to its "
+			      "end), 4 the outputs were written, but rows of the runs' data files held "
+			      "values no figure can use (left out, counted on stderr and in index.html), 5 "
+			      "stopped by SIGINT/SIGTERM, 6 (--baseline) the runs completed and a figure "
+			      "regressed beyond its --max-regress threshold (each named on stderr), 7 "
+			      "(--verify) a run's store failed its verify (each named; 7 before 6)");
+	if (!command || !strcmp(command, "report"))
+		rpb_help_item(h, "report", "0 the report was written, however the runs ended, 1 "
+			      "usage or a directory that is no run's, 2 environment (output directory, "
+			      "gnuplot), 4 rows left out (counted)");
+	if (!command || !strcmp(command, "sweep"))
+		rpb_help_item(h, "sweep", "0 every run completed, 1 usage, 2 a binary missing, a run "
+			      "that could not start or gnuplot failing, 3 a run did not complete (the "
+			      "first named with its log)");
+}
+
+/* Commands that run as written, each workload file one that comes with rpbench. */
+static void help_examples(struct rpb_help *h, const char *command)
+{
+	rpb_help_section(h, "Examples");
+	if (!command || !strcmp(command, "compare"))
+		rpb_help_verbatim(h, "  rpbench compare ci-ingest -b leveldb,sqlite --out cmp\n"
+				  "  rpbench compare ci-ingest -b sqlite,postgres --start-postgres --verify "
+				  "--out cmp2\n"
+				  "  rpbench compare ci-ingest -b sqlite --syncs none,commit -r 3 --out cmp3\n"
+				  "  rpbench compare --results cmp/runs/leveldb cmp/runs/sqlite --out cmp4\n");
+	if (!command || !strcmp(command, "report"))
+		rpb_help_verbatim(h, "  rpbench report cmp/runs/leveldb cmp/runs/sqlite --out figures\n");
+	if (!command || !strcmp(command, "sweep"))
+		rpb_help_verbatim(h, "  rpbench sweep ci-ingest --backend sqlite -s threads=1,2,4 --out sw\n");
 }
 
 static void help_compare_options(struct rpb_help *h)
@@ -223,7 +248,8 @@ static void print_help(enum rpb_help_format format, const char *command)
 		help_compare_text(&h);
 		rpb_help_section(&h, "Options");
 		help_compare_options(&h);
-		help_exit_status(&h);
+		help_exit_status(&h, command);
+		help_examples(&h, command);
 		return;
 	}
 	if (command && !strcmp(command, "sweep")) {
@@ -232,7 +258,8 @@ static void print_help(enum rpb_help_format format, const char *command)
 		help_sweep_text(&h);
 		rpb_help_section(&h, "Options");
 		help_sweep_options(&h);
-		help_exit_status(&h);
+		help_exit_status(&h, command);
+		help_examples(&h, command);
 		return;
 	}
 	if (command && !strcmp(command, "report")) {
@@ -241,7 +268,8 @@ static void print_help(enum rpb_help_format format, const char *command)
 		help_report_text(&h);
 		rpb_help_section(&h, "Options");
 		help_report_options(&h);
-		help_exit_status(&h);
+		help_exit_status(&h, command);
+		help_examples(&h, command);
 		return;
 	}
 	rpb_help_usage(&h, usage_all);
@@ -266,7 +294,8 @@ static void print_help(enum rpb_help_format format, const char *command)
 	rpb_help_section(&h, "Options");
 	rpb_help_item(&h, "-h, --help", "this help; after a command, that command's");
 	rpb_help_item(&h, "-V, --version", "the version");
-	help_exit_status(&h);
+	help_exit_status(&h, NULL);
+	help_examples(&h, NULL);
 	rpb_help_section(&h, "See also");
 	rpb_help_para(&h, 2, "rpbench-sqlite(1), rpbench-leveldb(1), rpbench-postgres(1), "
 		      "rpbench-null(1), rpbench-workload(5); docs/results.md for every output file.");
