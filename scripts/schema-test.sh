@@ -4,7 +4,8 @@
 # ingest fedora under both profiles, metadata, harvest, raw, YCSB load and
 # run) on null or SQLite, and the golden copies (tests/golden/*/result.json,
 # their masked values standing for any value). A result.json with a number
-# written as text must fail, or the check proves nothing.
+# written as text must fail, or the check proves nothing. Then compare.json
+# of a compare of two backends and of a durability matrix.
 # Needs python3-jsonschema (scripts/deps.sh).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -57,4 +58,24 @@ jq 'del(.pattern.benchmarks)' "$scratch/raw/result.json" >"$scratch/raw-nobench.
 if "${validate[@]}" "$schema/result.schema.json" "$scratch/raw-nobench.json" >"$scratch/neg.log"; then
 	fail "a raw result.json without pattern.benchmarks passed the schema"
 fi
-echo "schema-test: ${#results[@]} runs and the golden copies match result.schema.json"
+
+# compare.json of two backends, and of a durability matrix (a column per
+# backend and profile, profile and sync null at the top).
+compare() {
+	local name=$1
+	shift
+	timeout --kill-after=10 "$limit" "$bin/rpbench" compare "$wl/ci-ingest.ini" --backends null,sqlite \
+		--set ops=50 --out "$scratch/$name" -q "$@" >"$scratch/$name.log" 2>&1 ||
+		{ cat "$scratch/$name.log"; fail "rpbench compare $name"; }
+}
+compare cmp-two
+compare cmp-matrix --profiles durable,fedora-4.5 --set model=fedora
+[ "$(jq -r '.matrix, (.backends | length)' "$scratch/cmp-matrix/compare.json" | tr '\n' ' ')" = "true 4 " ] ||
+	fail "the matrix compare did not give 4 columns"
+"${validate[@]}" "$schema/compare.schema.json" "$scratch/cmp-two/compare.json" "$scratch/cmp-matrix/compare.json" ||
+	fail "a compare.json does not match compare.schema.json"
+jq '.backends[0].throughput_per_s.median = "12.5"' "$scratch/cmp-two/compare.json" >"$scratch/text-median.json"
+if "${validate[@]}" "$schema/compare.schema.json" "$scratch/text-median.json" >"$scratch/neg.log"; then
+	fail "a compare.json with a median as text passed the schema"
+fi
+echo "schema-test: ${#results[@]} runs, the golden copies and two compares match their schemas"
