@@ -506,7 +506,7 @@ static size_t name_incomplete(const struct rpb_cmp *c, const char *logs)
 	return bad;
 }
 
-/* Writes compare.md, compare.json and report/ into out. */
+/* Writes compare.md, compare.json, runs.csv and report/ into out. */
 static int write_outputs(const struct rpb_cmp *c, const char *out, const char *command)
 {
 	char msg[8192], report[RPB_CMP_PATH + 16];

@@ -78,4 +78,34 @@ jq '.backends[0].throughput_per_s.median = "12.5"' "$scratch/cmp-two/compare.jso
 if "${validate[@]}" "$schema/compare.schema.json" "$scratch/text-median.json" >"$scratch/neg.log"; then
 	fail "a compare.json with a median as text passed the schema"
 fi
-echo "schema-test: ${#results[@]} runs, the golden copies and two compares match their schemas"
+
+# runs.csv: one record per run, every record as long as the header, read by
+# Python's csv module; a results directory whose name holds a comma, a quote
+# and a line break comes back whole.
+odd="$scratch/odd/a,\"b\"
+c"
+mkdir -p "$odd" && cp -r "$scratch/cmp-two/runs/null" "$odd/null"
+timeout --kill-after=10 "$limit" "$bin/rpbench" compare --results "$odd/null" "$scratch/cmp-two/runs/sqlite" \
+	--out "$scratch/cmp-odd" -q >"$scratch/cmp-odd.log" 2>&1 || { cat "$scratch/cmp-odd.log"; fail "compare --results"; }
+python3 - "$scratch" <<'PY' || fail "runs.csv does not read back as one record per run"
+import csv, json, sys
+top = sys.argv[1]
+for name, want_dirs in (("cmp-two", None), ("cmp-matrix", None), ("cmp-odd", ["../odd/a,\"b\"\nc/null", "../cmp-two/runs/sqlite"])):
+    with open(f"{top}/{name}/runs.csv", newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    head, body = rows[0], rows[1:]
+    cmp = json.load(open(f"{top}/{name}/compare.json"))
+    runs = sum(len(b["runs"]) for b in cmp["backends"]) + len(cmp["incomplete"])
+    assert len(body) == runs, f"{name}: {len(body)} rows for {runs} runs"
+    assert all(len(r) == len(head) for r in body), f"{name}: a row is not as long as the header"
+    assert head[:10] == ["run", "backend", "profile", "sync", "repeat", "pattern", "workload", "completed", "exit_code", "acked"], head
+    assert head[-4:] == ["store_bytes", "bytes_per_object", "stop", "dir"], head
+    assert "throughput_per_s:create" in head and "p99.9_us:create" in head, head
+    for r in body:
+        float(r[head.index("throughput_per_s:create")])
+    if want_dirs:
+        got = [r[head.index("dir")] for r in body]
+        assert got == want_dirs, got
+print("schema-test: runs.csv of three compares reads back, one record per run")
+PY
+echo "schema-test: ${#results[@]} runs and the golden copies match result.schema.json, two compares compare.schema.json"

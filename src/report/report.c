@@ -1,4 +1,5 @@
-/* The comparison table in its text forms, compare.md and compare.json. */
+/* The comparison table in its text forms, compare.md and compare.json (and
+ * runs.csv, runs_csv.c). */
 #include <errno.h>
 #include <dirent.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "report.h"
 #include "report_html.h"
 #include "report_table.h"
+#include "runs_csv.h"
 
 
 static const char legend[] =
@@ -199,7 +201,7 @@ int rpb_report_compare_files(const struct rpb_cmp *c, const char *dir, const cha
 		return -1;
 	}
 	json_decref(root);
-	return 0;
+	return rpb_runs_csv_write(c, dir, msg, n);
 }
 
 int rpb_report_write(const struct rpb_cmp *c, const char *dir, char *msg, size_t n)
