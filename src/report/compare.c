@@ -24,7 +24,8 @@ const struct rpb_cmp_metric_def rpb_cmp_metrics[RPB_M_COUNT] = {
 	[RPB_M_MAX] = {"max_us", "%s latency max, µs", false, true},
 	[RPB_M_ALL_THROUGHPUT] = {"all_throughput_per_s", "all labels throughput, samples/s", true,
 				  true},
-	[RPB_M_STORE_BYTES] = {"store_bytes", "bytes on disk, MiB", false, true},
+	[RPB_M_STORE_BYTES] = {"store_bytes", "bytes on disk: tables, MiB", false, false},
+	[RPB_M_DISK_BYTES] = {"store_wal_bytes", "bytes on disk: tables + WAL, MiB", false, true},
 	[RPB_M_BYTES_PER_OBJECT] = {"bytes_per_object", "bytes on disk per acked object", false,
 				    true},
 	[RPB_M_SPACE_AMP] = {"space_amplification", "space amplification (on disk ÷ acked bytes)",
@@ -91,9 +92,24 @@ static void read_figures(struct rpb_cmp_run *r)
 	r->acked = r->have[RPB_M_ACKED] ? (uint64_t)x : 0;
 	r->v[RPB_M_ACKED] = (double)r->acked;
 	r->acked_bytes = rpb_cmp_number(totals, "acked_bytes", &x) ? (uint64_t)x : 0;
-	r->have[RPB_M_SPACE_AMP] = r->have[RPB_M_STORE_BYTES] && r->acked_bytes > 0;
-	r->v[RPB_M_SPACE_AMP] =
-		r->have[RPB_M_SPACE_AMP] ? r->v[RPB_M_STORE_BYTES] / (double)r->acked_bytes : 0;
+	/* Results from before totals.wal_bytes: the gauge's last reading. */
+	r->have_wal = rpb_cmp_number(totals, "wal_bytes", &r->wal_bytes) ||
+		      (r->server && rpb_cmp_number(r->root, "backend_gauges/wal_bytes/last", &r->wal_bytes));
+}
+
+/* Bytes on disk with the WAL, and what is reckoned from them: a server's
+ * tables plus the WAL it wrote, an embedded store's directory (its log is
+ * inside). A server run that does not say its WAL has no total. */
+static void disk_figures(struct rpb_cmp_run *r)
+{
+	bool have = r->have[RPB_M_STORE_BYTES] && (!r->server || r->have_wal);
+	double disk = have ? r->v[RPB_M_STORE_BYTES] + (r->server ? r->wal_bytes : 0) : 0;
+	r->have[RPB_M_DISK_BYTES] = have;
+	r->v[RPB_M_DISK_BYTES] = disk;
+	r->have[RPB_M_BYTES_PER_OBJECT] = have && r->acked > 0;
+	r->v[RPB_M_BYTES_PER_OBJECT] = r->have[RPB_M_BYTES_PER_OBJECT] ? disk / (double)r->acked : 0;
+	r->have[RPB_M_SPACE_AMP] = have && r->have_results && r->acked_bytes > 0;
+	r->v[RPB_M_SPACE_AMP] = r->have[RPB_M_SPACE_AMP] ? disk / (double)r->acked_bytes : 0;
 }
 
 static struct rpb_cmp_run *new_run(struct rpb_cmp *c, const char *dir, int exit_code, char *msg,
@@ -175,6 +191,11 @@ int rpb_cmp_add(struct rpb_cmp *c, const char *dir, const char *name, int exit_c
 	snprintf(r->name, sizeof r->name, "%s", name ? name : r->backend);
 	snprintf(r->backend_version, sizeof r->backend_version, "%s",
 		 jstr(manifest, "backend_version", ""));
+	const json_t *server = json_object_get(manifest, "server");
+	r->server = json_is_object(server) ||
+		    json_is_string(json_object_get(json_object_get(manifest, "store"), "dsn"));
+	snprintf(r->server_version, sizeof r->server_version, "%s", jstr(server, "server_version", ""));
+	snprintf(r->shared_buffers, sizeof r->shared_buffers, "%s", jstr(server, "shared_buffers", ""));
 	/* The durability a run had: run.sync as resolved (native is the
 	 * backend's own), results from before profiles were durable ones. */
 	const json_t *opts = json_object_get(manifest, "options");
@@ -446,7 +467,7 @@ static void ratios(struct rpb_cmp *c)
 		any_completed |= !c->backends[i].ended_early;
 	bool objects_agree = same_objects(c, any_completed);
 	for (int m = 0; m < RPB_M_COUNT; m++) {
-		if (!rpb_cmp_metrics[m].ratio || (m == RPB_M_STORE_BYTES && !objects_agree))
+		if (!rpb_cmp_metrics[m].ratio || (m == RPB_M_DISK_BYTES && !objects_agree))
 			continue;
 		bool hb = rpb_cmp_metrics[m].higher_better;
 		struct rpb_cmp_stat *top = NULL, *second = NULL;
@@ -553,12 +574,8 @@ void rpb_cmp_compute(struct rpb_cmp *c)
 	}
 	/* On disk per acknowledged object: runs that stored different numbers
 	 * of objects compare by this, never by their raw bytes. */
-	for (size_t i = 0; i < c->nruns; i++) {
-		struct rpb_cmp_run *r = &c->runs[i];
-		r->have[RPB_M_BYTES_PER_OBJECT] = r->have[RPB_M_STORE_BYTES] && r->acked > 0;
-		r->v[RPB_M_BYTES_PER_OBJECT] =
-			r->have[RPB_M_BYTES_PER_OBJECT] ? r->v[RPB_M_STORE_BYTES] / (double)r->acked : 0;
-	}
+	for (size_t i = 0; i < c->nruns; i++)
+		disk_figures(&c->runs[i]);
 	for (size_t i = 0; i < c->nbackends; i++)
 		backend_stats(c, &c->backends[i]);
 	ratios(c);

@@ -27,10 +27,13 @@ enum rpb_cmp_metric {
 	RPB_M_MAX,            /* labels.<main>.max_us */
 	RPB_M_ALL_THROUGHPUT, /* totals.throughput_per_s: every label's samples (metadata's
 			       * four operations, ingest's probes too) per second */
-	RPB_M_STORE_BYTES,    /* totals.store_bytes (absent: the backend cannot tell); ranked
-			       * only when every run acknowledged as many objects */
-	RPB_M_BYTES_PER_OBJECT, /* store_bytes / totals.acked (none when acked = 0) */
-	RPB_M_SPACE_AMP,      /* store_bytes / totals.acked_bytes, on disk per payload byte
+	RPB_M_STORE_BYTES,    /* totals.store_bytes (absent: the backend cannot tell): a
+			       * server's tables without its WAL; not ranked */
+	RPB_M_DISK_BYTES,     /* store_bytes + the WAL a server wrote (totals.wal_bytes); an
+			       * embedded store's log is in store_bytes already. Ranked only
+			       * when every run acknowledged as many objects */
+	RPB_M_BYTES_PER_OBJECT, /* disk bytes / totals.acked (none when acked = 0) */
+	RPB_M_SPACE_AMP,      /* disk bytes / totals.acked_bytes, on disk per payload byte
 			       * (none when acked_bytes = 0) */
 	RPB_M_ACKED,          /* totals.acked: acknowledged main operations */
 	RPB_M_COUNT
@@ -53,6 +56,12 @@ struct rpb_cmp_run {
 	char profile[16];        /* manifest.options run.profile ("durable" when absent) */
 	char sync[16];           /* run.sync as the run resolved it, else manifest.sync */
 	char backend_version[128];
+	bool server;             /* a server backend (manifest.server or store.dsn): its WAL
+				  * is outside store_bytes */
+	bool have_wal;           /* totals.wal_bytes, else backend_gauges.wal_bytes.last */
+	double wal_bytes;
+	char server_version[128]; /* manifest.server.server_version, "" when absent */
+	char shared_buffers[32];  /* manifest.server.shared_buffers as SHOW gave it, "" when absent */
 	char main_label[64];
 	char stop[96];           /* stop.reason, ":class" for error and slow stops */
 	int exit_code;           /* the binary's exit status; -1 when not run by compare */
@@ -92,7 +101,7 @@ struct rpb_cmp_backend {
 	char label[96];    /* the column's heading: the backend, or with a durability
 			    * matrix "backend / profile / sync" */
 	char key[96];      /* the same for file names: backend[-profile-sync] */
-	char version[128];
+	char version[128]; /* "PostgreSQL 15.18 (libpq 15.18)" for a server, else the library's */
 	/* The runs its figures come from, as indexes into rpb_cmp.runs in run
 	 * order: the completed ones, or when none completed, every run that
 	 * left results or intervals (each marked with how it ended). */

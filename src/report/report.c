@@ -9,6 +9,7 @@
 #include "plot.h"
 #include "report.h"
 #include "report_html.h"
+#include "report_notes.h"
 #include "report_table.h"
 
 
@@ -17,11 +18,20 @@ static const char legend[] =
 	"median (throughput: top ÷ value; latency and bytes: value ÷ top). \"best\" marks the top "
 	"only when it and the runner-up have two runs or more each and their [min–max] do not "
 	"overlap; \"within noise\" when they overlap (with one run per column neither is said: "
-	"use --repeat). Bytes on disk rank only runs that acknowledged as many objects; bytes per "
+	"use --repeat). Bytes on disk (tables + WAL) rank only runs that acknowledged as many objects; bytes per "
 	"object and per payload byte (space amplification) always. Rounding: ops/s and µs to 0.1, "
 	"MiB to 0.01, bytes per object to 1, ratios to 0.01; compare.json holds the exact values.";
 
 static const char no_runs[] = "No run left results or intervals: nothing to compare.";
+
+/* The notes under the table, one paragraph each. */
+static void print_notes(const struct rpb_cmp *c, FILE *f)
+{
+	char lines[RPB_NOTE_MAX][RPB_NOTE_SIZE];
+	size_t n = rpb_report_notes(c, lines);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "\n%s\n", lines[i]);
+}
 
 void rpb_report_print(const struct rpb_cmp *c, FILE *f)
 {
@@ -34,6 +44,7 @@ void rpb_report_print(const struct rpb_cmp *c, FILE *f)
 	else if (rpb_report_table(c, &t) == 0)
 		rpb_grid_markdown(&t, f);
 	rpb_grid_free(&t);
+	print_notes(c, f);
 	fprintf(f, "\n%s\n", legend);
 }
 
@@ -100,6 +111,7 @@ static json_t *run_json(const struct rpb_cmp_run *r, const char *dir)
 		json_object_set_new(o, rpb_cmp_metrics[m].key,
 				    r->have[m] ? json_real(r->v[m]) : json_null());
 	json_object_set_new(o, "acked_bytes", json_integer((json_int_t)r->acked_bytes));
+	json_object_set_new(o, "wal_bytes", r->have_wal ? json_real(r->wal_bytes) : json_null());
 	return o;
 }
 
@@ -138,6 +150,12 @@ static json_t *compare_json(const struct rpb_cmp *c, const char *dir, const char
 	json_object_set_new(root, "rounding",
 			    json_string("text tables: ops/s and µs to 0.1, MiB (2^20 bytes) to 0.01, "
 					"ratios and space amplification to 0.01; this file keeps exact values"));
+	json_t *notes = json_array();
+	char lines[RPB_NOTE_MAX][RPB_NOTE_SIZE];
+	size_t nnotes = rpb_report_notes(c, lines);
+	for (size_t i = 0; i < nnotes; i++)
+		json_array_append_new(notes, json_string(lines[i]));
+	json_object_set_new(root, "notes", notes);
 	json_object_set(root, "options", c->options);
 	json_object_set_new(root, "backends", backends);
 	json_object_set_new(root, "incomplete", incomplete);
@@ -165,6 +183,7 @@ int rpb_report_compare_files(const struct rpb_cmp *c, const char *dir, const cha
 	else if (rpb_report_table(c, &t) == 0)
 		rpb_grid_markdown(&t, f);
 	rpb_grid_free(&t);
+	print_notes(c, f);
 	fprintf(f, "\n%s\n", legend);
 	if (rpb_report_label_table(c, &t) == 0) {
 		fprintf(f, "\n## Every label (the plotted run of each backend)\n\n");

@@ -16,6 +16,7 @@ static void fmt_number(char *buf, size_t n, enum rpb_cmp_metric m, double v)
 {
 	switch (m) {
 	case RPB_M_STORE_BYTES:
+	case RPB_M_DISK_BYTES:
 		snprintf(buf, n, "%.2f", v / MIB);
 		break;
 	case RPB_M_SPACE_AMP:
