@@ -175,4 +175,76 @@ Test(e2e_table, wal_from_the_gauge_or_none, .fini = e2e_cleanup)
 	e2e_env_fini(&e);
 }
 
+/* Two PostgreSQL columns (sync none and commit) with the given
+ * shared_buffers, compared; returns the terminal's table. */
+static char *two_servers(const struct e2e_env *e, const char *buffers_none,
+			 const char *buffers_commit, json_t **cmp)
+{
+	json_t *tmpl = template_run(e, E2E_CI_INGEST, "template", "ops=20", NULL);
+	char dirs[2][E2E_PATH], patch[1024];
+	snprintf(patch, sizeof patch, "{" PG_MANIFEST("%s") "}", buffers_none);
+	crafted(e, tmpl, "pg-none", patch, dirs[0]);
+	snprintf(patch, sizeof patch,
+		 "{\"manifest\": {" PG_SERVER("%s") ", \"sync\": \"commit\", \"options\": "
+		 "{\"run.sync\": \"commit\"}}}",
+		 buffers_commit);
+	crafted(e, tmpl, "pg-commit", patch, dirs[1]);
+	json_decref(tmpl);
+	char *table;
+	*cmp = compare(e, dirs, 2, &table);
+	return table;
+}
+
+Test(e2e_table, server_version_beside_the_library, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "leveldb");
+	json_t *cmp;
+	char *table = two_servers(&e, "4GB", "4GB", &cmp);
+	char line[1024];
+	row(table, "version", line, sizeof line);
+	cr_assert(strstr(line, "PostgreSQL 15.18 (libpq 15.18)"), "%s", line);
+	cr_assert_null(strstr(line, "Debian"), "%s", line);
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(cmp, "backends"), 0),
+							   "backend_version")),
+			 "PostgreSQL 15.18 (libpq 15.18)");
+	cr_assert_null(strstr(table, "shared_buffers"), "4GB is no small default:\n%s", table);
+	json_decref(cmp);
+	free(table);
+	e2e_env_fini(&e);
+}
+
+Test(e2e_table, small_shared_buffers_warned, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "leveldb");
+	json_t *cmp;
+	char *table = two_servers(&e, "32MB", "129MB", &cmp);
+	cr_assert(strstr(table, "\nWarning: postgres / durable / none ran with shared_buffers = 32MB, "
+				"no more than PostgreSQL's small default"),
+		  "no warning for 32MB:\n%s", table);
+	cr_assert(strstr(table, "results understate a tuned server"), "%s", table);
+	cr_assert_null(strstr(table, "= 129MB"), "129MB is above the default:\n%s", table);
+	const json_t *notes = json_object_get(cmp, "notes");
+	cr_assert(json_is_array(notes) && json_array_size(notes) == 2, "the WAL note and one warning");
+	cr_assert(strstr(json_string_value(json_array_get(notes, 1)), "shared_buffers = 32MB"));
+	json_decref(cmp);
+	free(table);
+	e2e_env_fini(&e);
+}
+
+Test(e2e_table, default_and_tiny_shared_buffers_warned, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "leveldb");
+	json_t *cmp;
+	char *table = two_servers(&e, "128kB", "128MB", &cmp);
+	cr_assert(strstr(table, "postgres / durable / none ran with shared_buffers = 128kB"), "%s", table);
+	cr_assert(strstr(table, "postgres / durable / commit ran with shared_buffers = 128MB"), "%s",
+		  table);
+	json_decref(cmp);
+	free(table);
+	e2e_env_fini(&e);
+}
+
 #endif

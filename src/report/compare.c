@@ -510,6 +510,24 @@ static void ratios(struct rpb_cmp *c)
 	}
 }
 
+/* A server's own version beside its client library's: "PostgreSQL 15.18
+ * (libpq 15.18)"; the library alone for an embedded backend. */
+static void column_version(struct rpb_cmp_backend *be, const struct rpb_cmp_run *r)
+{
+	if (!r->server || !r->server_version[0]) {
+		snprintf(be->version, sizeof be->version, "%s", r->backend_version);
+		return;
+	}
+	/* "15.18 (Debian 15.18-0+deb12u1)": the number, the build's words left out. */
+	int len = (int)strcspn(r->server_version, " ");
+	const char *product = !strcmp(r->backend, "postgres") ? "PostgreSQL" : r->backend;
+	if (r->backend_version[0])
+		snprintf(be->version, sizeof be->version, "%s %.*s (%s)", product, len,
+			 r->server_version, r->backend_version);
+	else
+		snprintf(be->version, sizeof be->version, "%s %.*s", product, len, r->server_version);
+}
+
 void rpb_cmp_compute(struct rpb_cmp *c)
 {
 	for (size_t i = 0; i < c->nbackends; i++)
@@ -535,7 +553,7 @@ void rpb_cmp_compute(struct rpb_cmp *c)
 			snprintf(be->name, sizeof be->name, "%s", r->backend);
 			snprintf(be->profile, sizeof be->profile, "%s", r->profile);
 			snprintf(be->sync, sizeof be->sync, "%s", r->sync);
-			snprintf(be->version, sizeof be->version, "%s", r->backend_version);
+			column_version(be, r);
 		}
 	}
 	/* A matrix: the columns differ in profile or sync, so each is named by
