@@ -247,4 +247,38 @@ Test(e2e_table, default_and_tiny_shared_buffers_warned, .fini = e2e_cleanup)
 	e2e_env_fini(&e);
 }
 
+Test(e2e_table, every_label_headlined, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "leveldb");
+	json_t *tmpl = template_run(&e, E2E_CI_INGEST, "template", "ops=20", NULL);
+	char dirs[2][E2E_PATH];
+	/* A second label 10 times slower in one column; one without samples. */
+	crafted(&e, tmpl, "a", "{\"labels\": {\"slow-op\": {\"samples\": 10, \"throughput_per_s\": 100, "
+			       "\"p99_us\": 5000}, \"idle\": {\"samples\": 0, \"throughput_per_s\": 0}}}",
+		dirs[0]);
+	crafted(&e, tmpl, "b", "{\"manifest\": {\"backend\": \"sqlite\"}, \"labels\": {\"slow-op\": "
+			       "{\"samples\": 10, \"throughput_per_s\": 1000, \"p99_us\": 500}}}",
+		dirs[1]);
+	json_decref(tmpl);
+	char *table;
+	json_t *cmp = compare(&e, dirs, 2, &table);
+	char line[1024];
+	row(table, "slow-op throughput, ops/s", line, sizeof line);
+	cr_assert(strstr(line, "100.0 ×10.00") && strstr(line, "1000.0 ×1.00"), "%s", line);
+	row(table, "slow-op latency p99, µs", line, sizeof line);
+	cr_assert(strstr(line, "5000.0 ×10.00") && strstr(line, "500.0 ×1.00"), "%s", line);
+	cr_assert_null(strstr(table, "| idle "), "a label without samples got a row:\n%s", table);
+	/* Between the main label's rows and the totals'. */
+	cr_assert(strstr(table, "latency max") < strstr(table, "slow-op throughput") &&
+		  strstr(table, "slow-op latency p99") < strstr(table, "all labels throughput"));
+	const json_t *rows = json_object_get(json_array_get(json_object_get(cmp, "backends"), 1), "rows");
+	const json_t *s = json_object_get(rows, "slow-op/throughput_per_s");
+	cr_assert(json_number_value(json_object_get(s, "median")) == 1000);
+	cr_assert(json_is_true(json_object_get(s, "top")));
+	json_decref(cmp);
+	free(table);
+	e2e_env_fini(&e);
+}
+
 #endif

@@ -7,6 +7,7 @@
 
 #include "cmdline.h"
 #include "compare.h"
+#include "compare_rows.h"
 #include "fsutil.h"
 #include "jsontext.h"
 #include "result_check.h"
@@ -41,8 +42,10 @@ void rpb_cmp_init(struct rpb_cmp *c, bool (*backend_known)(const char *name))
 
 void rpb_cmp_free(struct rpb_cmp *c)
 {
-	for (size_t i = 0; i < c->nruns; i++)
+	for (size_t i = 0; i < c->nruns; i++) {
 		json_decref(c->runs[i].root);
+		json_decref(c->runs[i].load_root);
+	}
 	for (size_t i = 0; i < c->nbackends; i++)
 		json_decref(c->backends[i].errors);
 	free(c->runs);
@@ -234,6 +237,7 @@ int rpb_cmp_add(struct rpb_cmp *c, const char *dir, const char *name, int exit_c
 	if (r->have_results)
 		read_figures(r);
 	rpb_run_end_read(r, jstr(manifest, "pattern", ""));
+	rpb_cmp_rows_load(c, r);
 	if (!c->options) {
 		c->options = json_object_get(manifest, "options");
 		/* Text since seeds go up to 2^64-1; a number in older results. */
@@ -352,23 +356,35 @@ static double median(double *v, size_t k)
 	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
 }
 
+/* Median, min and max of the k values (sorted in place). */
+static void fill_stat(struct rpb_cmp_stat *s, double *vals, size_t k)
+{
+	memset(s, 0, sizeof *s);
+	if (!k)
+		return;
+	s->have = true;
+	s->n = (unsigned)k;
+	s->median = median(vals, k);
+	s->min = vals[0];
+	s->max = vals[k - 1];
+}
+
 static void backend_stats(struct rpb_cmp *c, struct rpb_cmp_backend *b)
 {
 	double vals[RPB_CMP_MAX_RUNS];
 	for (int m = 0; m < RPB_M_COUNT; m++) {
-		struct rpb_cmp_stat *s = &b->stat[m];
 		size_t k = 0;
 		for (size_t i = 0; i < b->nruns; i++)
 			if (c->runs[b->runs[i]].have[m])
 				vals[k++] = c->runs[b->runs[i]].v[m];
-		memset(s, 0, sizeof *s);
-		if (!k)
-			continue;
-		s->have = true;
-		s->n = (unsigned)k;
-		s->median = median(vals, k);
-		s->min = vals[0];
-		s->max = vals[k - 1];
+		fill_stat(&b->stat[m], vals, k);
+	}
+	for (size_t w = 0; w < c->nrows; w++) {
+		size_t k = 0;
+		for (size_t i = 0; i < b->nruns; i++)
+			if (c->runs[b->runs[i]].rhave[w])
+				vals[k++] = c->runs[b->runs[i]].rv[w];
+		fill_stat(&b->rstat[w], vals, k);
 	}
 	/* The run plotted: the lower middle by throughput, so a single run
 	 * represents its backend in the figures. */
@@ -460,53 +476,66 @@ static bool same_objects(const struct rpb_cmp *c, bool any_completed)
  * only when the top and the runner-up have two runs or more each and their
  * [min, max] do not overlap; overlapping ranges are within noise. One
  * column ranks nothing. */
+/* One row: row[i] is column i's figure, NULL for a column not ranked. */
+static void rank(struct rpb_cmp_stat **row, size_t ncols, bool hb)
+{
+	struct rpb_cmp_stat *top = NULL, *second = NULL;
+	size_t ranked = 0;
+	for (size_t i = 0; i < ncols; i++) {
+		struct rpb_cmp_stat *s = row[i];
+		if (!s || !s->have)
+			continue;
+		ranked++;
+		if (!top || (hb ? s->median > top->median : s->median < top->median)) {
+			second = top;
+			top = s;
+		} else if (!second || (hb ? s->median > second->median : s->median < second->median)) {
+			second = s;
+		}
+	}
+	if (ranked < 2)
+		return;
+	double best = top->median;
+	bool judged = top->n >= 2 && second->n >= 2;
+	top->top = true;
+	top->best = judged && !overlap(top, second);
+	top->noise = judged && overlap(top, second);
+	for (size_t i = 0; i < ncols; i++) {
+		struct rpb_cmp_stat *s = row[i];
+		if (!s || !s->have)
+			continue;
+		if (s != top)
+			s->noise = s->n >= 2 && top->n >= 2 && overlap(s, top);
+		/* Always "times worse than the top", so 1 is the top either way. */
+		double num = hb ? best : s->median, den = hb ? s->median : best;
+		if (s == top || num == den) {
+			s->have_ratio = true;
+			s->ratio = 1;
+		} else if (den > 0) {
+			s->have_ratio = true;
+			s->ratio = num / den;
+		}
+	}
+}
+
 static void ratios(struct rpb_cmp *c)
 {
 	bool any_completed = false;
 	for (size_t i = 0; i < c->nbackends; i++)
 		any_completed |= !c->backends[i].ended_early;
 	bool objects_agree = same_objects(c, any_completed);
+	struct rpb_cmp_stat *row[RPB_CMP_MAX_BACKENDS];
 	for (int m = 0; m < RPB_M_COUNT; m++) {
 		if (!rpb_cmp_metrics[m].ratio || (m == RPB_M_DISK_BYTES && !objects_agree))
 			continue;
-		bool hb = rpb_cmp_metrics[m].higher_better;
-		struct rpb_cmp_stat *top = NULL, *second = NULL;
-		size_t ranked = 0;
-		for (size_t i = 0; i < c->nbackends; i++) {
-			struct rpb_cmp_stat *s = &c->backends[i].stat[m];
-			if (!s->have || (any_completed && c->backends[i].ended_early))
-				continue;
-			ranked++;
-			if (!top || (hb ? s->median > top->median : s->median < top->median)) {
-				second = top;
-				top = s;
-			} else if (!second || (hb ? s->median > second->median : s->median < second->median)) {
-				second = s;
-			}
-		}
-		if (ranked < 2)
-			continue;
-		double best = top->median;
-		bool judged = top->n >= 2 && second->n >= 2;
-		top->top = true;
-		top->best = judged && !overlap(top, second);
-		top->noise = judged && overlap(top, second);
-		for (size_t i = 0; i < c->nbackends; i++) {
-			struct rpb_cmp_stat *s = &c->backends[i].stat[m];
-			if (!s->have || (any_completed && c->backends[i].ended_early))
-				continue;
-			if (s != top)
-				s->noise = s->n >= 2 && top->n >= 2 && overlap(s, top);
-			/* Always "times worse than the top", so 1 is the top either way. */
-			double num = hb ? best : s->median, den = hb ? s->median : best;
-			if (s == top || num == den) {
-				s->have_ratio = true;
-				s->ratio = 1;
-			} else if (den > 0) {
-				s->have_ratio = true;
-				s->ratio = num / den;
-			}
-		}
+		for (size_t i = 0; i < c->nbackends; i++)
+			row[i] = any_completed && c->backends[i].ended_early ? NULL : &c->backends[i].stat[m];
+		rank(row, c->nbackends, rpb_cmp_metrics[m].higher_better);
+	}
+	for (size_t w = 0; w < c->nrows; w++) {
+		for (size_t i = 0; i < c->nbackends; i++)
+			row[i] = any_completed && c->backends[i].ended_early ? NULL : &c->backends[i].rstat[w];
+		rank(row, c->nbackends, c->rows[w].higher_better);
 	}
 }
 
@@ -594,6 +623,7 @@ void rpb_cmp_compute(struct rpb_cmp *c)
 	 * of objects compare by this, never by their raw bytes. */
 	for (size_t i = 0; i < c->nruns; i++)
 		disk_figures(&c->runs[i]);
+	rpb_cmp_rows(c);
 	for (size_t i = 0; i < c->nbackends; i++)
 		backend_stats(c, &c->backends[i]);
 	ratios(c);

@@ -47,6 +47,17 @@ struct rpb_cmp_metric_def {
 };
 extern const struct rpb_cmp_metric_def rpb_cmp_metrics[RPB_M_COUNT];
 
+/* A row of the table beyond the fixed figures: every label but the main
+ * one (throughput and p99), a YCSB run's load phase (from DIR-load, where
+ * compare puts it), harvest's harvests of the whole corpus. */
+#define RPB_CMP_MAX_ROWS 48
+struct rpb_cmp_row {
+	char key[96];     /* compare.json member of backends[].rows */
+	char title[128];  /* the row's heading */
+	bool higher_better;
+	int digits;       /* decimals in the text */
+};
+
 /* One results directory. */
 struct rpb_cmp_run {
 	char dir[RPB_CMP_PATH];  /* as given */
@@ -75,6 +86,9 @@ struct rpb_cmp_run {
 	char end_mark[128];      /* the mark at the end of a run that ended early, else "" (run_end.h) */
 	double v[RPB_M_COUNT];
 	bool have[RPB_M_COUNT];
+	double rv[RPB_CMP_MAX_ROWS]; /* the rows of rpb_cmp.rows */
+	bool rhave[RPB_CMP_MAX_ROWS];
+	json_t *load_root;       /* DIR-load/result.json of a YCSB run, owned; NULL if none */
 	uint64_t acked, acked_bytes;
 	json_t *root;            /* result.json, owned; NULL if it could not be read */
 };
@@ -111,6 +125,7 @@ struct rpb_cmp_backend {
 	bool ended_early;              /* its runs did not complete: the figures are theirs */
 	size_t rep;                    /* the run plotted: median throughput */
 	struct rpb_cmp_stat stat[RPB_M_COUNT];
+	struct rpb_cmp_stat rstat[RPB_CMP_MAX_ROWS]; /* the rows of rpb_cmp.rows */
 	json_t *errors;                /* class -> count summed over the runs */
 	char stops[256];               /* "completed", or "completed 2, error:disk-full 1" */
 };
@@ -124,6 +139,8 @@ struct rpb_cmp {
 	 * profile and sync: matrix says whether the columns differ in them). */
 	char pattern[32], main_label[64], sync[16], profile[16], workload[256];
 	bool matrix;
+	struct rpb_cmp_row rows[RPB_CMP_MAX_ROWS]; /* after the main label's, in order */
+	size_t nrows;
 	uint64_t seed;   /* manifest.seed, exact */
 	bool have_seed;
 	json_t *options; /* borrowed from that run's manifest */
@@ -156,7 +173,8 @@ int rpb_cmp_add_missing(struct rpb_cmp *c, const char *dir, const char *name, co
 int rpb_cmp_check(const struct rpb_cmp *c, char *msg, size_t n);
 
 /* Groups the runs by column, (backend, profile, sync) in order of first
- * appearance, and computes
+ * appearance, builds the rows of every further label (rpb_cmp_row), and
+ * computes
  * each figure's median, min, max and ratio to the best over each backend's
  * completed runs, or, for a backend none of whose runs completed, over its
  * runs that left results or intervals (a disk full, a timeout, a signal,

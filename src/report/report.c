@@ -84,13 +84,13 @@ static int close_file(FILE *f, const char *path, char *msg, size_t n)
 	return 0;
 }
 
-static json_t *stat_json(const struct rpb_cmp_stat *s, enum rpb_cmp_metric m)
+static json_t *stat_json(const struct rpb_cmp_stat *s, bool ranked)
 {
 	if (!s->have)
 		return json_null();
 	json_t *o = json_pack("{s:f, s:f, s:f, s:i}", "median", s->median, "min", s->min, "max",
 			      s->max, "n", (int)s->n);
-	if (rpb_cmp_metrics[m].ratio) {
+	if (ranked) {
 		json_object_set_new(o, "ratio_to_best", s->have_ratio ? json_real(s->ratio) : json_null());
 		json_object_set_new(o, "top", json_boolean(s->top));
 		json_object_set_new(o, "best", json_boolean(s->best));
@@ -99,7 +99,7 @@ static json_t *stat_json(const struct rpb_cmp_stat *s, enum rpb_cmp_metric m)
 	return o;
 }
 
-static json_t *run_json(const struct rpb_cmp_run *r, const char *dir)
+static json_t *run_json(const struct rpb_cmp *c, const struct rpb_cmp_run *r, const char *dir)
 {
 	char rel[RPB_CMP_PATH];
 	rpb_relpath(dir, r->dir, rel, sizeof rel);
@@ -110,6 +110,10 @@ static json_t *run_json(const struct rpb_cmp_run *r, const char *dir)
 	for (int m = 0; m < RPB_M_COUNT; m++)
 		json_object_set_new(o, rpb_cmp_metrics[m].key,
 				    r->have[m] ? json_real(r->v[m]) : json_null());
+	json_t *rows = json_object();
+	for (size_t w = 0; w < c->nrows; w++)
+		json_object_set_new(rows, c->rows[w].key, r->rhave[w] ? json_real(r->rv[w]) : json_null());
+	json_object_set_new(o, "rows", rows);
 	json_object_set_new(o, "acked_bytes", json_integer((json_int_t)r->acked_bytes));
 	json_object_set_new(o, "wal_bytes", r->have_wal ? json_real(r->wal_bytes) : json_null());
 	return o;
@@ -122,7 +126,7 @@ static json_t *compare_json(const struct rpb_cmp *c, const char *dir, const char
 		const struct rpb_cmp_backend *b = &c->backends[i];
 		json_t *runs = json_array();
 		for (size_t k = 0; k < b->nruns; k++)
-			json_array_append_new(runs, run_json(&c->runs[b->runs[k]], dir));
+			json_array_append_new(runs, run_json(c, &c->runs[b->runs[k]], dir));
 		char rep[RPB_CMP_PATH];
 		rpb_relpath(dir, c->runs[b->rep].dir, rep, sizeof rep);
 		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:s}", "column", b->label,
@@ -130,14 +134,18 @@ static json_t *compare_json(const struct rpb_cmp *c, const char *dir, const char
 				      "backend_version", b->version, "runs", runs, "plotted_run", rep);
 		for (int m = 0; m < RPB_M_COUNT; m++)
 			json_object_set_new(o, rpb_cmp_metrics[m].key,
-					    stat_json(&b->stat[m], (enum rpb_cmp_metric)m));
+					    stat_json(&b->stat[m], rpb_cmp_metrics[m].ratio));
+		json_t *rows = json_object();
+		for (size_t w = 0; w < c->nrows; w++)
+			json_object_set_new(rows, c->rows[w].key, stat_json(&b->rstat[w], true));
+		json_object_set_new(o, "rows", rows);
 		json_object_set(o, "errors", b->errors);
 		json_object_set_new(o, "stop", json_string(b->stops));
 		json_array_append_new(backends, o);
 	}
 	for (size_t k = 0; k < c->nruns; k++)
 		if (!c->runs[k].completed)
-			json_array_append_new(incomplete, run_json(&c->runs[k], dir));
+			json_array_append_new(incomplete, run_json(c, &c->runs[k], dir));
 	/* profile and sync: the comparison's, or null in a durability matrix
 	 * (each column has its own). */
 	json_t *root = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:b}", "rpbench_version",
@@ -156,6 +164,12 @@ static json_t *compare_json(const struct rpb_cmp *c, const char *dir, const char
 	for (size_t i = 0; i < nnotes; i++)
 		json_array_append_new(notes, json_string(lines[i]));
 	json_object_set_new(root, "notes", notes);
+	json_t *rows = json_array();
+	for (size_t w = 0; w < c->nrows; w++)
+		json_array_append_new(rows, json_pack("{s:s, s:s, s:b}", "key", c->rows[w].key, "title",
+						      c->rows[w].title, "higher_better",
+						      c->rows[w].higher_better));
+	json_object_set_new(root, "rows", rows);
 	json_object_set(root, "options", c->options);
 	json_object_set_new(root, "backends", backends);
 	json_object_set_new(root, "incomplete", incomplete);
