@@ -9,6 +9,16 @@
 
 #define LOAD_RESULT_MAX (UINT64_C(1) << 32)
 
+/* obj's number called key; false when it is not one. */
+static bool member(const json_t *obj, const char *key, double *out)
+{
+	const json_t *v = json_object_get(obj, key);
+	if (!json_is_number(v))
+		return false;
+	*out = json_number_value(v);
+	return true;
+}
+
 void rpb_cmp_rows_load(struct rpb_cmp *c, struct rpb_cmp_run *r)
 {
 	const json_t *man = json_object_get(r->root, "manifest");
@@ -72,7 +82,7 @@ static void label_rows(struct rpb_cmp *c, struct rpb_cmp_run *r, const json_t *l
 	json_object_foreach((json_t *)labels, l, lab) {
 		double x;
 		/* A label without samples (the first is always written) says nothing. */
-		if ((skip && !strcmp(l, skip)) || (rpb_cmp_number(lab, "samples", &x) && x == 0))
+		if ((skip && !strcmp(l, skip)) || (member(lab, "samples", &x) && x == 0))
 			continue;
 		char key[96], title[128];
 		snprintf(key, sizeof key, "%s%s/throughput_per_s", prefix, l);
@@ -81,9 +91,9 @@ static void label_rows(struct rpb_cmp *c, struct rpb_cmp_run *r, const json_t *l
 		snprintf(key, sizeof key, "%s%s/p99_us", prefix, l);
 		snprintf(title, sizeof title, "%s%s latency p99, µs", prefix, l);
 		int p = row_of(c, key, title, false, 1);
-		if (rpb_cmp_number(lab, "throughput_per_s", &x))
+		if (member(lab, "throughput_per_s", &x))
 			put(r, t, x);
-		if (rpb_cmp_number(lab, "p99_us", &x))
+		if (member(lab, "p99_us", &x))
 			put(r, p, x);
 	}
 }
@@ -105,7 +115,7 @@ static void harvest_rows(struct rpb_cmp *c, struct rpb_cmp_run *r)
 	json_array_foreach(harvests, i, h) {
 		double rec, d;
 		if (!json_is_true(json_object_get(h, "completed")) ||
-		    !rpb_cmp_number(h, "records", &rec) || !rpb_cmp_number(h, "duration_s", &d))
+		    !member(h, "records", &rec) || !member(h, "duration_s", &d))
 			continue;
 		records += rec;
 		secs += d;
