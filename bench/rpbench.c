@@ -13,9 +13,11 @@
 #include <unistd.h>
 
 #include "backends.h"
+#include "baseline.h"
 #include "cmdline.h"
 #include "compare.h"
 #include "compare_exec.h"
+#include "data_skips.h"
 #include "dsn.h"
 #include "help.h"
 #include "paths.h"
@@ -25,7 +27,9 @@
 #include "workload.h"
 
 /* The exit codes, as the per-backend binaries use them. */
-enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_ENV = 2, EXIT_INCOMPLETE = 3, EXIT_SIGNAL = 5 };
+enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_ENV = 2, EXIT_INCOMPLETE = 3, EXIT_DATA = 4, EXIT_SIGNAL = 5 };
+/* compare --baseline only: a gated figure regressed (no binary uses 6). */
+enum { EXIT_REGRESSED = 6 };
 
 #define MAX_ITEMS 256
 #define MAX_BACKENDS 16
@@ -56,19 +60,26 @@ struct cli {
 	const char *out, *dsn, *repeat_text;
 	const char *help_for; /* --help after a command: that command's help */
 	const char *backend, *ranks; /* sweep: --backend B, --ranks LIST */
+	const unsigned *threads;     /* sweep: the thread counts, each checked as a run */
+	size_t nthreads;
 	bool start_pg, results, quiet;
+	/* compare --baseline DIR [--max-regress LIST] [--summary F] [--junit F] */
+	const char *baseline, *max_regress, *summary, *junit;
+	struct rpb_bl_gates gates;
 };
 
 static const char *const usage_compare[] = {
 	"rpbench compare WORKLOAD -b B1,B2,... [--profiles P1,P2] [--syncs S1,S2]",
 	"                [-r N] [-s KEY=VALUE]... [-o DIR] [--dsn DSN | --start-postgres] [-q]",
 	"rpbench compare --results RESULT_DIR RESULT_DIR... [-o DIR] [-q]",
+	"rpbench compare ... --baseline DIR [--max-regress KEY=PCT,...] [--summary FILE.md]",
+	"                [--junit FILE.xml]",
 	NULL,
 };
 static const char *const usage_report[] = {"rpbench report RESULT_DIR... [-o DIR] [-q]", NULL};
 static const char *const usage_sweep[] = {
 	"rpbench sweep WORKLOAD --backend B -s threads=1,2,4,8 [--ranks 1,2,4] [-r N]",
-	"              [-s KEY=VALUE]... [-o DIR] [--dsn DSN] [-q]",
+	"              [-s KEY=VALUE]... [-o DIR] [--dsn DSN | --start-postgres] [-q]",
 	NULL,
 };
 static const char *const usage_all[] = {
@@ -86,8 +97,12 @@ static void help_exit_status(struct rpb_help *h)
 	rpb_help_section(h, "Exit status");
 	rpb_help_para(h, 2, "0 every run completed, 1 usage (or runs that cannot be compared), "
 		      "2 environment (binary missing, output directory, server, gnuplot), 3 a run did "
-		      "not complete (named; the report shows it up to its end), 5 stopped by "
-		      "SIGINT/SIGTERM. report exits 0 once it wrote the report, however the runs ended.");
+		      "not complete (named; the report shows it up to its end), 4 the outputs were "
+		      "written, but rows of the runs' data files held values no figure can use (left "
+		      "out, counted on stderr and in index.html), 5 stopped by SIGINT/SIGTERM, 6 "
+		      "(compare --baseline) the runs completed and a figure regressed beyond its "
+		      "--max-regress threshold (each named on stderr). report exits 0 once it wrote "
+		      "the report, however the runs ended, 4 when it left rows out.");
 }
 
 static void help_compare_options(struct rpb_help *h)
@@ -110,6 +125,19 @@ static void help_compare_options(struct rpb_help *h)
 		      "and removed at the end)");
 	rpb_help_item(h, "--results", "compare existing result directories instead of running");
 	rpb_help_item(h, "-q, --quiet", "print nothing but the final table");
+	rpb_help_item(h, "--baseline DIR", "compare each column with a saved run of the same "
+		      "workload and backend: DIR is a run's results directory or a compare output "
+		      "directory (its runs are the baseline's repeats); prints each label's "
+		      "throughput, p50, p99, p99.9 and the bytes per object: baseline, new, change "
+		      "in % and noise (ranges overlap or apart, with two runs or more on both sides)");
+	rpb_help_item(h, "--max-regress LIST", "with --baseline: fail (exit 6) when a figure is "
+		      "worse than the baseline by more than its threshold and not within noise, e.g. "
+		      "throughput=5%,p99=10%,create.p99.9=20% (keys throughput, p50, p99, p99.9, "
+		      "bytes; LABEL.KEY for one label)");
+	rpb_help_item(h, "--summary FILE", "with --baseline: write the comparison as markdown to "
+		      "FILE (new)");
+	rpb_help_item(h, "--junit FILE", "with --baseline: write JUnit XML to FILE (new), one "
+		      "testcase per gated figure, a failure for each regression");
 }
 
 static void help_compare_text(struct rpb_help *h)
@@ -145,6 +173,8 @@ static void help_sweep_options(struct rpb_help *h)
 	rpb_help_item(h, "-o, --out DIR", "output directory (default: "
 		      "results/sweep-<backend>-<YYYYmmddTHHMMSSZ>)");
 	rpb_help_item(h, "--dsn DSN", "the PostgreSQL server for the postgres backend");
+	rpb_help_item(h, "--start-postgres", "start a throwaway PostgreSQL server for the sweep, "
+		      "as compare does");
 	rpb_help_item(h, "-q, --quiet", "print nothing but errors");
 }
 
@@ -155,7 +185,10 @@ static void help_sweep_text(struct rpb_help *h)
 		      "DIR/sweep.csv (a row per run), DIR/sweep.txt (a row per point: total "
 		      "concurrency = threads x ranks, ops/s, the ideal linear ops/s from the smallest "
 		      "point, the efficiency = ops/s / ideal, p99 of the first label) and "
-		      "DIR/sweep.svg (gnuplot). Exit 3 when a run did not complete.");
+		      "DIR/sweep.svg (gnuplot). The workload and --set list are checked for every "
+		      "thread count before the first run, as compare checks them (exit 1). A run that "
+		      "fails is named on stderr with its first error and its log; the table and the "
+		      "figure hold only the points that ran (no figure when none did); exit 3.");
 }
 
 static void help_report_text(struct rpb_help *h)
@@ -317,7 +350,9 @@ static const struct option longopts[] = {
 	{"help", no_argument, NULL, 'h'},           {"version", no_argument, NULL, 'V'},
 	{"help-man", no_argument, NULL, 'M'},       {"backend", required_argument, NULL, 'k'},
 	{"ranks", required_argument, NULL, 'N'},    {"profiles", required_argument, NULL, 'F'},
-	{"syncs", required_argument, NULL, 'Y'},    {NULL, 0, NULL, 0},
+	{"syncs", required_argument, NULL, 'Y'},    {"baseline", required_argument, NULL, 'B'},
+	{"max-regress", required_argument, NULL, 'X'}, {"summary", required_argument, NULL, 'U'},
+	{"junit", required_argument, NULL, 'J'},    {NULL, 0, NULL, 0},
 };
 
 /* Every path given fits, whole, with room for what compare and report
@@ -329,10 +364,36 @@ static int check_paths(const struct cli *c, bool runs)
 	for (size_t i = 0; !bad && i < c->npos; i++)
 		bad = rpb_path_check(c->pos[i], runs ? "the workload file" : "a results directory",
 				     runs ? 0 : RPB_PATH_ROOM, msg, sizeof msg);
+	bad = bad || (c->baseline && rpb_path_check(c->baseline, "--baseline", RPB_PATH_ROOM, msg,
+						      sizeof msg));
+	bad = bad || (c->summary && rpb_path_check(c->summary, "--summary", 0, msg, sizeof msg));
+	bad = bad || (c->junit && rpb_path_check(c->junit, "--junit", 0, msg, sizeof msg));
 	if (!bad)
 		return 0;
 	fprintf(stderr, "rpbench: %s\n", msg);
 	return EXIT_USAGE;
+}
+
+/* --baseline and what goes with it: compare only; --max-regress, --summary
+ * and --junit need it; the files are new (none that rpbench did not write
+ * is overwritten). */
+static int check_baseline_options(const struct cli *c)
+{
+	if (c->baseline && strcmp(c->command, "compare") != 0)
+		return usage_error("--baseline is an option of compare, not %s", c->command);
+	if (!c->baseline && (c->max_regress || c->summary || c->junit))
+		return usage_error("--max-regress, --summary and --junit need --baseline DIR%s", "");
+	const char *files[] = {c->summary, c->junit}, *flags[] = {"--summary", "--junit"};
+	char shown[RPB_SHOWN_SIZE];
+	for (int i = 0; i < 2; i++)
+		if (files[i] && access(files[i], F_OK) == 0) {
+			fprintf(stderr, "rpbench: %s %s exists; give a new file (rpbench overwrites no file it did not create)\n",
+				flags[i], rpb_text_shown(shown, sizeof shown, files[i]));
+			return EXIT_USAGE;
+		}
+	if (c->summary && c->junit && !strcmp(c->summary, c->junit))
+		return usage_error("--summary and --junit name the same file%s", "");
+	return 0;
 }
 
 static int parse_cli(struct cli *c, int argc, char **argv)
@@ -396,6 +457,14 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 		case 'P': c->start_pg = true; break;
 		case 'R': c->results = true; break;
 		case 'q': c->quiet = true; break;
+		case 'B': c->baseline = optarg; break;
+		case 'X':
+			if (rpb_bl_parse_gates(optarg, &c->gates, why, sizeof why) != 0)
+				return usage_error("%s", why);
+			c->max_regress = optarg;
+			break;
+		case 'U': c->summary = optarg; break;
+		case 'J': c->junit = optarg; break;
 		case 'h':
 			c->help_for = c->command;
 			c->command = "--help";
@@ -432,6 +501,8 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 		return usage_error("--profiles and --syncs are options of compare, not %s", c->command);
 	if (c->results && strcmp(c->command, "compare") != 0)
 		return usage_error("--results is an option of compare, not %s", c->command);
+	if ((rc = check_baseline_options(c)))
+		return rc;
 	return check_paths(c, runs);
 }
 
@@ -470,6 +541,14 @@ static char *recorded_command(const struct cli *c, const char *argv0)
 		rpb_cmd_word(f, "--start-postgres");
 	if (c->quiet)
 		rpb_cmd_word(f, "--quiet");
+	if (c->baseline)
+		rpb_cmd_opt(f, "--baseline", c->baseline);
+	if (c->max_regress)
+		rpb_cmd_opt(f, "--max-regress", c->max_regress);
+	if (c->summary)
+		rpb_cmd_opt(f, "--summary", c->summary);
+	if (c->junit)
+		rpb_cmd_opt(f, "--junit", c->junit);
 	return rpb_cmd_close(&cmd);
 }
 
@@ -506,6 +585,20 @@ static size_t name_incomplete(const struct rpb_cmp *c, const char *logs)
 	return bad;
 }
 
+/* One line for the rows of data files no figure could use (data_skips.h),
+ * once the outputs are written: exit 4 says the data, not the machine. */
+static int name_skipped(const struct rpb_cmp *c, const char *report)
+{
+	char text[4096];
+	size_t rows = rpb_cmp_skips_text(c, text, sizeof text);
+	if (!rows)
+		return EXIT_OK;
+	fprintf(stderr, "rpbench: %zu row%s of the runs' data could not be plotted and %s left out "
+		"(%s); %s/index.html counts them, the rest is drawn\n",
+		rows, rows == 1 ? "" : "s", rows == 1 ? "was" : "were", text, report);
+	return EXIT_DATA;
+}
+
 /* Writes compare.md, compare.json and report/ into out. */
 static int write_outputs(const struct rpb_cmp *c, const char *out, const char *command)
 {
@@ -540,11 +633,52 @@ static int load_dirs(struct rpb_cmp *c, const struct cli *cl)
 	return 0;
 }
 
+/* --baseline: the baseline read (when not yet) and held against the runs;
+ * a refusal is a usage error. */
+static int baseline_judge(struct rpb_baseline *bl, const struct rpb_cmp *c, const struct cli *cl)
+{
+	char msg[8192];
+	if ((bl->dir[0] || rpb_bl_load(bl, cl->baseline, backend_known, msg, sizeof msg) == 0) &&
+	    rpb_bl_judge(bl, c, &cl->gates, msg, sizeof msg) == 0)
+		return EXIT_OK;
+	fprintf(stderr, "rpbench: %s\n", msg);
+	return EXIT_USAGE;
+}
+
+/* After the tables: each regression named on stderr, --summary and
+ * --junit written; rc, or EXIT_REGRESSED when it is EXIT_OK and a gated
+ * figure regressed. */
+static int baseline_end(const struct rpb_baseline *bl, const struct rpb_cmp *c,
+			const struct cli *cl, int rc)
+{
+	char msg[8192];
+	rpb_bl_print_regressions(bl, stderr);
+	if ((cl->summary && rpb_bl_write_summary(bl, c, cl->summary, msg, sizeof msg) != 0) ||
+	    (cl->junit && rpb_bl_write_junit(bl, c, cl->junit, msg, sizeof msg) != 0)) {
+		fprintf(stderr, "rpbench: %s\n", msg);
+		return rc ? rc : EXIT_ENV;
+	}
+	return !rc && bl->nregressed ? EXIT_REGRESSED : rc;
+}
+
+/* compare.json's "baseline" and compare.md's section. */
+static int baseline_files(const struct rpb_baseline *bl, const char *out)
+{
+	char msg[8192];
+	if (rpb_bl_add_to_compare(bl, out, msg, sizeof msg) == 0)
+		return EXIT_OK;
+	fprintf(stderr, "rpbench: %s\n", msg);
+	return EXIT_ENV;
+}
+
 static int cmd_compare_results(const struct cli *cl, const char *command)
 {
 	struct rpb_cmp c;
+	struct rpb_baseline bl = {0};
 	rpb_cmp_init(&c, backend_known);
 	int rc = load_dirs(&c, cl);
+	if (!rc && cl->baseline)
+		rc = baseline_judge(&bl, &c, cl);
 	if (!rc && cl->out) {
 		char msg[8192];
 		if (rpb_report_new_dir(cl->out, "--out", msg, sizeof msg) != 0) {
@@ -552,28 +686,45 @@ static int cmd_compare_results(const struct cli *cl, const char *command)
 			rc = EXIT_ENV;
 		} else
 			rc = write_outputs(&c, cl->out, command);
+		if (!rc && cl->baseline)
+			rc = baseline_files(&bl, cl->out);
 	}
 	if (!rc) {
 		rpb_report_print(&c, stdout);
+		if (cl->baseline)
+			rpb_bl_print(&bl, stdout);
 		fflush(stdout);
 		if (name_incomplete(&c, "."))
 			rc = EXIT_INCOMPLETE;
+		else if (cl->out) {
+			char report[RPB_CMP_PATH + 16];
+			snprintf(report, sizeof report, "%s/report", cl->out);
+			rc = name_skipped(&c, report);
+		}
+		if (cl->baseline)
+			rc = baseline_end(&bl, &c, cl, rc);
 	}
+	rpb_bl_free(&bl);
 	rpb_cmp_free(&c);
 	return rc;
 }
 
-/* Refuses what can be found out before any run: a bad workload or --set,
- * a missing binary, postgres without a server. */
-static int check_plan(const struct cli *cl, struct rpb_cmp_plan *p, struct rpb_job *job)
+/* Refuses what can be found out before any run, for compare and sweep
+ * alike: a bad workload or --set (judged whole for every run: each profile,
+ * sync and thread count), a missing binary, postgres without a server.
+ * bindir gets the binaries' directory. */
+static int check_runs(const struct cli *cl, struct rpb_job *job, char *bindir, size_t bn)
 {
 	char msg[8192];
 	rpb_job_defaults(job); /* first: every return leaves a job to free */
 	char shown[RPB_SHOWN_SIZE];
-	if (cl->npos != 1)
-		return usage_error(cl->npos ? "compare takes one workload file, not '%s' as well (or --results DIR...)"
-					    : "compare needs a workload file%s; see data/workloads/",
-				   cl->npos ? rpb_text_shown(shown, sizeof shown, cl->pos[1]) : "");
+	if (cl->npos != 1) {
+		fprintf(stderr, cl->npos ? "rpbench: %s takes one workload file, not '%s' as well%s; see rpbench --help\n"
+					 : "rpbench: %s needs a workload file%s%s; see data/workloads/; see rpbench --help\n",
+			cl->command, cl->npos ? rpb_text_shown(shown, sizeof shown, cl->pos[1]) : "",
+			cl->npos && !cl->nthreads ? " (or --results DIR...)" : "");
+		return EXIT_USAGE;
+	}
 	if (!cl->nbackends)
 		return usage_error("compare needs --backends, e.g. --backends leveldb,sqlite%s", "");
 	if (cl->dsn && cl->start_pg)
@@ -603,10 +754,11 @@ static int check_plan(const struct cli *cl, struct rpb_cmp_plan *p, struct rpb_j
 			return EXIT_USAGE;
 		}
 	}
-	/* Every run of the matrix as its binary will read it: the workload,
-	 * the --set list, the run's profile and sync. */
+	/* Every run of the matrix (or the sweep) as its binary will read it:
+	 * the workload, the --set list, the run's profile, sync and threads. */
+	size_t nt = cl->nthreads ? cl->nthreads : 1;
 	for (size_t i = 0; i < np; i++)
-		for (size_t j = 0; j < ns; j++) {
+		for (size_t j = 0; j < ns * nt; j++) {
 			char set[64];
 			rpb_job_free(job);
 			rpb_job_defaults(job);
@@ -618,25 +770,40 @@ static int check_plan(const struct cli *cl, struct rpb_cmp_plan *p, struct rpb_j
 			snprintf(set, sizeof set, "profile=%s", cl->nprofiles ? cl->profiles[i] : "");
 			if (cl->nprofiles && rpb_job_set(job, set, msg, sizeof msg) != 0)
 				goto bad;
-			snprintf(set, sizeof set, "sync=%s", cl->nsyncs ? cl->syncs[j] : "");
+			snprintf(set, sizeof set, "sync=%s", cl->nsyncs ? cl->syncs[j / nt] : "");
 			if (cl->nsyncs && rpb_job_set(job, set, msg, sizeof msg) != 0)
+				goto bad;
+			snprintf(set, sizeof set, "threads=%u", cl->nthreads ? cl->threads[j % nt] : 0);
+			if (cl->nthreads && rpb_job_set(job, set, msg, sizeof msg) != 0)
 				goto bad;
 			if (rpb_job_finish(job, msg, sizeof msg) != 0)
 				goto bad;
 		}
-	if (rpb_exec_bindir(p->bindir, sizeof p->bindir, msg, sizeof msg) != 0) {
+	if (rpb_exec_bindir(bindir, bn, msg, sizeof msg) != 0) {
 		fprintf(stderr, "rpbench: %s\n", msg);
 		return EXIT_ENV;
 	}
 	for (size_t i = 0; i < cl->nbackends; i++) {
 		char bin[RPB_CMP_PATH + 64];
-		snprintf(bin, sizeof bin, "%s/rpbench-%s", p->bindir, cl->backends[i]);
+		snprintf(bin, sizeof bin, "%s/rpbench-%s", bindir, cl->backends[i]);
 		if (access(bin, X_OK) != 0) {
 			fprintf(stderr, "rpbench: %s is not built; build it beside rpbench (cmake option RPB_WITH_%s=ON) or leave %s out of --backends\n",
 				bin, cl->backends[i], cl->backends[i]);
 			return EXIT_ENV;
 		}
 	}
+	return 0;
+bad:
+	fprintf(stderr, "rpbench: %s\n", msg);
+	return EXIT_USAGE;
+}
+
+/* compare's plan, once check_runs passed. */
+static int check_plan(const struct cli *cl, struct rpb_cmp_plan *p, struct rpb_job *job)
+{
+	int rc = check_runs(cl, job, p->bindir, sizeof p->bindir);
+	if (rc)
+		return rc;
 	p->workload = cl->pos[0];
 	p->sets = cl->sets;
 	p->nsets = cl->nsets;
@@ -651,9 +818,39 @@ static int check_plan(const struct cli *cl, struct rpb_cmp_plan *p, struct rpb_j
 	p->dsn = cl->dsn;
 	p->load_first = job->pattern->loads_first;
 	return 0;
-bad:
-	fprintf(stderr, "rpbench: %s\n", msg);
-	return EXIT_USAGE;
+}
+
+/* --start-postgres: a throwaway server into pgdir, its DSN into dsn. */
+static int start_server(bool quiet, char *pgdir, size_t pn, char *dsn, size_t dn)
+{
+	char msg[8192];
+	if (!quiet) {
+		printf("== starting a throwaway PostgreSQL server (pg-throwaway)\n");
+		fflush(stdout);
+	}
+	if (rpb_exec_pg_start(pgdir, pn, dsn, dn, msg, sizeof msg) != 0) {
+		fprintf(stderr, "rpbench: %s; --start-postgres needs the postgresql package (scripts/deps.sh), or give --dsn\n", msg);
+		return EXIT_ENV;
+	}
+	return 0;
+}
+
+/* Stops the server start_server started (none when pgdir is ""). */
+static int stop_server(bool quiet, const char *pgdir)
+{
+	char msg[8192];
+	if (!pgdir[0])
+		return 0;
+	if (rpb_exec_pg_stop(pgdir, msg, sizeof msg) != 0) {
+		char script[PATH_MAX];
+		if (rpb_path_share(script, sizeof script, "scripts/pg-throwaway") != 0)
+			snprintf(script, sizeof script, "pg-throwaway");
+		fprintf(stderr, "rpbench: %s; stop it with: %s stop %s\n", msg, script, pgdir);
+		return EXIT_ENV;
+	}
+	if (!quiet)
+		printf("== stopped the throwaway PostgreSQL server\n");
+	return 0;
 }
 
 static int cmd_compare_run(const struct cli *cl, const char *command)
@@ -662,7 +859,17 @@ static int cmd_compare_run(const struct cli *cl, const char *command)
 	struct rpb_job job;
 	int rc = check_plan(cl, &p, &job);
 	char out[RPB_CMP_PATH], msg[8192], pgdir[256] = "", dsn[1024] = "";
+	struct rpb_baseline bl = {0};
+	/* The baseline before any run: readable, of this pattern and these backends. */
+	if (!rc && cl->baseline &&
+	    (rpb_bl_load(&bl, cl->baseline, backend_known, msg, sizeof msg) != 0 ||
+	     rpb_bl_precheck(&bl, rpb_job_pattern_name(&job), cl->backends, cl->nbackends, msg,
+			     sizeof msg) != 0)) {
+		fprintf(stderr, "rpbench: %s\n", msg);
+		rc = EXIT_USAGE;
+	}
 	if (rc) {
+		rpb_bl_free(&bl);
 		rpb_job_free(&job);
 		return rc;
 	}
@@ -676,6 +883,7 @@ static int cmd_compare_run(const struct cli *cl, const char *command)
 	rpb_job_free(&job);
 	if (rpb_report_new_dir(out, "--out", msg, sizeof msg) != 0) {
 		fprintf(stderr, "rpbench: %s\n", msg);
+		rpb_bl_free(&bl);
 		return EXIT_ENV;
 	}
 	p.out = out;
@@ -684,12 +892,8 @@ static int cmd_compare_run(const struct cli *cl, const char *command)
 	for (size_t i = 0; i < cl->nbackends; i++)
 		pg |= rpb_exec_is_server(cl->backends[i]);
 	if (pg && cl->start_pg) {
-		if (!cl->quiet) {
-			printf("== starting a throwaway PostgreSQL server (pg-throwaway)\n");
-			fflush(stdout);
-		}
-		if (rpb_exec_pg_start(pgdir, sizeof pgdir, dsn, sizeof dsn, msg, sizeof msg) != 0) {
-			fprintf(stderr, "rpbench: %s; --start-postgres needs the postgresql package (scripts/deps.sh), or give --dsn\n", msg);
+		if (start_server(cl->quiet, pgdir, sizeof pgdir, dsn, sizeof dsn) != 0) {
+			rpb_bl_free(&bl);
 			return EXIT_ENV;
 		}
 		p.dsn = dsn;
@@ -700,16 +904,8 @@ static int cmd_compare_run(const struct cli *cl, const char *command)
 	rc = rpb_exec_runs(&p, &c, msg, sizeof msg) != 0 ? EXIT_ENV : EXIT_OK;
 	if (rc)
 		fprintf(stderr, "rpbench: %s\n", msg);
-	if (pgdir[0]) {
-		if (rpb_exec_pg_stop(pgdir, msg, sizeof msg) != 0) {
-			char script[PATH_MAX];
-			if (rpb_path_share(script, sizeof script, "scripts/pg-throwaway") != 0)
-				snprintf(script, sizeof script, "pg-throwaway");
-			fprintf(stderr, "rpbench: %s; stop it with: %s stop %s\n", msg, script, pgdir);
-			rc = rc ? rc : EXIT_ENV;
-		} else if (!cl->quiet)
-			printf("== stopped the throwaway PostgreSQL server\n");
-	}
+	if (stop_server(cl->quiet, pgdir) != 0)
+		rc = rc ? rc : EXIT_ENV;
 	if (!rc && rpb_cmp_check(&c, msg, sizeof msg) != 0) {
 		fprintf(stderr, "rpbench: %s\n", msg);
 		rc = EXIT_USAGE;
@@ -718,10 +914,15 @@ static int cmd_compare_run(const struct cli *cl, const char *command)
 		rpb_cmp_compute(&c);
 		rc = write_outputs(&c, out, command);
 	}
+	/* The runs are done and written: a baseline refused now leaves them. */
+	if (!rc && cl->baseline && !(rc = baseline_judge(&bl, &c, cl)))
+		rc = baseline_files(&bl, out);
 	if (!rc) {
 		if (!cl->quiet)
 			printf("\n");
 		rpb_report_print(&c, stdout);
+		if (cl->baseline)
+			rpb_bl_print(&bl, stdout);
 		if (!cl->quiet)
 			printf("\nTable: %s/compare.md, compare.json; report: %s/report/index.html\n", out, out);
 		fflush(stdout);
@@ -729,12 +930,20 @@ static int cmd_compare_run(const struct cli *cl, const char *command)
 		snprintf(logs, sizeof logs, "%s/logs", out);
 		if (name_incomplete(&c, logs))
 			rc = EXIT_INCOMPLETE;
+		else {
+			char report[RPB_CMP_PATH + 16];
+			snprintf(report, sizeof report, "%s/report", out);
+			rc = name_skipped(&c, report);
+		}
+		if (cl->baseline)
+			rc = baseline_end(&bl, &c, cl, rc);
 	}
 	if (rpb_exec_signal()) {
 		fprintf(stderr, "rpbench: stopped by %s; no further run was started\n",
 			rpb_exec_signal() == SIGINT ? "SIGINT" : "SIGTERM");
 		rc = EXIT_SIGNAL;
 	}
+	rpb_bl_free(&bl);
 	rpb_cmp_free(&c);
 	return rc;
 }
@@ -755,6 +964,8 @@ static int cmd_report(const struct cli *cl)
 	}
 	if (!rc && !cl->quiet)
 		printf("Report: %s/index.html\n", out);
+	if (!rc)
+		rc = name_skipped(&c, out);
 	rpb_cmp_free(&c);
 	return rc;
 }
@@ -791,6 +1002,20 @@ static int cmd_sweep(const struct cli *cl)
 	if (cl->ranks && rpb_sweep_list(cl->ranks, p.ranks, &p.nranks, 4096, "--ranks", msg,
 					sizeof msg) != 0)
 		return usage_error("%s", msg);
+	/* compare's checks, on the one backend at each thread count. */
+	static struct cli v;
+	v = *cl;
+	v.backends[0] = cl->backend;
+	v.nbackends = 1;
+	memcpy(v.sets, sets, nsets * sizeof *sets);
+	v.nsets = nsets;
+	v.threads = p.threads;
+	v.nthreads = p.nthreads;
+	struct rpb_job job;
+	int rc = check_runs(&v, &job, p.bindir, sizeof p.bindir);
+	rpb_job_free(&job);
+	if (rc)
+		return rc;
 	if (cl->out) {
 		snprintf(out, sizeof out, "%s", cl->out);
 	} else {
@@ -813,17 +1038,18 @@ static int cmd_sweep(const struct cli *cl)
 	p.out = out;
 	p.dsn = cl->dsn;
 	p.quiet = cl->quiet;
-	if (rpb_exec_bindir(p.bindir, sizeof p.bindir, msg, sizeof msg) != 0) {
-		fprintf(stderr, "rpbench: %s\n", msg);
-		return EXIT_ENV;
-	}
+	char pgdir[256] = "", dsn[1024] = "";
 	rpb_exec_catch_signals(); /* a run stopped, its secrets' file removed, then the sweep ends */
-	int rc = rpb_sweep_run(&p, msg, sizeof msg);
-	if (rc < 0) {
-		fprintf(stderr, "rpbench: %s\n", msg);
-		return EXIT_ENV;
+	if (rpb_exec_is_server(cl->backend) && cl->start_pg) {
+		if (start_server(cl->quiet, pgdir, sizeof pgdir, dsn, sizeof dsn) != 0)
+			return EXIT_ENV;
+		p.dsn = dsn;
 	}
-	return rc ? EXIT_INCOMPLETE : EXIT_OK;
+	rc = rpb_sweep_run(&p, msg, sizeof msg);
+	if (rc) /* a run that failed: the first, its reason and its log */
+		fprintf(stderr, "rpbench: %s\n", msg);
+	int stopped = stop_server(cl->quiet, pgdir);
+	return rc < 0 ? EXIT_ENV : rc ? EXIT_INCOMPLETE : stopped;
 }
 
 int main(int argc, char **argv)

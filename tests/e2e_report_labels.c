@@ -37,8 +37,12 @@ Test(report_labels, harvest_filler_beside_requests, .fini = e2e_cleanup)
 
 	char rep[E2E_PATH];
 	struct e2e_args r = {0};
-	e2e_args_add(&r, RPBENCH, "report", e.out, "--out", e2e_path(&e, rep, "rep"), NULL);
-	e2e_exec_ok(e.cap, &r);
+	e2e_args_add(&r, RPBENCH, "report", e.out, "--out", e2e_path(&e, rep, "rep"), "--quiet", NULL);
+	/* Drawn without the row, which is counted: exit 4, the data's. */
+	struct e2e_proc p;
+	e2e_exec(&p, e.cap, &r);
+	e2e_assert_refusal(&p, 4, "samples.jtl 1 row skipped: label not in result.json", NULL);
+	e2e_proc_free(&p);
 	char *dat = e2e_slurp_in(rep, "data/labels-time-sqlite.dat");
 	char *gp = e2e_slurp_in(rep, "figures/labels-time.gp");
 	char *html = e2e_slurp_in(rep, "index.html");

@@ -177,7 +177,7 @@ Test(report_text, workload_name_drawn_inert, .fini = e2e_cleanup)
 	e2e_path(&e, script, "report/figures/latency-percentiles.gp");
 	char *gp = e2e_slurp(script, NULL);
 	cr_assert_not_null(gp);
-	cr_assert(strstr(gp, "set title 'Latency by percentile: ingest (x\u2019;system(\"touch${IFS}PWNED\")#.ini), sync none' noenhanced"),
+	cr_assert(strstr(gp, "set title 'Latency by percentile: ingest (x\u2019;system(\"touch${IFS}PWNED\")#.ini), profile durable, sync none' noenhanced"),
 		  "the title, quoted:\n%s", gp);
 	free(gp);
 	e2e_path(&e, pwned, "report/PWNED");

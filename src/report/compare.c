@@ -8,6 +8,7 @@
 #include "cmdline.h"
 #include "compare.h"
 #include "compare_rows.h"
+#include "data_skips.h"
 #include "fsutil.h"
 #include "jsontext.h"
 #include "result_check.h"
@@ -238,6 +239,7 @@ int rpb_cmp_add(struct rpb_cmp *c, const char *dir, const char *name, int exit_c
 		read_figures(r);
 	rpb_run_end_read(r, jstr(manifest, "pattern", ""));
 	rpb_cmp_rows_load(c, r);
+	rpb_run_skips_read(r);
 	if (!c->options) {
 		c->options = json_object_get(manifest, "options");
 		/* Text since seeds go up to 2^64-1; a number in older results. */
@@ -350,7 +352,7 @@ static int cmp_double(const void *a, const void *b)
 
 /* The median of v[0..k-1] (sorted in place): the middle value, or the mean
  * of the two middle values when k is even. */
-static double median(double *v, size_t k)
+double rpb_cmp_median(double *v, size_t k)
 {
 	qsort(v, k, sizeof *v, cmp_double);
 	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
@@ -364,7 +366,7 @@ static void fill_stat(struct rpb_cmp_stat *s, double *vals, size_t k)
 		return;
 	s->have = true;
 	s->n = (unsigned)k;
-	s->median = median(vals, k);
+	s->median = rpb_cmp_median(vals, k);
 	s->min = vals[0];
 	s->max = vals[k - 1];
 }

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "plot_value.h"
+
 #define RPB_CMP_MAX_RUNS 256
 #define RPB_CMP_MAX_BACKENDS 16
 #define RPB_CMP_PATH 4096
@@ -91,6 +93,7 @@ struct rpb_cmp_run {
 	json_t *load_root;       /* DIR-load/result.json of a YCSB run, owned; NULL if none */
 	uint64_t acked, acked_bytes;
 	json_t *root;            /* result.json, owned; NULL if it could not be read */
+	struct rpb_skips skips[RPB_DATA_COUNT]; /* rows no figure can use (data_skips.h) */
 };
 
 /* Median, min and max of one figure over a column's completed runs. */
@@ -187,5 +190,9 @@ const char *rpb_cmp_run_column(const struct rpb_cmp *c, const struct rpb_cmp_run
 /* A JSON number (integer or real) at a dotted path below root; false if
  * absent. Path parts are separated by '/', so "labels/create/p99.9_us". */
 bool rpb_cmp_number(const json_t *root, const char *path, double *out);
+
+/* The median of v[0..k-1], k > 0, sorting v in place: the middle value, or
+ * the mean of the two middle values when k is even. */
+double rpb_cmp_median(double *v, size_t k);
 
 #endif

@@ -1,6 +1,5 @@
 /* Reading a run's CSV files (csv_read.h). */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -43,6 +42,19 @@ bool rpb_csv_open(struct rpb_csv *c, const char *dir, const char *file)
 	return true;
 }
 
+bool rpb_csv_open_data(struct rpb_csv *c, const char *dir, enum rpb_data_file file)
+{
+	if (!rpb_csv_open(c, dir, rpb_data_file_name(file)))
+		return false;
+	static const char *const probe_text[] = {"label", "status"};
+	for (size_t i = 0; file == RPB_DATA_PROBE && i < 2; i++) {
+		int col = rpb_csv_col(c, probe_text[i]);
+		if (col >= 0)
+			c->text[col] = true;
+	}
+	return true;
+}
+
 int rpb_csv_col(const struct rpb_csv *c, const char *name)
 {
 	for (size_t i = 0; i < c->nnames; i++)
@@ -62,12 +74,31 @@ bool rpb_csv_next(struct rpb_csv *c)
 	return false;
 }
 
+bool rpb_csv_next_fit(struct rpb_csv *c, struct rpb_skips *skips)
+{
+	while (fgets(c->line, sizeof c->line, c->f)) {
+		c->lineno++;
+		bool whole = strchr(c->line, '\n') != NULL;
+		c->nfields = split(c->line, c->field);
+		enum rpb_unfit why = c->nfields == c->nnames ? RPB_FIT : RPB_UNFIT_FIELDS;
+		double v;
+		for (size_t i = 0; why == RPB_FIT && i < c->nfields; i++)
+			if (!c->text[i])
+				why = rpb_plot_value(c->field[i], &v);
+		if (why == RPB_FIT)
+			return true;
+		if (skips && (whole || !feof(c->f)))
+			skips->n[why]++;
+	}
+	return false;
+}
+
 double rpb_csv_num(const struct rpb_csv *c, int col)
 {
-	if (col < 0 || (size_t)col >= c->nfields)
+	double v;
+	if (col < 0 || (size_t)col >= c->nfields || rpb_plot_value(c->field[col], &v) != RPB_FIT)
 		return NAN;
-	double v = strtod(c->field[col], NULL);
-	return isfinite(v) ? v : NAN;
+	return v;
 }
 
 void rpb_csv_close(struct rpb_csv *c)

@@ -78,7 +78,7 @@ static size_t interval_series(const struct rpb_cmp *c, const char *dir, const ch
 	size_t ns = 0;
 	for (size_t b = 0; b < c->nbackends; b++) {
 		struct rpb_csv in;
-		if (!rpb_csv_open(&in, c->runs[c->backends[b].rep].dir, "intervals.csv"))
+		if (!rpb_csv_open_data(&in, c->runs[c->backends[b].rep].dir, RPB_DATA_INTERVALS))
 			continue;
 		int xc = rpb_csv_col(&in, xcol), yc[4];
 		bool ok = xc >= 0;
@@ -102,7 +102,7 @@ static size_t interval_series(const struct rpb_cmp *c, const char *dir, const ch
 		int tc = rpb_csv_col(&in, "elapsed_s");
 		double held[5], prev_t = 0, span = 0, held_span = 0;
 		bool have = false;
-		while (rpb_csv_next(&in)) {
+		while (rpb_csv_next_fit(&in, NULL)) { /* the rest: counted when the run was read */
 			double row[5], t = tc >= 0 ? rpb_csv_num(&in, tc) : NAN;
 			row[0] = rpb_csv_num(&in, xc);
 			bool keep = !isnan(row[0]);
@@ -327,7 +327,7 @@ static int fig_percentiles(const struct ctx *x, struct rpb_figure *fig)
 		fprintf(f, "# 1/(1-p) latency_us  (%s)\n", x->c->main_label);
 		for (size_t k = 0; k < sizeof pts / sizeof pts[0]; k++) {
 			double v;
-			if (rpb_cmp_number(lab, pts[k].key, &v) && v > 0) {
+			if (rpb_cmp_number(lab, pts[k].key, &v) && v > 0 && rpb_plot_fit(v)) {
 				double row[2] = {pts[k].x, v};
 				s[ns].points += write_row(f, row, 1, &s[ns]);
 			}
@@ -379,7 +379,7 @@ static int fig_probes(const struct ctx *x, struct rpb_figure *fig)
 	}
 	for (size_t b = 0; b < x->c->nbackends; b++) {
 		struct rpb_csv in;
-		if (!rpb_csv_open(&in, x->c->runs[x->c->backends[b].rep].dir, "probe.csv"))
+		if (!rpb_csv_open_data(&in, x->c->runs[x->c->backends[b].rep].dir, RPB_DATA_PROBE))
 			continue;
 		int ct = rpb_csv_col(&in, "thread"), cl = rpb_csv_col(&in, "label"),
 		    clat = rpb_csv_col(&in, "latency_us"), cst = rpb_csv_col(&in, "status"),
@@ -387,7 +387,7 @@ static int fig_probes(const struct ctx *x, struct rpb_figure *fig)
 		FILE *files[MAX_PROBE_LABELS] = {0};
 		size_t first = ns;
 		memset(last, 0, MAX_THREADS * sizeof *last);
-		while (ct >= 0 && cl >= 0 && clat >= 0 && cobj >= 0 && rpb_csv_next(&in)) {
+		while (ct >= 0 && cl >= 0 && clat >= 0 && cobj >= 0 && rpb_csv_next_fit(&in, NULL)) {
 			double t = rpb_csv_num(&in, ct);
 			if (isnan(t) || t < 0 || t >= MAX_THREADS)
 				continue;
@@ -522,7 +522,7 @@ static int fig_bytes(const struct ctx *x, struct rpb_figure *fig)
 	/* The payload itself, for scale: objects x mean payload size. */
 	double mean = 0;
 	const json_t *pat = json_object_get(x->c->runs[x->c->backends[0].rep].root, "pattern");
-	if (rpb_cmp_number(pat, "mean_size", &mean) && mean > 0) {
+	if (rpb_cmp_number(pat, "mean_size", &mean) && mean > 0 && rpb_plot_fit(mean)) {
 		size_t len = strlen(plot);
 		snprintf(plot + len, sizeof plot - len,
 			 ", x * %.6g / %.0f with lines lc rgb '#909090' dt 3 lw 2 title 'payload (objects × mean size)'",

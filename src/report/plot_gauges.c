@@ -66,7 +66,7 @@ static int write_data(const char *path, struct rpb_csv *in, const struct gauges 
 	fprintf(f, "\n");
 	*rows = 0;
 	*end = 0;
-	while (rpb_csv_next(in)) {
+	while (rpb_csv_next_fit(in, NULL)) { /* the rest: counted when the run was read */
 		double t = rpb_csv_num(in, tc);
 		if (isnan(t) || t < 0)
 			continue;
@@ -113,7 +113,7 @@ static int one_run(const struct rpb_cmp *c, const char *dir, size_t k, struct rp
 	const struct rpb_cmp_run *r = &c->runs[k];
 	struct rpb_csv in;
 	struct gauges g;
-	if (!rpb_csv_open(&in, r->dir, "intervals.csv"))
+	if (!rpb_csv_open_data(&in, r->dir, RPB_DATA_INTERVALS))
 		return 1;
 	find_gauges(&in, &g);
 	int tc = rpb_csv_col(&in, "elapsed_s");

@@ -1,8 +1,7 @@
 /* Each label over time from samples.jtl (plot_labels.h). Only the first
- * three columns are read (timeStamp, elapsed, label): they come before any
- * quoted text, so a message holding a comma cannot shift them. A label is
- * drawn only when it is one of the run's own (result.json's labels, checked
- * when the run was read); any other row is skipped. */
+ * three columns are read (timeStamp, elapsed, label; jtl_read.h). A label
+ * is drawn only when it is one of the run's own (result.json's labels,
+ * checked when the run was read); any other row is skipped. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +9,7 @@
 #include <string.h>
 
 #include "csv_read.h"
+#include "jtl_read.h"
 #include "gnuplot_text.h"
 #include "plot_labels.h"
 #include "result_check.h"
@@ -39,7 +39,7 @@ static double bin_width(const json_t *root)
 	const json_t *t;
 	json_array_foreach(json_object_get(root, "threads"), i, t) {
 		double a = json_number_value(json_object_get(t, "active_s"));
-		if (isfinite(a) && a > len)
+		if (rpb_plot_fit(a) && a > len)
 			len = a;
 	}
 	static const double steps[] = {0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1800, 3600};
@@ -65,27 +65,18 @@ static bool read_jtl(const struct rpb_cmp_run *r, struct run_labels *rl)
 	rl->width = bin_width(r->root);
 	rl->nbins = 0;
 	double t0 = NAN;
-	while (fgets(in.line, sizeof in.line, in.f)) {
-		char *end, *p = in.line;
-		double ts = strtod(p, &end);
-		if (end == p || *end != ',')
-			continue; /* the rest of a line longer than the buffer */
-		p = end + 1;
-		double ms = strtod(p, &end);
-		if (end == p || *end != ',' || !isfinite(ts) || !(ms >= 0))
-			continue;
-		char *label = end + 1, *comma = strchr(label, ',');
-		if (!comma)
-			continue;
-		*comma = '\0';
+	struct rpb_jtl_row row;
+	/* Rows no figure can use were counted when the run was read. */
+	while (rpb_jtl_next(&in, labels, &row, NULL)) {
 		size_t l = 0;
-		while (l < rl->nlabels && strcmp(rl->label[l], label))
+		while (l < rl->nlabels && strcmp(rl->label[l], row.label))
 			l++;
 		if (l == rl->nlabels)
 			continue;
+		double ms = row.ms;
 		if (isnan(t0))
-			t0 = ts; /* rows are in completion order: the first sample's start */
-		double at = (ts + ms - t0) / 1e3; /* when the sample ended */
+			t0 = row.ts; /* rows are in completion order: the first sample's start */
+		double at = (row.ts + ms - t0) / 1e3; /* when the sample ended */
 		if (!(at >= 0))
 			at = 0;
 		size_t bin = (size_t)fmin(at / rl->width, MAX_BINS - 1);

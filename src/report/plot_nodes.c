@@ -24,7 +24,7 @@ static void tic_name(char *buf, size_t n, const char *host, long long rank)
 static double num(const json_t *o, const char *key)
 {
 	double v = json_number_value(json_object_get(o, key));
-	return isfinite(v) && v >= 0 ? v : 0;
+	return rpb_plot_fit(v) && v >= 0 ? v : 0;
 }
 
 int rpb_plot_nodes(const struct rpb_cmp *c, const char *dir, const char *where,

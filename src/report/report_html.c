@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmdline.h"
+#include "data_skips.h"
 #include "dsn.h"
 #include "hostinfo.h"
 #include "plot.h"
@@ -265,6 +266,18 @@ static void early_runs(FILE *f, const struct rpb_cmp *c, bool included)
 		fputs(".</p>\n", f);
 }
 
+/* The rows of data files that held values no figure can use (data_skips.h). */
+static void skipped_rows(FILE *f, const struct rpb_cmp *c)
+{
+	char text[4096];
+	if (!rpb_cmp_skips_text(c, text, sizeof text))
+		return;
+	fputs("<p class=\"warn\">Rows that hold values no figure can use (not a number, not "
+	      "finite, beyond ±1e19, a label not in result.json) are left out of every figure: ", f);
+	esc(f, text);
+	fputs(".</p>\n", f);
+}
+
 int rpb_report_html(const struct rpb_cmp *c, const char *dir, const struct rpb_figure *figs,
 		    size_t nfigs, char *msg, size_t n)
 {
@@ -288,6 +301,7 @@ int rpb_report_html(const struct rpb_cmp *c, const char *dir, const struct rpb_f
 
 	early_runs(f, c, true);
 	early_runs(f, c, false);
+	skipped_rows(f, c);
 
 	struct rpb_grid t = {0};
 	fputs("<h2>Comparison</h2>\n", f);

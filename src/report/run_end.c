@@ -30,12 +30,12 @@ void rpb_thousands(char *buf, size_t n, unsigned long long v)
 static void read_intervals(struct rpb_cmp_run *r)
 {
 	struct rpb_csv in;
-	if (!rpb_csv_open(&in, r->dir, "intervals.csv"))
+	if (!rpb_csv_open_data(&in, r->dir, RPB_DATA_INTERVALS))
 		return;
 	int ct = rpb_csv_col(&in, "elapsed_s"), cs = rpb_csv_col(&in, "samples"),
 	    ca = rpb_csv_col(&in, "acked"), cb = rpb_csv_col(&in, "store_bytes");
 	double samples = 0, bytes = 0;
-	while (ct >= 0 && rpb_csv_next(&in)) {
+	while (ct >= 0 && rpb_csv_next_fit(&in, NULL)) { /* rows no figure uses: data_skips.c */
 		double t = rpb_csv_num(&in, ct), a = rpb_csv_num(&in, ca), s = rpb_csv_num(&in, cs),
 		       b = rpb_csv_num(&in, cb);
 		if (isnan(t) || t < 0)

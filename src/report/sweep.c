@@ -16,7 +16,9 @@
 #include "compare_exec.h"
 #include "fsutil.h"
 #include "gnuplot_text.h"
+#include "dsn.h"
 #include "paths.h"
+#include "plot_value.h"
 #include "sweep.h"
 
 extern char **environ;
@@ -85,7 +87,8 @@ static bool read_result(const char *out, struct point_run *r)
 		break;
 	}
 	const json_t *p99 = json_object_get(first, "p99_us");
-	bool ok = json_is_number(tput) && json_is_number(p99) && json_number_value(tput) >= 0;
+	bool ok = json_is_number(tput) && json_is_number(p99) && json_number_value(tput) >= 0 &&
+		  rpb_plot_fit(json_number_value(tput)) && rpb_plot_fit(json_number_value(p99));
 	if (ok) {
 		r->tput = json_number_value(tput);
 		r->p99_us = json_number_value(p99);
@@ -171,6 +174,43 @@ static int run_one(const struct rpb_sweep_plan *p, struct point_run *r, char *ms
 	return 0;
 }
 
+/* The first line of a run's log that is its binary's error
+ * ("rpbench-sqlite: ..."), shown as printable text; else "". */
+static void log_reason(const struct rpb_sweep_plan *p, const struct point_run *r, char *buf,
+		       size_t n)
+{
+	char path[PATH_MAX], line[1024], prefix[64];
+	snprintf(path, sizeof path, "%s/logs/%s.log", p->out, r->name);
+	snprintf(prefix, sizeof prefix, "rpbench-%s: ", p->backend);
+	buf[0] = '\0';
+	FILE *f = fopen(path, "r");
+	while (f && fgets(line, sizeof line, f))
+		if (!strncmp(line, prefix, strlen(prefix))) {
+			line[strcspn(line, "\r\n")] = '\0';
+			rpb_text_shown(buf, n, line + strlen(prefix));
+			break;
+		}
+	if (f)
+		fclose(f);
+}
+
+/* The one line for a sweep whose runs failed: the first, why, its log, and
+ * what the outputs hold. */
+static void failure(const struct rpb_sweep_plan *p, const struct point_run *r, size_t failed,
+		    size_t runs, size_t ran, size_t points, char *msg, size_t n)
+{
+	char why[512];
+	log_reason(p, r, why, sizeof why);
+	char code[64];
+	snprintf(code, sizeof code, r->exit ? "exit %d" : "exit 0 but no readable result.json",
+		 r->exit);
+	snprintf(msg, n, "%zu of %zu sweep runs failed; the first, %s (%s%s%s), logged in %s/logs/%s.log; %s",
+		 failed, runs, r->name, code, why[0] ? ": " : "", why, p->out, r->name,
+		 !ran ? "no point ran, so there is no sweep.svg"
+		 : ran < points ? "sweep.txt and sweep.svg hold only the points that ran"
+				: "every point has a run that completed");
+}
+
 /* A point: every repeat of one (threads, ranks). */
 struct point {
 	unsigned threads, ranks, conc;
@@ -196,14 +236,25 @@ static int write_outputs(const struct rpb_sweep_plan *p, const struct point_run 
 		return -1;
 	}
 	fprintf(f, "threads,ranks,concurrency,repeat,exit,throughput_per_s,p99_us,result\n");
-	for (size_t i = 0; i < nr; i++)
-		fprintf(f, "%u,%u,%u,%u,%d,%.3f,%.3f,runs/%s\n", runs[i].threads, runs[i].ranks,
-			runs[i].threads * runs[i].ranks, runs[i].k + 1, runs[i].exit,
-			runs[i].read ? runs[i].tput : 0, runs[i].read ? runs[i].p99_us : 0, runs[i].name);
+	/* A run without results has no figures: empty fields, never zeros. */
+	for (size_t i = 0; i < nr; i++) {
+		char tput[32] = "", p99[32] = "";
+		if (runs[i].read) {
+			snprintf(tput, sizeof tput, "%.3f", runs[i].tput);
+			snprintf(p99, sizeof p99, "%.3f", runs[i].p99_us);
+		}
+		fprintf(f, "%u,%u,%u,%u,%d,%s,%s,runs/%s\n", runs[i].threads, runs[i].ranks,
+			runs[i].threads * runs[i].ranks, runs[i].k + 1, runs[i].exit, tput, p99,
+			runs[i].name);
+	}
 	fclose(f);
 	qsort(pts, np, sizeof *pts, by_conc);
-	/* The ideal: the smallest point's throughput per unit of concurrency. */
-	double per = pts[0].runs && pts[0].conc ? pts[0].tput / pts[0].conc : 0;
+	/* The ideal: the smallest point that ran, its throughput per unit of
+	 * concurrency. */
+	size_t first = 0;
+	while (first < np && !pts[first].runs)
+		first++;
+	double per = first < np && pts[first].conc ? pts[first].tput / pts[first].conc : 0;
 	snprintf(path, sizeof path, "%s/sweep-points.csv", p->out);
 	FILE *d = fopen(path, "w");
 	snprintf(path, sizeof path, "%s/sweep.txt", p->out);
@@ -222,6 +273,11 @@ static int write_outputs(const struct rpb_sweep_plan *p, const struct point_run 
 	for (size_t i = 0; i < np; i++) {
 		double ideal = per * pts[i].conc;
 		double eff = ideal > 0 && pts[i].runs ? pts[i].tput / ideal : 0;
+		if (!pts[i].runs) { /* in the table as such; not in the figure's data */
+			fprintf(t, "%-11u %7u %5u %14s %14s %10s %12s %5u\n", pts[i].conc, pts[i].threads,
+				pts[i].ranks, "no results", "-", "-", "-", 0u);
+			continue;
+		}
 		fprintf(d, "%u,%u,%u,%.3f,%.3f,%.4f,%.3f\n", pts[i].conc, pts[i].threads, pts[i].ranks,
 			pts[i].tput, ideal, eff, pts[i].p99_us);
 		fprintf(t, "%-11u %7u %5u %14.1f %14.1f %9.1f%% %12.1f %5u\n", pts[i].conc,
@@ -323,8 +379,7 @@ int rpb_sweep_run(const struct rpb_sweep_plan *p, char *msg, size_t n)
 		return -1;
 	}
 	int rc = 0;
-	bool all_ok = true;
-	size_t i = 0;
+	size_t i = 0, failed = 0, first_failed = 0;
 	/* Interleaved: every point once, then every point again. */
 	/* A caught SIGINT or SIGTERM ends the sweep after the run it stopped. */
 	for (unsigned k = 0; k < p->repeat && !rc && !rpb_exec_signal(); k++)
@@ -336,7 +391,8 @@ int rpb_sweep_run(const struct rpb_sweep_plan *p, char *msg, size_t n)
 				pr->k = k;
 				snprintf(pr->name, sizeof pr->name, "t%u-r%u-%u", pr->threads, pr->ranks, k + 1);
 				rc = run_one(p, pr, msg, n);
-				all_ok &= pr->exit == 0 && pr->read;
+				if (!rc && !(pr->exit == 0 && pr->read) && !failed++)
+					first_failed = i;
 			}
 	for (size_t j = 0; j < i; j++) {
 		struct point *pt = &pts[(runs[j].k ? j - runs[j].k * np : j)];
@@ -354,13 +410,20 @@ int rpb_sweep_run(const struct rpb_sweep_plan *p, char *msg, size_t n)
 			pts[j].tput /= pts[j].runs;
 			pts[j].p99_us /= pts[j].runs;
 		}
+	size_t ran = 0;
+	for (size_t j = 0; j < np; j++)
+		ran += pts[j].runs > 0;
 	if (!rc)
 		rc = write_outputs(p, runs, i, pts, np, msg, n);
-	if (!rc)
+	if (!rc && ran) /* a figure of the points that ran, never of zeros */
 		rc = plot(p, msg, n);
 	if (!rc && !p->quiet)
-		printf("Sweep: %s/sweep.txt, %s/sweep.csv, %s/sweep.svg\n", p->out, p->out, p->out);
+		printf("Sweep: %s/sweep.txt, %s/sweep.csv%s%s%s\n", p->out, p->out,
+		       ran ? ", " : " (no sweep.svg: no point ran)", ran ? p->out : "",
+		       ran ? "/sweep.svg" : "");
+	if (!rc && failed)
+		failure(p, &runs[first_failed], failed, i, ran, np, msg, n);
 	free(runs);
 	free(pts);
-	return rc ? -1 : all_ok ? 0 : 3;
+	return rc ? -1 : failed ? 3 : 0;
 }
