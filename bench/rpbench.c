@@ -651,7 +651,7 @@ static int name_skipped(const struct rpb_cmp *c, const char *report)
 	return EXIT_DATA;
 }
 
-/* Writes compare.md, compare.json and report/ into out. */
+/* Writes compare.md, compare.json, runs.csv and report/ into out. */
 static int write_outputs(const struct rpb_cmp *c, const char *out, const char *command)
 {
 	char msg[8192], report[RPB_CMP_PATH + 16];
