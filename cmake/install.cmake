@@ -2,7 +2,7 @@
 # share/rpbench (workloads, record templates, the scripts users run), man
 # pages and docs; and CPack's Debian package of the same files.
 
-install(DIRECTORY data/workloads data/records DESTINATION ${RPB_SHARE_DIR})
+install(DIRECTORY data/workloads data/records data/schema DESTINATION ${RPB_SHARE_DIR})
 install(PROGRAMS scripts/pg-throwaway bench/quota-run DESTINATION ${RPB_SHARE_DIR}/scripts)
 # The scripts stay beside each other (quota-run starts pg-throwaway from its
 # own directory); bin/ holds links to them under the suite's prefix.

@@ -72,6 +72,8 @@ workload=$(jq -r .manifest.workload "$scratch/run/result.json")
 timeout --kill-after=10 "$limit" "$bin/rpbench-sqlite" verify "$scratch/run" >"$scratch/verify.log" ||
 	{ cat "$scratch/verify.log"; fail "verify of the installed run"; }
 echo "deb-test: installed rpbench-sqlite ran ci-ingest for 1 s: $(cat "$scratch/verify.log")"
+python3 "$top/tests/schema/validate.py" "$root/usr/share/rpbench/schema/result.schema.json" \
+	"$scratch/run/result.json" >/dev/null || fail "the installed run against the installed result.schema.json"
 
 # YCSB's workloads by name, as YCSB's users name them: the installed
 # workloads/ycsb/workloada, loaded, run and verified.

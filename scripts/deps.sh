@@ -6,7 +6,9 @@
 # runtime it depends on where none is installed, openjdk-17-jre-headless:
 # 44 MB to fetch, 190 MB installed; dpkg-dev and man-db for the Debian
 # package and its man pages, scripts/deb-test.sh; libopenmpi-dev and
-# openmpi-bin for runs of several load nodes under mpirun, docs/distributed.md);
+# openmpi-bin for runs of several load nodes under mpirun, docs/distributed.md;
+# python3-jsonschema for scripts/schema-test.sh, result.json and compare.json
+# against data/schema/);
 # with --test also chromium, for scripts/screenshots.sh.
 # As root it runs apt-get; otherwise it prints the exact command and exits 2.
 set -euo pipefail
@@ -16,7 +18,7 @@ packages=(
 	libleveldb-dev libsnappy-dev libsqlite3-dev sqlite3 libpq-dev postgresql postgresql-client
 	libxxhash-dev libcriterion-dev libinih-dev libjansson-dev libssl-dev
 	gnuplot-nox libxml2-utils jq util-linux procps e2fsprogs man-db dpkg-dev strace
-	clang libclang-rt-14-dev jmeter libopenmpi-dev openmpi-bin
+	clang libclang-rt-14-dev jmeter libopenmpi-dev openmpi-bin python3-jsonschema
 )
 # --test: also what scripts/screenshots.sh needs to look at the reports
 # (optional; no test or CI stage depends on it).

@@ -13,8 +13,10 @@
 #     size;
 #  4. the Debian package (scripts/deb-test.sh): built, unpacked into a
 #     scratch root, its programs run from the installed files only;
-#  5. the docs as written: every sh block of README.md and docs/*.md runs
-#     in a scratch directory (scripts/docs-test.sh, about 2 minutes);
+#  5. the machine-readable outputs (result.json, compare.json, runs.csv)
+#     against their schemas (scripts/schema-test.sh, data/schema/); the
+#     docs as written: every sh block of README.md and docs/*.md runs in a
+#     scratch directory (scripts/docs-test.sh, about 2 minutes);
 #  6. 60 s of libFuzzer on every reader of untrusted input (tests/fuzz/,
 #     a clang build of its own);
 #  7. the Criterion suite in a normal build and in an ASan+UBSan build, all
@@ -78,6 +80,9 @@ bash bench/harvest-memory.sh --build build --small 10000 --large 30000 --ops 100
 
 echo "== Debian package: cpack -G DEB, unpacked with dpkg -x, run from its own files"
 bash scripts/deb-test.sh build || status=1
+
+echo "== schemas: result.json and compare.json of every pattern against data/schema/"
+bash scripts/schema-test.sh build || status=1
 
 echo "== docs: every sh block of README.md and docs/*.md, as written"
 bash scripts/docs-test.sh build || status=1

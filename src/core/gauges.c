@@ -80,6 +80,16 @@ bool rpb_gauges_any(const struct rpb_gauge_stats *s)
 	return false;
 }
 
+bool rpb_gauges_last(const struct rpb_gauge_stats *s, const char *name, double *out)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->g[i].samples && !strcmp(s->g[i].name, name)) {
+			*out = s->g[i].last;
+			return true;
+		}
+	return false;
+}
+
 json_t *rpb_gauges_json(const struct rpb_gauge_stats *s)
 {
 	if (!rpb_gauges_any(s))

@@ -42,6 +42,8 @@ void rpb_gauges_fail(struct rpb_gauge_stats *s, const struct rpb_err *err);
  * hook; does nothing otherwise. Main thread only, never a worker. */
 void rpb_gauges_sample(struct rpb_runner *rn);
 
+/* The last reading of the gauge called name; false when it has none. */
+bool rpb_gauges_last(const struct rpb_gauge_stats *s, const char *name, double *out);
 /* True when some gauge has a value or some reading failed. */
 bool rpb_gauges_any(const struct rpb_gauge_stats *s);
 /* result.json's "backend_gauges" object (new reference), or NULL when

@@ -666,6 +666,13 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 		"peak_rss_bytes", (json_int_t)rpb_peak_rss_bytes());
 	if (have_usage)
 		json_object_set_new(totals, "store_bytes", json_integer((json_int_t)store_bytes));
+	/* A server's WAL is not in its tables' sizes (an embedded store's log
+	 * is in its directory): what the run wrote of it, from the gauge's
+	 * reading after the workers stopped. */
+	double wal;
+	if ((rn->backend->flags & RPB_BF_SERVER) && rpb_gauges_last(&rn->gauges, "wal_bytes", &wal) &&
+	    wal >= 0)
+		json_object_set_new(totals, "wal_bytes", json_integer((json_int_t)wal));
 	if (rn->job->run.txn_timeout) {
 		uint64_t reaped = 0, late = 0;
 		for (unsigned t = 0; t < rn->nworkers; t++) {

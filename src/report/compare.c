@@ -7,6 +7,7 @@
 
 #include "cmdline.h"
 #include "compare.h"
+#include "compare_rows.h"
 #include "data_skips.h"
 #include "fsutil.h"
 #include "jsontext.h"
@@ -25,7 +26,8 @@ const struct rpb_cmp_metric_def rpb_cmp_metrics[RPB_M_COUNT] = {
 	[RPB_M_MAX] = {"max_us", "%s latency max, µs", false, true},
 	[RPB_M_ALL_THROUGHPUT] = {"all_throughput_per_s", "all labels throughput, samples/s", true,
 				  true},
-	[RPB_M_STORE_BYTES] = {"store_bytes", "bytes on disk, MiB", false, true},
+	[RPB_M_STORE_BYTES] = {"store_bytes", "bytes on disk: tables, MiB", false, false},
+	[RPB_M_DISK_BYTES] = {"store_wal_bytes", "bytes on disk: tables + WAL, MiB", false, true},
 	[RPB_M_BYTES_PER_OBJECT] = {"bytes_per_object", "bytes on disk per acked object", false,
 				    true},
 	[RPB_M_SPACE_AMP] = {"space_amplification", "space amplification (on disk ÷ acked bytes)",
@@ -41,8 +43,10 @@ void rpb_cmp_init(struct rpb_cmp *c, bool (*backend_known)(const char *name))
 
 void rpb_cmp_free(struct rpb_cmp *c)
 {
-	for (size_t i = 0; i < c->nruns; i++)
+	for (size_t i = 0; i < c->nruns; i++) {
 		json_decref(c->runs[i].root);
+		json_decref(c->runs[i].load_root);
+	}
 	for (size_t i = 0; i < c->nbackends; i++)
 		json_decref(c->backends[i].errors);
 	free(c->runs);
@@ -92,9 +96,24 @@ static void read_figures(struct rpb_cmp_run *r)
 	r->acked = r->have[RPB_M_ACKED] ? (uint64_t)x : 0;
 	r->v[RPB_M_ACKED] = (double)r->acked;
 	r->acked_bytes = rpb_cmp_number(totals, "acked_bytes", &x) ? (uint64_t)x : 0;
-	r->have[RPB_M_SPACE_AMP] = r->have[RPB_M_STORE_BYTES] && r->acked_bytes > 0;
-	r->v[RPB_M_SPACE_AMP] =
-		r->have[RPB_M_SPACE_AMP] ? r->v[RPB_M_STORE_BYTES] / (double)r->acked_bytes : 0;
+	/* Results from before totals.wal_bytes: the gauge's last reading. */
+	r->have_wal = rpb_cmp_number(totals, "wal_bytes", &r->wal_bytes) ||
+		      (r->server && rpb_cmp_number(r->root, "backend_gauges/wal_bytes/last", &r->wal_bytes));
+}
+
+/* Bytes on disk with the WAL, and what is reckoned from them: a server's
+ * tables plus the WAL it wrote, an embedded store's directory (its log is
+ * inside). A server run that does not say its WAL has no total. */
+static void disk_figures(struct rpb_cmp_run *r)
+{
+	bool have = r->have[RPB_M_STORE_BYTES] && (!r->server || r->have_wal);
+	double disk = have ? r->v[RPB_M_STORE_BYTES] + (r->server ? r->wal_bytes : 0) : 0;
+	r->have[RPB_M_DISK_BYTES] = have;
+	r->v[RPB_M_DISK_BYTES] = disk;
+	r->have[RPB_M_BYTES_PER_OBJECT] = have && r->acked > 0;
+	r->v[RPB_M_BYTES_PER_OBJECT] = r->have[RPB_M_BYTES_PER_OBJECT] ? disk / (double)r->acked : 0;
+	r->have[RPB_M_SPACE_AMP] = have && r->have_results && r->acked_bytes > 0;
+	r->v[RPB_M_SPACE_AMP] = r->have[RPB_M_SPACE_AMP] ? disk / (double)r->acked_bytes : 0;
 }
 
 static struct rpb_cmp_run *new_run(struct rpb_cmp *c, const char *dir, int exit_code, char *msg,
@@ -176,6 +195,11 @@ int rpb_cmp_add(struct rpb_cmp *c, const char *dir, const char *name, int exit_c
 	snprintf(r->name, sizeof r->name, "%s", name ? name : r->backend);
 	snprintf(r->backend_version, sizeof r->backend_version, "%s",
 		 jstr(manifest, "backend_version", ""));
+	const json_t *server = json_object_get(manifest, "server");
+	r->server = json_is_object(server) ||
+		    json_is_string(json_object_get(json_object_get(manifest, "store"), "dsn"));
+	snprintf(r->server_version, sizeof r->server_version, "%s", jstr(server, "server_version", ""));
+	snprintf(r->shared_buffers, sizeof r->shared_buffers, "%s", jstr(server, "shared_buffers", ""));
 	/* The durability a run had: run.sync as resolved (native is the
 	 * backend's own), results from before profiles were durable ones. */
 	const json_t *opts = json_object_get(manifest, "options");
@@ -214,6 +238,7 @@ int rpb_cmp_add(struct rpb_cmp *c, const char *dir, const char *name, int exit_c
 	if (r->have_results)
 		read_figures(r);
 	rpb_run_end_read(r, jstr(manifest, "pattern", ""));
+	rpb_cmp_rows_load(c, r);
 	rpb_run_skips_read(r);
 	if (!c->options) {
 		c->options = json_object_get(manifest, "options");
@@ -333,23 +358,35 @@ double rpb_cmp_median(double *v, size_t k)
 	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
 }
 
+/* Median, min and max of the k values (sorted in place). */
+static void fill_stat(struct rpb_cmp_stat *s, double *vals, size_t k)
+{
+	memset(s, 0, sizeof *s);
+	if (!k)
+		return;
+	s->have = true;
+	s->n = (unsigned)k;
+	s->median = rpb_cmp_median(vals, k);
+	s->min = vals[0];
+	s->max = vals[k - 1];
+}
+
 static void backend_stats(struct rpb_cmp *c, struct rpb_cmp_backend *b)
 {
 	double vals[RPB_CMP_MAX_RUNS];
 	for (int m = 0; m < RPB_M_COUNT; m++) {
-		struct rpb_cmp_stat *s = &b->stat[m];
 		size_t k = 0;
 		for (size_t i = 0; i < b->nruns; i++)
 			if (c->runs[b->runs[i]].have[m])
 				vals[k++] = c->runs[b->runs[i]].v[m];
-		memset(s, 0, sizeof *s);
-		if (!k)
-			continue;
-		s->have = true;
-		s->n = (unsigned)k;
-		s->median = rpb_cmp_median(vals, k);
-		s->min = vals[0];
-		s->max = vals[k - 1];
+		fill_stat(&b->stat[m], vals, k);
+	}
+	for (size_t w = 0; w < c->nrows; w++) {
+		size_t k = 0;
+		for (size_t i = 0; i < b->nruns; i++)
+			if (c->runs[b->runs[i]].rhave[w])
+				vals[k++] = c->runs[b->runs[i]].rv[w];
+		fill_stat(&b->rstat[w], vals, k);
 	}
 	/* The run plotted: the lower middle by throughput, so a single run
 	 * represents its backend in the figures. */
@@ -441,54 +478,85 @@ static bool same_objects(const struct rpb_cmp *c, bool any_completed)
  * only when the top and the runner-up have two runs or more each and their
  * [min, max] do not overlap; overlapping ranges are within noise. One
  * column ranks nothing. */
+/* One row: row[i] is column i's figure, NULL for a column not ranked. */
+static void rank(struct rpb_cmp_stat **row, size_t ncols, bool hb)
+{
+	struct rpb_cmp_stat *top = NULL, *second = NULL;
+	size_t ranked = 0;
+	for (size_t i = 0; i < ncols; i++) {
+		struct rpb_cmp_stat *s = row[i];
+		if (!s || !s->have)
+			continue;
+		ranked++;
+		if (!top || (hb ? s->median > top->median : s->median < top->median)) {
+			second = top;
+			top = s;
+		} else if (!second || (hb ? s->median > second->median : s->median < second->median)) {
+			second = s;
+		}
+	}
+	if (ranked < 2)
+		return;
+	double best = top->median;
+	bool judged = top->n >= 2 && second->n >= 2;
+	top->top = true;
+	top->best = judged && !overlap(top, second);
+	top->noise = judged && overlap(top, second);
+	for (size_t i = 0; i < ncols; i++) {
+		struct rpb_cmp_stat *s = row[i];
+		if (!s || !s->have)
+			continue;
+		if (s != top)
+			s->noise = s->n >= 2 && top->n >= 2 && overlap(s, top);
+		/* Always "times worse than the top", so 1 is the top either way. */
+		double num = hb ? best : s->median, den = hb ? s->median : best;
+		if (s == top || num == den) {
+			s->have_ratio = true;
+			s->ratio = 1;
+		} else if (den > 0) {
+			s->have_ratio = true;
+			s->ratio = num / den;
+		}
+	}
+}
+
 static void ratios(struct rpb_cmp *c)
 {
 	bool any_completed = false;
 	for (size_t i = 0; i < c->nbackends; i++)
 		any_completed |= !c->backends[i].ended_early;
 	bool objects_agree = same_objects(c, any_completed);
+	struct rpb_cmp_stat *row[RPB_CMP_MAX_BACKENDS];
 	for (int m = 0; m < RPB_M_COUNT; m++) {
-		if (!rpb_cmp_metrics[m].ratio || (m == RPB_M_STORE_BYTES && !objects_agree))
+		if (!rpb_cmp_metrics[m].ratio || (m == RPB_M_DISK_BYTES && !objects_agree))
 			continue;
-		bool hb = rpb_cmp_metrics[m].higher_better;
-		struct rpb_cmp_stat *top = NULL, *second = NULL;
-		size_t ranked = 0;
-		for (size_t i = 0; i < c->nbackends; i++) {
-			struct rpb_cmp_stat *s = &c->backends[i].stat[m];
-			if (!s->have || (any_completed && c->backends[i].ended_early))
-				continue;
-			ranked++;
-			if (!top || (hb ? s->median > top->median : s->median < top->median)) {
-				second = top;
-				top = s;
-			} else if (!second || (hb ? s->median > second->median : s->median < second->median)) {
-				second = s;
-			}
-		}
-		if (ranked < 2)
-			continue;
-		double best = top->median;
-		bool judged = top->n >= 2 && second->n >= 2;
-		top->top = true;
-		top->best = judged && !overlap(top, second);
-		top->noise = judged && overlap(top, second);
-		for (size_t i = 0; i < c->nbackends; i++) {
-			struct rpb_cmp_stat *s = &c->backends[i].stat[m];
-			if (!s->have || (any_completed && c->backends[i].ended_early))
-				continue;
-			if (s != top)
-				s->noise = s->n >= 2 && top->n >= 2 && overlap(s, top);
-			/* Always "times worse than the top", so 1 is the top either way. */
-			double num = hb ? best : s->median, den = hb ? s->median : best;
-			if (s == top || num == den) {
-				s->have_ratio = true;
-				s->ratio = 1;
-			} else if (den > 0) {
-				s->have_ratio = true;
-				s->ratio = num / den;
-			}
-		}
+		for (size_t i = 0; i < c->nbackends; i++)
+			row[i] = any_completed && c->backends[i].ended_early ? NULL : &c->backends[i].stat[m];
+		rank(row, c->nbackends, rpb_cmp_metrics[m].higher_better);
 	}
+	for (size_t w = 0; w < c->nrows; w++) {
+		for (size_t i = 0; i < c->nbackends; i++)
+			row[i] = any_completed && c->backends[i].ended_early ? NULL : &c->backends[i].rstat[w];
+		rank(row, c->nbackends, c->rows[w].higher_better);
+	}
+}
+
+/* A server's own version beside its client library's: "PostgreSQL 15.18
+ * (libpq 15.18)"; the library alone for an embedded backend. */
+static void column_version(struct rpb_cmp_backend *be, const struct rpb_cmp_run *r)
+{
+	if (!r->server || !r->server_version[0]) {
+		snprintf(be->version, sizeof be->version, "%s", r->backend_version);
+		return;
+	}
+	/* "15.18 (Debian 15.18-0+deb12u1)": the number, the build's words left out. */
+	int len = (int)strcspn(r->server_version, " ");
+	const char *product = !strcmp(r->backend, "postgres") ? "PostgreSQL" : r->backend;
+	if (r->backend_version[0])
+		snprintf(be->version, sizeof be->version, "%s %.*s (%s)", product, len,
+			 r->server_version, r->backend_version);
+	else
+		snprintf(be->version, sizeof be->version, "%s %.*s", product, len, r->server_version);
 }
 
 void rpb_cmp_compute(struct rpb_cmp *c)
@@ -516,7 +584,7 @@ void rpb_cmp_compute(struct rpb_cmp *c)
 			snprintf(be->name, sizeof be->name, "%s", r->backend);
 			snprintf(be->profile, sizeof be->profile, "%s", r->profile);
 			snprintf(be->sync, sizeof be->sync, "%s", r->sync);
-			snprintf(be->version, sizeof be->version, "%s", r->backend_version);
+			column_version(be, r);
 		}
 	}
 	/* A matrix: the columns differ in profile or sync, so each is named by
@@ -555,12 +623,9 @@ void rpb_cmp_compute(struct rpb_cmp *c)
 	}
 	/* On disk per acknowledged object: runs that stored different numbers
 	 * of objects compare by this, never by their raw bytes. */
-	for (size_t i = 0; i < c->nruns; i++) {
-		struct rpb_cmp_run *r = &c->runs[i];
-		r->have[RPB_M_BYTES_PER_OBJECT] = r->have[RPB_M_STORE_BYTES] && r->acked > 0;
-		r->v[RPB_M_BYTES_PER_OBJECT] =
-			r->have[RPB_M_BYTES_PER_OBJECT] ? r->v[RPB_M_STORE_BYTES] / (double)r->acked : 0;
-	}
+	for (size_t i = 0; i < c->nruns; i++)
+		disk_figures(&c->runs[i]);
+	rpb_cmp_rows(c);
 	for (size_t i = 0; i < c->nbackends; i++)
 		backend_stats(c, &c->backends[i]);
 	ratios(c);

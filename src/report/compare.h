@@ -29,10 +29,13 @@ enum rpb_cmp_metric {
 	RPB_M_MAX,            /* labels.<main>.max_us */
 	RPB_M_ALL_THROUGHPUT, /* totals.throughput_per_s: every label's samples (metadata's
 			       * four operations, ingest's probes too) per second */
-	RPB_M_STORE_BYTES,    /* totals.store_bytes (absent: the backend cannot tell); ranked
-			       * only when every run acknowledged as many objects */
-	RPB_M_BYTES_PER_OBJECT, /* store_bytes / totals.acked (none when acked = 0) */
-	RPB_M_SPACE_AMP,      /* store_bytes / totals.acked_bytes, on disk per payload byte
+	RPB_M_STORE_BYTES,    /* totals.store_bytes (absent: the backend cannot tell): a
+			       * server's tables without its WAL; not ranked */
+	RPB_M_DISK_BYTES,     /* store_bytes + the WAL a server wrote (totals.wal_bytes); an
+			       * embedded store's log is in store_bytes already. Ranked only
+			       * when every run acknowledged as many objects */
+	RPB_M_BYTES_PER_OBJECT, /* disk bytes / totals.acked (none when acked = 0) */
+	RPB_M_SPACE_AMP,      /* disk bytes / totals.acked_bytes, on disk per payload byte
 			       * (none when acked_bytes = 0) */
 	RPB_M_ACKED,          /* totals.acked: acknowledged main operations */
 	RPB_M_COUNT
@@ -46,6 +49,17 @@ struct rpb_cmp_metric_def {
 };
 extern const struct rpb_cmp_metric_def rpb_cmp_metrics[RPB_M_COUNT];
 
+/* A row of the table beyond the fixed figures: every label but the main
+ * one (throughput and p99), a YCSB run's load phase (from DIR-load, where
+ * compare puts it), harvest's harvests of the whole corpus. */
+#define RPB_CMP_MAX_ROWS 48
+struct rpb_cmp_row {
+	char key[96];     /* compare.json member of backends[].rows */
+	char title[128];  /* the row's heading */
+	bool higher_better;
+	int digits;       /* decimals in the text */
+};
+
 /* One results directory. */
 struct rpb_cmp_run {
 	char dir[RPB_CMP_PATH];  /* as given */
@@ -55,6 +69,12 @@ struct rpb_cmp_run {
 	char profile[16];        /* manifest.options run.profile ("durable" when absent) */
 	char sync[16];           /* run.sync as the run resolved it, else manifest.sync */
 	char backend_version[128];
+	bool server;             /* a server backend (manifest.server or store.dsn): its WAL
+				  * is outside store_bytes */
+	bool have_wal;           /* totals.wal_bytes, else backend_gauges.wal_bytes.last */
+	double wal_bytes;
+	char server_version[128]; /* manifest.server.server_version, "" when absent */
+	char shared_buffers[32];  /* manifest.server.shared_buffers as SHOW gave it, "" when absent */
 	char main_label[64];
 	char stop[96];           /* stop.reason, ":class" for error and slow stops */
 	int exit_code;           /* the binary's exit status; -1 when not run by compare */
@@ -68,6 +88,9 @@ struct rpb_cmp_run {
 	char end_mark[128];      /* the mark at the end of a run that ended early, else "" (run_end.h) */
 	double v[RPB_M_COUNT];
 	bool have[RPB_M_COUNT];
+	double rv[RPB_CMP_MAX_ROWS]; /* the rows of rpb_cmp.rows */
+	bool rhave[RPB_CMP_MAX_ROWS];
+	json_t *load_root;       /* DIR-load/result.json of a YCSB run, owned; NULL if none */
 	uint64_t acked, acked_bytes;
 	json_t *root;            /* result.json, owned; NULL if it could not be read */
 	struct rpb_skips skips[RPB_DATA_COUNT]; /* rows no figure can use (data_skips.h) */
@@ -95,7 +118,7 @@ struct rpb_cmp_backend {
 	char label[96];    /* the column's heading: the backend, or with a durability
 			    * matrix "backend / profile / sync" */
 	char key[96];      /* the same for file names: backend[-profile-sync] */
-	char version[128];
+	char version[128]; /* "PostgreSQL 15.18 (libpq 15.18)" for a server, else the library's */
 	/* The runs its figures come from, as indexes into rpb_cmp.runs in run
 	 * order: the completed ones, or when none completed, every run that
 	 * left results or intervals (each marked with how it ended). */
@@ -105,6 +128,7 @@ struct rpb_cmp_backend {
 	bool ended_early;              /* its runs did not complete: the figures are theirs */
 	size_t rep;                    /* the run plotted: median throughput */
 	struct rpb_cmp_stat stat[RPB_M_COUNT];
+	struct rpb_cmp_stat rstat[RPB_CMP_MAX_ROWS]; /* the rows of rpb_cmp.rows */
 	json_t *errors;                /* class -> count summed over the runs */
 	char stops[256];               /* "completed", or "completed 2, error:disk-full 1" */
 };
@@ -118,6 +142,8 @@ struct rpb_cmp {
 	 * profile and sync: matrix says whether the columns differ in them). */
 	char pattern[32], main_label[64], sync[16], profile[16], workload[256];
 	bool matrix;
+	struct rpb_cmp_row rows[RPB_CMP_MAX_ROWS]; /* after the main label's, in order */
+	size_t nrows;
 	uint64_t seed;   /* manifest.seed, exact */
 	bool have_seed;
 	json_t *options; /* borrowed from that run's manifest */
@@ -150,7 +176,8 @@ int rpb_cmp_add_missing(struct rpb_cmp *c, const char *dir, const char *name, co
 int rpb_cmp_check(const struct rpb_cmp *c, char *msg, size_t n);
 
 /* Groups the runs by column, (backend, profile, sync) in order of first
- * appearance, and computes
+ * appearance, builds the rows of every further label (rpb_cmp_row), and
+ * computes
  * each figure's median, min, max and ratio to the best over each backend's
  * completed runs, or, for a backend none of whose runs completed, over its
  * runs that left results or intervals (a disk full, a timeout, a signal,

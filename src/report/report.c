@@ -1,4 +1,5 @@
-/* The comparison table in its text forms, compare.md and compare.json. */
+/* The comparison table in its text forms, compare.md and compare.json (and
+ * runs.csv, runs_csv.c). */
 #include <errno.h>
 #include <dirent.h>
 #include <stdlib.h>
@@ -9,7 +10,9 @@
 #include "plot.h"
 #include "report.h"
 #include "report_html.h"
+#include "report_notes.h"
 #include "report_table.h"
+#include "runs_csv.h"
 
 
 static const char legend[] =
@@ -17,11 +20,20 @@ static const char legend[] =
 	"median (throughput: top ÷ value; latency and bytes: value ÷ top). \"best\" marks the top "
 	"only when it and the runner-up have two runs or more each and their [min–max] do not "
 	"overlap; \"within noise\" when they overlap (with one run per column neither is said: "
-	"use --repeat). Bytes on disk rank only runs that acknowledged as many objects; bytes per "
+	"use --repeat). Bytes on disk (tables + WAL) rank only runs that acknowledged as many objects; bytes per "
 	"object and per payload byte (space amplification) always. Rounding: ops/s and µs to 0.1, "
 	"MiB to 0.01, bytes per object to 1, ratios to 0.01; compare.json holds the exact values.";
 
 static const char no_runs[] = "No run left results or intervals: nothing to compare.";
+
+/* The notes under the table, one paragraph each. */
+static void print_notes(const struct rpb_cmp *c, FILE *f)
+{
+	char lines[RPB_NOTE_MAX][RPB_NOTE_SIZE];
+	size_t n = rpb_report_notes(c, lines);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "\n%s\n", lines[i]);
+}
 
 void rpb_report_print(const struct rpb_cmp *c, FILE *f)
 {
@@ -34,6 +46,7 @@ void rpb_report_print(const struct rpb_cmp *c, FILE *f)
 	else if (rpb_report_table(c, &t) == 0)
 		rpb_grid_markdown(&t, f);
 	rpb_grid_free(&t);
+	print_notes(c, f);
 	fprintf(f, "\n%s\n", legend);
 }
 
@@ -73,13 +86,13 @@ static int close_file(FILE *f, const char *path, char *msg, size_t n)
 	return 0;
 }
 
-static json_t *stat_json(const struct rpb_cmp_stat *s, enum rpb_cmp_metric m)
+static json_t *stat_json(const struct rpb_cmp_stat *s, bool ranked)
 {
 	if (!s->have)
 		return json_null();
 	json_t *o = json_pack("{s:f, s:f, s:f, s:i}", "median", s->median, "min", s->min, "max",
 			      s->max, "n", (int)s->n);
-	if (rpb_cmp_metrics[m].ratio) {
+	if (ranked) {
 		json_object_set_new(o, "ratio_to_best", s->have_ratio ? json_real(s->ratio) : json_null());
 		json_object_set_new(o, "top", json_boolean(s->top));
 		json_object_set_new(o, "best", json_boolean(s->best));
@@ -88,7 +101,7 @@ static json_t *stat_json(const struct rpb_cmp_stat *s, enum rpb_cmp_metric m)
 	return o;
 }
 
-static json_t *run_json(const struct rpb_cmp_run *r, const char *dir)
+static json_t *run_json(const struct rpb_cmp *c, const struct rpb_cmp_run *r, const char *dir)
 {
 	char rel[RPB_CMP_PATH];
 	rpb_relpath(dir, r->dir, rel, sizeof rel);
@@ -99,7 +112,12 @@ static json_t *run_json(const struct rpb_cmp_run *r, const char *dir)
 	for (int m = 0; m < RPB_M_COUNT; m++)
 		json_object_set_new(o, rpb_cmp_metrics[m].key,
 				    r->have[m] ? json_real(r->v[m]) : json_null());
+	json_t *rows = json_object();
+	for (size_t w = 0; w < c->nrows; w++)
+		json_object_set_new(rows, c->rows[w].key, r->rhave[w] ? json_real(r->rv[w]) : json_null());
+	json_object_set_new(o, "rows", rows);
 	json_object_set_new(o, "acked_bytes", json_integer((json_int_t)r->acked_bytes));
+	json_object_set_new(o, "wal_bytes", r->have_wal ? json_real(r->wal_bytes) : json_null());
 	return o;
 }
 
@@ -110,7 +128,7 @@ static json_t *compare_json(const struct rpb_cmp *c, const char *dir, const char
 		const struct rpb_cmp_backend *b = &c->backends[i];
 		json_t *runs = json_array();
 		for (size_t k = 0; k < b->nruns; k++)
-			json_array_append_new(runs, run_json(&c->runs[b->runs[k]], dir));
+			json_array_append_new(runs, run_json(c, &c->runs[b->runs[k]], dir));
 		char rep[RPB_CMP_PATH];
 		rpb_relpath(dir, c->runs[b->rep].dir, rep, sizeof rep);
 		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:s}", "column", b->label,
@@ -118,14 +136,18 @@ static json_t *compare_json(const struct rpb_cmp *c, const char *dir, const char
 				      "backend_version", b->version, "runs", runs, "plotted_run", rep);
 		for (int m = 0; m < RPB_M_COUNT; m++)
 			json_object_set_new(o, rpb_cmp_metrics[m].key,
-					    stat_json(&b->stat[m], (enum rpb_cmp_metric)m));
+					    stat_json(&b->stat[m], rpb_cmp_metrics[m].ratio));
+		json_t *rows = json_object();
+		for (size_t w = 0; w < c->nrows; w++)
+			json_object_set_new(rows, c->rows[w].key, stat_json(&b->rstat[w], true));
+		json_object_set_new(o, "rows", rows);
 		json_object_set(o, "errors", b->errors);
 		json_object_set_new(o, "stop", json_string(b->stops));
 		json_array_append_new(backends, o);
 	}
 	for (size_t k = 0; k < c->nruns; k++)
 		if (!c->runs[k].completed)
-			json_array_append_new(incomplete, run_json(&c->runs[k], dir));
+			json_array_append_new(incomplete, run_json(c, &c->runs[k], dir));
 	/* profile and sync: the comparison's, or null in a durability matrix
 	 * (each column has its own). */
 	json_t *root = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:b}", "rpbench_version",
@@ -138,6 +160,18 @@ static json_t *compare_json(const struct rpb_cmp *c, const char *dir, const char
 	json_object_set_new(root, "rounding",
 			    json_string("text tables: ops/s and µs to 0.1, MiB (2^20 bytes) to 0.01, "
 					"ratios and space amplification to 0.01; this file keeps exact values"));
+	json_t *notes = json_array();
+	char lines[RPB_NOTE_MAX][RPB_NOTE_SIZE];
+	size_t nnotes = rpb_report_notes(c, lines);
+	for (size_t i = 0; i < nnotes; i++)
+		json_array_append_new(notes, json_string(lines[i]));
+	json_object_set_new(root, "notes", notes);
+	json_t *rows = json_array();
+	for (size_t w = 0; w < c->nrows; w++)
+		json_array_append_new(rows, json_pack("{s:s, s:s, s:b}", "key", c->rows[w].key, "title",
+						      c->rows[w].title, "higher_better",
+						      c->rows[w].higher_better));
+	json_object_set_new(root, "rows", rows);
 	json_object_set(root, "options", c->options);
 	json_object_set_new(root, "backends", backends);
 	json_object_set_new(root, "incomplete", incomplete);
@@ -165,6 +199,7 @@ int rpb_report_compare_files(const struct rpb_cmp *c, const char *dir, const cha
 	else if (rpb_report_table(c, &t) == 0)
 		rpb_grid_markdown(&t, f);
 	rpb_grid_free(&t);
+	print_notes(c, f);
 	fprintf(f, "\n%s\n", legend);
 	if (rpb_report_label_table(c, &t) == 0) {
 		fprintf(f, "\n## Every label (the plotted run of each backend)\n\n");
@@ -199,7 +234,7 @@ int rpb_report_compare_files(const struct rpb_cmp *c, const char *dir, const cha
 		return -1;
 	}
 	json_decref(root);
-	return 0;
+	return rpb_runs_csv_write(c, dir, msg, n);
 }
 
 int rpb_report_write(const struct rpb_cmp *c, const char *dir, char *msg, size_t n)

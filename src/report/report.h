@@ -12,7 +12,7 @@
 
 /* Prints the headline, the table and its legend (the terminal form). */
 void rpb_report_print(const struct rpb_cmp *c, FILE *f);
-/* DIR/compare.md and DIR/compare.json; paths in them are relative to DIR.
+/* DIR/compare.md, DIR/compare.json and DIR/runs.csv; paths in them are relative to DIR.
  * command is the compare command line (NULL: not recorded). */
 int rpb_report_compare_files(const struct rpb_cmp *c, const char *dir, const char *command,
 			     char *msg, size_t n);

@@ -14,6 +14,7 @@
 #include "hostinfo.h"
 #include "plot.h"
 #include "report_html.h"
+#include "report_notes.h"
 #include "report_table.h"
 
 /* Every text in the page goes through here: whatever a result file holds
@@ -309,6 +310,12 @@ int rpb_report_html(const struct rpb_cmp *c, const char *dir, const struct rpb_f
 	else if (rpb_report_table(c, &t) == 0)
 		html_table(f, c, &t, true);
 	rpb_grid_free(&t);
+	char notes[RPB_NOTE_MAX][RPB_NOTE_SIZE];
+	for (size_t i = 0, k = rpb_report_notes(c, notes); i < k; i++) {
+		fputs("<p class=\"note\">", f);
+		esc(f, notes[i]);
+		fputs("</p>\n", f);
+	}
 	fputs("<p class=\"note\">Main label: <code>", f);
 	esc(f, c->main_label);
 	fputs("</code> (the first label of result.json). Median over the runs, [min–max] with "

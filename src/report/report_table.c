@@ -16,6 +16,7 @@ static void fmt_number(char *buf, size_t n, enum rpb_cmp_metric m, double v)
 {
 	switch (m) {
 	case RPB_M_STORE_BYTES:
+	case RPB_M_DISK_BYTES:
 		snprintf(buf, n, "%.2f", v / MIB);
 		break;
 	case RPB_M_SPACE_AMP:
@@ -32,16 +33,25 @@ static void fmt_number(char *buf, size_t n, enum rpb_cmp_metric m, double v)
 	}
 }
 
-void rpb_report_value(char *buf, size_t n, enum rpb_cmp_metric m, const struct rpb_cmp_stat *s)
+/* A figure's median with [min–max] when repeats differ once rounded; m is
+ * its metric, or RPB_M_COUNT for a row of digits decimals. */
+static void value_text(char *buf, size_t n, enum rpb_cmp_metric m, int digits,
+		       const struct rpb_cmp_stat *s)
 {
 	if (!s->have) {
 		snprintf(buf, n, "n/a");
 		return;
 	}
 	char med[64], lo[64], hi[64];
-	fmt_number(med, sizeof med, m, s->median);
-	fmt_number(lo, sizeof lo, m, s->min);
-	fmt_number(hi, sizeof hi, m, s->max);
+	if (m == RPB_M_COUNT) {
+		snprintf(med, sizeof med, "%.*f", digits, s->median);
+		snprintf(lo, sizeof lo, "%.*f", digits, s->min);
+		snprintf(hi, sizeof hi, "%.*f", digits, s->max);
+	} else {
+		fmt_number(med, sizeof med, m, s->median);
+		fmt_number(lo, sizeof lo, m, s->min);
+		fmt_number(hi, sizeof hi, m, s->max);
+	}
 	if (s->n < 2 || (!strcmp(lo, med) && !strcmp(hi, med))) {
 		snprintf(buf, n, "%s", med);
 		return;
@@ -49,9 +59,14 @@ void rpb_report_value(char *buf, size_t n, enum rpb_cmp_metric m, const struct r
 	snprintf(buf, n, "%s [%s–%s]", med, lo, hi);
 }
 
-void rpb_report_ratio(char *buf, size_t n, enum rpb_cmp_metric m, const struct rpb_cmp_stat *s)
+void rpb_report_value(char *buf, size_t n, enum rpb_cmp_metric m, const struct rpb_cmp_stat *s)
 {
-	if (!rpb_cmp_metrics[m].ratio || !s->have || !s->have_ratio)
+	value_text(buf, n, m, 0, s);
+}
+
+static void ratio_text(char *buf, size_t n, bool ranked, const struct rpb_cmp_stat *s)
+{
+	if (!ranked || !s->have || !s->have_ratio)
 		snprintf(buf, n, "%s", "");
 	else if (s->best)
 		snprintf(buf, n, "best");
@@ -61,6 +76,11 @@ void rpb_report_ratio(char *buf, size_t n, enum rpb_cmp_metric m, const struct r
 		snprintf(buf, n, "×%.2f within noise", s->ratio);
 	else
 		snprintf(buf, n, "×%.2f", s->ratio);
+}
+
+void rpb_report_ratio(char *buf, size_t n, enum rpb_cmp_metric m, const struct rpb_cmp_stat *s)
+{
+	ratio_text(buf, n, rpb_cmp_metrics[m].ratio, s);
 }
 
 /* ---- the table ---- */
@@ -118,11 +138,19 @@ static void errors_text(char *buf, size_t n, const json_t *errors)
 		snprintf(buf, n, "none");
 }
 
+/* The table's row of metric m: the main label's figures, then the further
+ * rows (compare_rows.h), then the totals'. */
+static size_t metric_row(const struct rpb_cmp *c, int m)
+{
+	return 3 + (size_t)m + (m > RPB_M_MAX ? c->nrows : 0);
+}
+
 int rpb_report_table(const struct rpb_cmp *c, struct rpb_grid *t)
 {
-	enum { R_HEAD, R_VERSION, R_RUNS, R_METRICS, R_ERRORS = R_METRICS + RPB_M_COUNT, R_STOP,
-	       R_COUNT };
-	if (table_alloc(t, R_COUNT, c->nbackends + 1) != 0)
+	enum { R_HEAD, R_VERSION, R_RUNS };
+	const size_t R_EXTRA = metric_row(c, RPB_M_MAX) + 1, R_ERRORS = metric_row(c, RPB_M_COUNT),
+		     R_STOP = R_ERRORS + 1;
+	if (table_alloc(t, R_STOP + 1, c->nbackends + 1) != 0)
 		return -1;
 	set_cell(t, R_HEAD, 0, "%s", "");
 	set_cell(t, R_VERSION, 0, "version");
@@ -130,8 +158,12 @@ int rpb_report_table(const struct rpb_cmp *c, struct rpb_grid *t)
 	set_cell(t, R_ERRORS, 0, "errors (class count)");
 	set_cell(t, R_STOP, 0, "stop reason");
 	for (int m = 0; m < RPB_M_COUNT; m++) {
-		set_cell(t, R_METRICS + (size_t)m, 0, rpb_cmp_metrics[m].title, c->main_label);
-		t->numeric_row[R_METRICS + m] = true;
+		set_cell(t, metric_row(c, m), 0, rpb_cmp_metrics[m].title, c->main_label);
+		t->numeric_row[metric_row(c, m)] = true;
+	}
+	for (size_t w = 0; w < c->nrows; w++) {
+		set_cell(t, R_EXTRA + w, 0, "%s", c->rows[w].title);
+		t->numeric_row[R_EXTRA + w] = true;
 	}
 	t->numeric_row[R_RUNS] = true;
 	for (size_t i = 0; i < c->nbackends; i++) {
@@ -148,7 +180,13 @@ int rpb_report_table(const struct rpb_cmp *c, struct rpb_grid *t)
 			char v[160], r[32];
 			rpb_report_value(v, sizeof v, (enum rpb_cmp_metric)m, &b->stat[m]);
 			rpb_report_ratio(r, sizeof r, (enum rpb_cmp_metric)m, &b->stat[m]);
-			set_cell(t, R_METRICS + (size_t)m, col, "%s%s%s", v, *r ? " " : "", r);
+			set_cell(t, metric_row(c, m), col, "%s%s%s", v, *r ? " " : "", r);
+		}
+		for (size_t w = 0; w < c->nrows; w++) {
+			char v[160], r[32];
+			value_text(v, sizeof v, RPB_M_COUNT, c->rows[w].digits, &b->rstat[w]);
+			ratio_text(r, sizeof r, true, &b->rstat[w]);
+			set_cell(t, R_EXTRA + w, col, "%s%s%s", v, *r ? " " : "", r);
 		}
 		char errs[512];
 		errors_text(errs, sizeof errs, b->errors);

@@ -116,6 +116,13 @@ static int check_manifest(const json_t *man, const char *path,
 		return refuse(msg, n, path, "manifest.sync is neither none nor commit");
 	if (version && !rpb_cmp_text_ok(json_string_value(version), 127))
 		return refuse(msg, n, path, "manifest.backend_version is not plain text");
+	const json_t *server = json_object_get(man, "server");
+	static const char *const shown[] = {"server_version", "shared_buffers"};
+	for (size_t i = 0; i < sizeof shown / sizeof *shown; i++) {
+		const json_t *v = json_object_get(server, shown[i]);
+		if (v && !rpb_cmp_text_ok(json_string_value(v), 63))
+			return refuse(msg, n, path, "manifest.server holds text that is not plain text");
+	}
 	if (!json_is_object(json_object_get(man, "options")))
 		return refuse(msg, n, path, "manifest.options is not an object of options");
 	return check_options(json_object_get(man, "options"), path, msg, n);
