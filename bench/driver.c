@@ -19,6 +19,7 @@
 #include "cmdline.h"
 #include "driver.h"
 #include "driver_help.h"
+#include "driver_preload.h"
 #include "driver_argsfile.h"
 #include "driver_ycsb.h"
 #include "dsn.h"
@@ -44,6 +45,10 @@ struct cli {
 	const char *target; /* the workload file or the results directory */
 	const char *given;  /* the workload as the command line named it */
 	bool load;	    /* the verb load: the pattern's load phase */
+	bool preload;	    /* the verb preload: --objects N at the pattern's fast path */
+	const char *objects; /* --objects N as given */
+	uint64_t nobjects;
+	const char *cont;   /* run --continue DIR: the preload's results directory */
 	const char *sets[MAX_SETS];
 	bool foreign[MAX_SETS]; /* -p: the pattern's own property (YCSB's), else --set */
 	size_t nsets;
@@ -70,6 +75,7 @@ static const struct option longopts[] = {
 	{"fresh", no_argument, NULL, 'f'},	   {"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},	   {"version", no_argument, NULL, 'V'},
 	{"help-man", optional_argument, NULL, 'M'}, {"args-file", required_argument, NULL, 'A'},
+	{"objects", required_argument, NULL, 'N'}, {"continue", required_argument, NULL, 'C'},
 	{NULL, 0, NULL, 0},
 };
 
@@ -133,6 +139,8 @@ static int parse_cli(struct cli *c, const char *prog, int argc, char **argv)
 			return usage_error(prog, "%s", "--args-file may be given once, and not in its "
 					   "own file");
 		case 'M': c->command = "--help-man"; c->target = optarg; return 0;
+		case 'N': c->objects = optarg; break;
+		case 'C': c->cont = optarg; break;
 		case 'd': c->dir = optarg; break;
 		case 'D': c->dsn = optarg; break;
 		case 'S': c->schema = optarg; break;
@@ -483,7 +491,11 @@ static int load_job(struct rpb_job *job, struct cli *c, const char *prog)
 	for (; i < c->nsets; i++)
 		if (apply_set(job, c, i, ignored, sizeof ignored, msg, sizeof msg) != 0)
 			goto bad;
+	if (c->preload && rpb_preload_sets(job, c->nobjects, c->given, msg, sizeof msg) != 0)
+		goto bad;
 	if (rpb_job_finish(job, msg, sizeof msg) != 0)
+		goto bad;
+	if (c->preload && rpb_preload_ready(job, c->nobjects, msg, sizeof msg) != 0)
 		goto bad;
 	if (*ignored)
 		fprintf(stderr, "warning: -p: YCSB properties rpbench does not use, ignored: %s\n",
@@ -598,7 +610,30 @@ static int cmd_run(const struct rpb_backend *b, struct cli *c, const char *prog,
 		   const char *argv0)
 {
 	struct rpb_job job;
+	char cont_tag[16] = "";
+	uint64_t cont_seed = 0, cont_threads = 0;
+	if (c->cont) {
+		/* After the command line's --set: the preload's own start. */
+		const char *sets[RPB_CONTINUE_SETS];
+		size_t ns = 0;
+		char cmsg[2048];
+		if (rpb_continue_read(c->cont, b, cont_tag, sets, &ns, &cont_seed, &cont_threads, cmsg,
+				      sizeof cmsg) != 0) {
+			fprintf(stderr, "%s: %s\n", prog, cmsg);
+			return RPB_EXIT_USAGE;
+		}
+		for (size_t k = 0; k < ns && c->nsets < MAX_SETS; k++) {
+			c->foreign[c->nsets] = false;
+			c->sets[c->nsets++] = sets[k];
+		}
+	}
 	int rc = load_job(&job, c, prog);
+	if (!rc && c->cont && (job.run.seed != cont_seed || job.run.threads != cont_threads)) {
+		fprintf(stderr, "%s: --continue: the preload ran seed %" PRIu64 " on %" PRIu64
+			" thread(s), this run seed %" PRIu64 " on %" PRIu64 "; run with the preload's "
+			"seed and threads\n", prog, cont_seed, cont_threads, job.run.seed, job.run.threads);
+		rc = RPB_EXIT_USAGE;
+	}
 	/* sync = native: what this store does unasked; result.json records
 	 * the resolved level, so a comparison shows what really ran. */
 	if (!rc && job.run.sync == RPB_SYNC_NATIVE)
@@ -711,6 +746,8 @@ static int cmd_run(const struct rpb_backend *b, struct cli *c, const char *prog,
 	rn.store_dir = embedded ? abs_dir : NULL;
 	rn.quiet = c->quiet;
 	snprintf(rn.run_tag, sizeof rn.run_tag, "%08" PRIx32, tag + (uint32_t)rpb_dist_rank());
+	if (cont_tag[0]) /* the preload's keys, which this run goes on adding to */
+		snprintf(rn.run_tag, sizeof rn.run_tag, "%s", cont_tag);
 	rn.summary_only = c->quiet;
 	if (rpb_dist_rank() > 0)
 		rn.quiet = true, rn.summary_only = false; /* rank 0 speaks for the run */
@@ -818,6 +855,12 @@ done:
 		rpb_results_sync_files(out, job.pattern->files);
 	rpb_live_ledger_close(&live);
 	b->close(rn.store);
+	/* A preload's one sync, once the store is closed (its binary store's
+	 * is the pattern's, at its end). */
+	if (c->preload && ran && embedded && rpb_preload_sync(dir, msg, sizeof msg) != 0) {
+		fprintf(stderr, "%s: %s\n", prog, msg);
+		rc = rc ? rc : RPB_EXIT_ENV;
+	}
 	/* A start that failed leaves nothing behind: nothing ran, so there is
 	 * nothing for verify or a report to read (samples.jtl, the ledger or
 	 * result.json may have been written before the failure). */
@@ -1120,17 +1163,29 @@ static int driver_main(const struct rpb_backend *b, int argc, char **argv)
 		printf("rpbench %s (%s backend: %s)\n", RPB_VERSION, b->name, b->version());
 		return 0;
 	}
-	if (strcmp(c.command, "run") == 0 || strcmp(c.command, "load") == 0) {
+	if (strcmp(c.command, "run") == 0 || strcmp(c.command, "load") == 0 ||
+	    strcmp(c.command, "preload") == 0) {
 		static char workload[PATH_MAX];
 		c.given = c.target;
 		if (c.target)
 			c.target = rpb_path_workload(workload, sizeof workload, c.target);
 		c.load = strcmp(c.command, "load") == 0;
+		c.preload = strcmp(c.command, "preload") == 0;
+		char pmsg[256];
+		if (c.preload && rpb_preload_objects(c.objects, &c.nobjects, pmsg, sizeof pmsg) != 0)
+			return usage_error(prog, "%s", pmsg);
+		if (!c.preload && c.objects)
+			return usage_error(prog, "--objects is for the verb preload%s", "");
+		if (c.cont && strcmp(c.command, "run") != 0)
+			return usage_error(prog, "--continue is for the verb run%s", "");
 		return cmd_run(b, &c, prog, argv[0]);
 	}
+	if (c.objects || c.cont)
+		return usage_error(prog, "%s", c.objects ? "--objects is for the verb preload"
+							 : "--continue is for the verb run");
 	if (strcmp(c.command, "verify") == 0)
 		return c.target ? verify_ranks(b, &c, prog) : cmd_verify(b, &c, prog);
-	static const char *const commands[] = {"run", "load", "verify", NULL};
+	static const char *const commands[] = {"run", "load", "preload", "verify", NULL};
 	char msg[RPB_SHOWN_SIZE + 128];
 	rpb_cli_unknown_command(msg, sizeof msg, c.command, commands);
 	return usage_error(prog, "%s", msg);

@@ -13,15 +13,16 @@ void rpb_driver_usage(struct rpb_help *h, const struct rpb_backend *b, const cha
 	const char *where = (b->flags & RPB_BF_SERVER) ? " [--dsn DSN] [--schema NAME]"
 			    : (b->flags & RPB_BF_STORES_NOTHING) ? ""
 								  : " [--dir PATH]";
-	char run[512], more[256], load[512], verify[512], info[256];
+	char run[512], more[256], load[512], preload[512], verify[512], info[256];
 	snprintf(run, sizeof run, "%s run WORKLOAD [-s KEY=VALUE]... [-j N]%s", prog, where);
 	snprintf(more, sizeof more, "%*s [-o DIR] [--fresh] [-q]", (int)strlen(prog) + 4, "");
 	snprintf(load, sizeof load, "%s load WORKLOAD [...]   (-P FILE, -p KEY=VALUE as YCSB)", prog);
+	snprintf(preload, sizeof preload, "%s preload WORKLOAD --objects N [...]", prog);
 	snprintf(verify, sizeof verify, "%s verify RESULT_DIR%s", prog, where);
 	snprintf(info, sizeof info, "%s -h | --help | -V | --version", prog);
-	const char *lines[] = {run, more, load, verify, info, NULL};
+	const char *lines[] = {run, more, load, preload, verify, info, NULL};
 	if (b->flags & RPB_BF_STORES_NOTHING) /* nothing to verify */
-		lines[3] = info, lines[4] = NULL;
+		lines[4] = info, lines[5] = NULL;
 	rpb_help_usage(h, lines);
 }
 
@@ -156,6 +157,11 @@ void rpb_driver_help(struct rpb_help *h, const struct rpb_backend *b, const char
 	rpb_help_section(h, "Commands");
 	rpb_help_item(h, "run WORKLOAD", "run the workload file's pattern against the store");
 	rpb_help_item(h, "load WORKLOAD", load_help(load, sizeof load));
+	rpb_help_item(h, "preload WORKLOAD", "--objects N: fill the store with what a run of N "
+		      "creates (N / threads per thread) of the workload and seed would leave, at the "
+		      "store's fastest path (about 1000 creates per transaction, sync none, one sync "
+		      "at the end); ingest with model = fedora only; verify checks it like a run, "
+		      "and run --continue goes on from it");
 	if (!(b->flags & RPB_BF_STORES_NOTHING))
 		rpb_help_item(h, "verify RESULT_DIR", "reopen the store of a run (finished, stopped or "
 			      "killed) and check every acknowledged operation (prints: verified N "
@@ -177,6 +183,12 @@ void rpb_driver_help(struct rpb_help *h, const struct rpb_backend *b, const char
 		 "result files (other files there stay), never inside --dir nor around it (default: "
 		 "results/<pattern>-%s-<YYYYmmddTHHMMSSZ>, UTC)", b->name);
 	rpb_help_item(h, "-o, --out DIR", out);
+	rpb_help_item(h, "--objects N", "preload: the creates the store is to hold, a multiple "
+		      "of run.threads");
+	rpb_help_item(h, "--continue DIR", "run: go on from the preload whose results directory "
+		      "is DIR, on its store (the same --dir or --dsn and --schema, seed and threads): "
+		      "its run tag, and each thread's creates from the next object "
+		      "(--set ingest.start_at=N)");
 	rpb_help_item(h, "--fresh", "empty the store first (only a store rpbench marked as its own, "
 		      "holding nothing but its own files, and no other process is using)");
 	rpb_help_item(h, "--args-file FILE", "more arguments, each ended by a NUL byte, read "

@@ -122,6 +122,13 @@ static void ingest_worker_fini(struct rpb_worker *w)
 	struct ingest_worker *iw = w->state;
 	if (!iw)
 		return;
+	const struct ingest_shared *sh = w->rn->pattern_state;
+	struct rpb_err err;
+	/* A preload stopped (a signal) between creates: its open batch. */
+	if (iw->fed && sh && sh->fed &&
+	    fed_batch_end(w, sh->fed, iw->fed, 0, true, &err) != RPB_OK)
+		fprintf(stderr, "preload: the last batch of thread %u did not commit: %s\n", w->id,
+			err.msg);
 	fed_worker_fini(iw->fed);
 	rpb_buf_free(&iw->got);
 	free(iw->content);
@@ -394,7 +401,7 @@ static enum rpb_status fedora_create(struct rpb_worker *w, struct ingest_worker 
 				     uint64_t *size, struct rpb_err *err)
 {
 	struct ingest_shared *sh = w->rn->pattern_state;
-	*size = fed_stage(w, iw->fed, i);
+	*size = fed_stage(w, iw->fed, ingest_first_object(w->rn->job) + i);
 	uint64_t start = rpb_now_ns();
 	enum rpb_status st = fed_create(w, sh->fed, iw->fed, i, *size, err);
 	rpb_sample(w, L_CREATE, start, rpb_now_ns(), st, st ? 0 : *size, st ? err : NULL);
@@ -428,21 +435,29 @@ static enum rpb_status ingest_op(struct rpb_worker *w, uint64_t i, struct rpb_er
 {
 	struct rpb_runner *rn = w->rn;
 	struct ingest_worker *iw = w->state;
+	struct ingest_shared *sh = rn->pattern_state;
 	uint64_t size;
-	enum rpb_status st = iw->fed ? fedora_create(w, iw, i, &size, err)
-				     : flat_create(w, iw, i, &size, err);
-	if (st)
+	/* The object this op makes: a continued preload's are below. */
+	uint64_t n = iw->fed ? ingest_first_object(rn->job) + i : i;
+	enum rpb_status st = iw->fed ? fed_batch_begin(w, sh->fed, iw->fed, err) : RPB_OK;
+	if (!st)
+		st = iw->fed ? fedora_create(w, iw, i, &size, err) : flat_create(w, iw, i, &size, err);
+	if (st) {
+		if (iw->fed)
+			fed_batch_abort(w, sh->fed, iw->fed);
 		return st;
+	}
 	w->op_bytes = size;
 	uint64_t every = ingest_opts(rn->job)->probe_every;
-	if (every && (i + 1) % every == 0 &&
+	if (every && (n + 1) % every == 0 &&
 	    atomic_load_explicit(&rn->stop, memory_order_relaxed) == RPB_STOP_NONE) {
 		if (iw->fed)
-			run_fedora_probe(w, iw, i, (i + 1) / every);
+			run_fedora_probe(w, iw, i, (n + 1) / every);
 		else
-			run_probe(w, iw, i, (i + 1) / every);
+			run_probe(w, iw, i, (n + 1) / every);
 	}
-	return RPB_OK;
+	return iw->fed ? fed_batch_end(w, sh->fed, iw->fed, size, rn->job->run.ops == i + 1, err)
+		       : RPB_OK;
 }
 
 static void ingest_report_json(struct rpb_runner *rn, json_t *obj)
@@ -465,6 +480,13 @@ static void ingest_report_json(struct rpb_runner *rn, json_t *obj)
 	const struct ingest_shared *sh = rn->pattern_state;
 	if (sh && sh->fed)
 		fed_report_json(rn, sh->fed, obj);
+	if (o->preload_batch) /* what the verb preload made, for verify and --continue */
+		json_object_set_new(obj, "preload",
+				    json_pack("{s:I, s:I}", "objects", (json_int_t)(acked),
+					      "batch", (json_int_t)o->preload_batch));
+	if (o->start_at)
+		json_object_set_new(obj, "continues", json_pack("{s:I}", "objects_before",
+								 (json_int_t)o->start_at));
 }
 
 /* The Fedora model's binary files outside the backend's store. */
@@ -506,5 +528,6 @@ const struct rpb_pattern rpb_pattern_ingest = {
 	.worker_fini = ingest_worker_fini,
 	.op = ingest_op,
 	.report_json = ingest_report_json,
+	.preload = ingest_preload,
 	.verify = ingest_verify_any,
 };

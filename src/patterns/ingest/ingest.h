@@ -49,6 +49,11 @@ struct rpb_ingest_opts {
 	char binary_dir[INGEST_BINARY_DIR_MAX + 1]; /* empty: beside the store */
 	enum ingest_digest digest;
 	uint64_t doc_cache;    /* fedora-4.5: documents kept in memory in front of the store */
+	uint64_t start_at;     /* fedora: creates already in the store; thread t's op i makes
+				* object start_at / threads + i */
+	/* Not an option: set by the verb preload (ingest_fedora_preload.c),
+	 * creates per store transaction; 0 = a measured run. */
+	uint64_t preload_batch;
 };
 extern const struct rpb_optdef ingest_options[];
 int ingest_finish(void *config, const struct rpb_job *job, const char *where, char *msg,
@@ -59,6 +64,15 @@ static inline const struct rpb_ingest_opts *ingest_opts(const struct rpb_job *jo
 {
 	return job->config;
 }
+
+/* The object thread t's first operation makes (start_at / threads). */
+static inline uint64_t ingest_first_object(const struct rpb_job *job)
+{
+	return ingest_opts(job)->start_at / (job->run.threads ? job->run.threads : 1);
+}
+
+/* The verb preload's hook (ingest_fedora_preload.c). */
+int ingest_preload(void *config, const struct rpb_job *job, uint64_t objects, char *msg, size_t n);
 
 #define INGEST_KEY_MAX 160   /* any id or membership key fits */
 #define INGEST_DESC_MAX 1024 /* a description record, patched or not */

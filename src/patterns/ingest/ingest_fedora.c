@@ -16,12 +16,15 @@
  * first unknown branch and everything below it, or only the new node's
  * parent once its whole path is known, as ModeShape's node cache knows
  * it. */
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <xxhash.h>
 
 #include "clock.h"
@@ -87,6 +90,14 @@ struct fed_shared {
 	 * stripe's nodes when it was leaked (0: none); the transaction holds
 	 * them until the reaper rolls it back (its leak_state). */
 	_Atomic unsigned leak_owner[FED_STRIPES];
+	/* The verb preload: creates per store transaction (0: a measured run),
+	 * and the turn of the one thread whose batch is open (threads take
+	 * turns, batch by batch, so no batch reads what another has not
+	 * committed). */
+	uint64_t batch;
+	pthread_mutex_t turn_mu;
+	pthread_cond_t turn_cv;
+	bool turn_taken;
 };
 
 struct fed_worker {
@@ -101,6 +112,11 @@ struct fed_worker {
 	struct fed_path probe;
 	struct fed_ws_ent ws[FED_WS_MAX];
 	unsigned nws;
+	uint64_t made_n;            /* the object the staged create makes (start_at + op) */
+	/* The verb preload: the open batch's session, creates and bytes. */
+	struct rpb_session *batch_s;
+	bool batch_open;
+	uint64_t batch_n, batch_bytes;
 };
 
 /* One store operation's context: the worker, its session, the time. */
@@ -115,7 +131,7 @@ struct fed_ctx {
 	const char *tag;
 	uint64_t now_ms;
 	struct rpb_err *err;
-	bool f45;               /* profile = fedora-4.5 */
+	bool f45;               /* profile = fedora-4.5, reaching the store as it did */
 	uint64_t fail_after;    /* inject = partial: fail after this many documents; 0 = no */
 };
 
@@ -138,6 +154,9 @@ enum rpb_status fed_prepare(struct rpb_runner *rn, struct fed_shared **out, stru
 	*out = sh;
 	for (unsigned i = 0; i < FED_STRIPES; i++)
 		pthread_mutex_init(&sh->stripe[i], NULL);
+	pthread_mutex_init(&sh->turn_mu, NULL);
+	pthread_cond_init(&sh->turn_cv, NULL);
+	sh->batch = o->preload_batch;
 	sh->nstats = rn->nworkers;
 	if (posix_memalign((void **)&sh->stats, 64, rn->nworkers * sizeof *sh->stats) != 0)
 		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory");
@@ -159,6 +178,12 @@ enum rpb_status fed_prepare(struct rpb_runner *rn, struct fed_shared **out, stru
 	st = b->session_open(rn->store, &s, err);
 	if (!st && sh->bs.dir[0])
 		st = fed_sweep(b, s, &sh->bs, !o->binary_dir[0], &sh->swept, err);
+	if (!st && o->start_at) {
+		/* A continued preload's root and probe container are there, with
+		 * its children. */
+		b->session_close(s);
+		return RPB_OK;
+	}
 	struct rpb_buf doc = {0};
 	char key[FED_KEY_MAX];
 	uint64_t now = rpb_wall_ms();
@@ -203,7 +228,19 @@ void fed_fini(struct fed_shared *sh)
 		return;
 	for (unsigned i = 0; i < FED_STRIPES; i++)
 		pthread_mutex_destroy(&sh->stripe[i]);
+	pthread_mutex_destroy(&sh->turn_mu);
+	pthread_cond_destroy(&sh->turn_cv);
 	cache_fini(&sh->cache);
+	/* A preload's one sync of the binary store, whose files it did not
+	 * sync one by one (syncfs: a directory elsewhere has its own). */
+	if (sh->batch && sh->bs.dir[0]) {
+		int fd = open(sh->bs.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0 || syncfs(fd) != 0)
+			fprintf(stderr, "preload: cannot sync the binary store %s: %s\n", sh->bs.dir,
+				strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
 	/* The run ended; a file of a create in doubt may still be an orphan,
 	 * for the next run's start to sweep. */
 	if (!atomic_load(&sh->doubtful))
@@ -565,6 +602,8 @@ static enum rpb_status fed_write(struct fed_ctx *c, enum rpb_table t, const char
 /* The request begins (durable: its store transaction). */
 static enum rpb_status tx_begin(struct fed_ctx *c, enum rpb_txn_mode mode, uint64_t op)
 {
+	if (c->sh->batch) /* the preload's batch is open (fed_batch_begin) */
+		return RPB_OK;
 	if (!c->f45)
 		return rpb_txn_begin(c->w, c->s, mode, c->err);
 	c->fw->nws = 0;
@@ -579,6 +618,10 @@ static enum rpb_status tx_begin(struct fed_ctx *c, enum rpb_txn_mode mode, uint6
 static enum rpb_status tx_end(struct fed_ctx *c, enum rpb_status st, bool *at_commit)
 {
 	*at_commit = false;
+	if (c->sh->batch) {
+		/* A failed call rolled the whole batch back: it ends there. */
+		return st; /* fed_batch_abort rolls the batch back */
+	}
 	if (!c->f45) {
 		if (st) {
 			rpb_txn_rollback(c->w, c->s);
@@ -899,6 +942,7 @@ static void kill_before_rename(void *arg)
 uint64_t fed_stage(struct rpb_worker *w, struct fed_worker *fw, uint64_t i)
 {
 	const struct rpb_job *job = w->rn->job;
+	fw->made_n = i;
 	fed_place(&fw->path, ingest_opts(job), job->run.seed, w->id, i);
 	return ingest_content(job, w->id, i, fw->content);
 }
@@ -916,20 +960,27 @@ enum rpb_status fed_create(struct rpb_worker *w, struct fed_shared *sh, struct f
 	struct rpb_runner *rn = w->rn;
 	const struct rpb_ingest_opts *o = ingest_opts(rn->job);
 	const struct fed_path *p = &fw->path;
-	struct fed_ctx c = {w, sh, fw, &sh->stats[w->id], rpb_next_session(w), rn->backend, o,
-			    rn->run_tag, rpb_wall_ms(), err, sh->f45, rpb_inject_partial(w, i)};
+	struct fed_ctx c = {w, sh, fw, &sh->stats[w->id],
+			    fw->batch_open ? fw->batch_s : rpb_next_session(w), rn->backend, o,
+			    rn->run_tag, rpb_wall_ms(), err, sh->f45 && !sh->batch,
+			    rpb_inject_partial(w, i)};
+	/* What fedora-4.5 leaves beside the documents (the spool, the trash
+	 * tree) is the profile's whatever the path to the store. */
+	bool f45 = sh->f45;
 	/* The server: the binary's digest and, when large, its file first;
 	 * fedora-4.5 spools every body through a temporary file on the way. */
 	bool is_file = in_files(sh, o, size), file_created = false, at_commit = false;
 	enum rpb_status st = digest_of(&c, fw->content, (size_t)size, fw->digest);
 	struct kill_at kill = {w, i};
-	if (!st && c.f45 && sh->bs.dir[0])
+	if (!st && f45 && sh->bs.dir[0] && !sh->batch)
 		st = fed_binstore_spool(&sh->bs, fw->content, (size_t)size,
 					is_file ? NULL : fw->content, err);
+	else if (!st && f45 && sh->bs.dir[0] && fw->batch_n == 0)
+		st = fed_binstore_spool(&sh->bs, fw->content, 0, NULL, err); /* its directory */
 	if (!st && is_file)
 		st = fed_binstore_put(&sh->bs, fw->digest, fw->content, (size_t)size, &file_created,
 				      kill_before_rename, &kill, err);
-	if (!st && is_file && c.f45)
+	if (!st && is_file && f45)
 		st = fed_binstore_trash_mark(&sh->bs, fw->digest, err);
 	if (!st) {
 		/* The parent of the first branch not known to exist, and below;
@@ -953,7 +1004,7 @@ enum rpb_status fed_create(struct rpb_worker *w, struct fed_shared *sh, struct f
 				st = create_branch(&c, p, j);
 		}
 		if (!st)
-			st = create_binary(&c, p, size, fw->digest, is_file, 'o', w->id, i);
+			st = create_binary(&c, p, size, fw->digest, is_file, 'o', w->id, fw->made_n);
 		if (!st)
 			rpb_inject_point(w, i, false, RPB_T_DESCRIPTIONS, leaf);
 		if (!st && rpb_inject_leak(w, i))
@@ -969,9 +1020,9 @@ enum rpb_status fed_create(struct rpb_worker *w, struct fed_shared *sh, struct f
 		c.stats->files += is_file && file_created;
 		c.stats->deduped += is_file && !file_created;
 		c.stats->inlined += !is_file;
-		if (is_file && c.f45)
+		if (is_file && f45)
 			fed_binstore_trash_clear(&sh->bs, fw->digest); /* markAsUsed */
-	} else if (at_commit && is_file && (file_created || c.f45)) {
+	} else if (at_commit && is_file && (file_created || f45)) {
 		/* In doubt: its file, and its trash marker, stay for the next
 		 * run's sweep. */
 		atomic_store_explicit(&sh->doubtful, true, memory_order_relaxed);
@@ -979,9 +1030,83 @@ enum rpb_status fed_create(struct rpb_worker *w, struct fed_shared *sh, struct f
 		/* Certainly not committed: the file would be an orphan. */
 		fed_binstore_remove(&sh->bs, fw->digest);
 	}
-	if (st && !at_commit && is_file && c.f45)
+	if (st && !at_commit && is_file && f45)
 		fed_binstore_trash_clear(&sh->bs, fw->digest);
 	return st;
+}
+
+/* ---- the verb preload: many creates per store transaction ---- */
+
+enum rpb_status fed_batch_begin(struct rpb_worker *w, struct fed_shared *sh, struct fed_worker *fw,
+				struct rpb_err *err)
+{
+	if (!sh->batch || fw->batch_open)
+		return RPB_OK;
+	struct rpb_runner *rn = w->rn;
+	pthread_mutex_lock(&sh->turn_mu);
+	while (sh->turn_taken &&
+	       atomic_load_explicit(&rn->stop, memory_order_relaxed) == RPB_STOP_NONE) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 50000000;
+		if (ts.tv_nsec >= 1000000000)
+			ts.tv_sec++, ts.tv_nsec -= 1000000000;
+		pthread_cond_timedwait(&sh->turn_cv, &sh->turn_mu, &ts);
+	}
+	bool mine = !sh->turn_taken;
+	sh->turn_taken = true;
+	pthread_mutex_unlock(&sh->turn_mu);
+	if (!mine) /* stopping while another thread's batch is open */
+		return rpb_err_set(err, RPB_INVALID, 0, NULL, "the preload stopped");
+	fw->batch_s = rpb_next_session(w);
+	enum rpb_status st = rn->backend->begin(fw->batch_s, RPB_TXN_WRITE, err);
+	if (st) {
+		fed_batch_abort(w, sh, fw);
+		return st;
+	}
+	fw->batch_open = true;
+	fw->batch_n = fw->batch_bytes = 0;
+	return RPB_OK;
+}
+
+static void turn_release(struct fed_shared *sh)
+{
+	pthread_mutex_lock(&sh->turn_mu);
+	sh->turn_taken = false;
+	pthread_cond_broadcast(&sh->turn_cv);
+	pthread_mutex_unlock(&sh->turn_mu);
+}
+
+/* A batch holds at most this many bytes of content (the store keeps an
+ * open transaction's writes in memory: LevelDB's overlay). */
+#define FED_BATCH_BYTES (UINT64_C(64) << 20)
+
+enum rpb_status fed_batch_end(struct rpb_worker *w, struct fed_shared *sh, struct fed_worker *fw,
+			      uint64_t bytes, bool last, struct rpb_err *err)
+{
+	if (!fw->batch_open)
+		return RPB_OK;
+	fw->batch_n++;
+	fw->batch_bytes += bytes;
+	if (!last && fw->batch_n < sh->batch && fw->batch_bytes < FED_BATCH_BYTES &&
+	    atomic_load_explicit(&w->rn->stop, memory_order_relaxed) == RPB_STOP_NONE)
+		return RPB_OK;
+	enum rpb_status st = w->rn->backend->commit(fw->batch_s, err);
+	if (st) {
+		w->in_doubt = true;
+		w->rn->backend->rollback(fw->batch_s);
+	}
+	fw->batch_open = false;
+	turn_release(sh);
+	return st;
+}
+
+void fed_batch_abort(struct rpb_worker *w, struct fed_shared *sh, struct fed_worker *fw)
+{
+	if (fw->batch_open)
+		w->rn->backend->rollback(fw->batch_s);
+	fw->batch_open = false;
+	turn_release(sh);
 }
 
 /* ---- probes: the test plan's performance requests on a container ---- */
@@ -1189,7 +1314,9 @@ static enum rpb_status probe_cleanup(struct fed_ctx *c, struct fed_shared *sh, u
 		st = remove_child(c, p->at[1], p->len[1], name, nlen);
 	if (st == RPB_NOT_FOUND) {
 		/* The create did not happen: nothing to remove. */
-		if (!c->f45)
+		if (c->sh->batch)
+			;
+		else if (!c->f45)
 			rpb_txn_rollback(c->w, c->s);
 		else
 			rpb_request_end(c->w);
@@ -1207,8 +1334,9 @@ enum rpb_status fed_probe(struct rpb_worker *w, struct fed_shared *sh, struct fe
 {
 	(void)size;
 	const struct rpb_ingest_opts *o = ingest_opts(w->rn->job);
-	struct fed_ctx c = {w, sh, fw, &sh->stats[w->id], rpb_next_session(w), w->rn->backend, o,
-			    w->rn->run_tag, rpb_wall_ms(), err, sh->f45, 0};
+	struct fed_ctx c = {w, sh, fw, &sh->stats[w->id],
+			    fw->batch_open ? fw->batch_s : rpb_next_session(w), w->rn->backend, o,
+			    w->rn->run_tag, rpb_wall_ms(), err, sh->f45 && !sh->batch, 0};
 	*bytes = 0;
 	*at_commit = false;
 	switch (step) {

@@ -33,6 +33,17 @@ uint64_t fed_stage(struct rpb_worker *w, struct fed_worker *fw, uint64_t i);
 enum rpb_status fed_create(struct rpb_worker *w, struct fed_shared *sh, struct fed_worker *fw,
 			   uint64_t i, uint64_t size, struct rpb_err *err);
 
+/* The verb preload (ingest.preload_batch > 0): a worker's creates go into
+ * one store transaction, committed after preload_batch of them, 64 MiB of
+ * content, the thread's last, or a stop (last); one thread's batch is open
+ * at a time. begin before a create (and its probe), end after it;
+ * abort after a failure (the store rolled the batch back). */
+enum rpb_status fed_batch_begin(struct rpb_worker *w, struct fed_shared *sh, struct fed_worker *fw,
+				struct rpb_err *err);
+enum rpb_status fed_batch_end(struct rpb_worker *w, struct fed_shared *sh, struct fed_worker *fw,
+			      uint64_t bytes, bool last, struct rpb_err *err);
+void fed_batch_abort(struct rpb_worker *w, struct fed_shared *sh, struct fed_worker *fw);
+
 /* The performance requests on a probe node under /probe: PUT creates it
  * (size from fed_probe_stage), OPTIONS and GET read it, PATCH adds a title,
  * DELETE removes it with its name in the container and its file; CLEANUP

@@ -195,6 +195,10 @@ static bool probe_unfinished(struct vctx *v, unsigned t, uint64_t n)
 	if (!every || t >= v->ledger->nworkers || n == 0 || __builtin_mul_overflow(n, every, &op))
 		return false;
 	const struct rpb_ledger_worker *lw = &v->ledger->workers[t];
+	uint64_t first = ingest_first_object(v->job);
+	if (op - 1 < first) /* the preload's probe, which this run continues */
+		return false;
+	op -= first;
 	enum rpb_op_state st = rpb_ledger_op_state(lw, op - 1);
 	v->res->unprovable += st == RPB_OP_UNPROVABLE;
 	return st == RPB_OP_UNPROVABLE || (lw->in_flight && op == lw->issued);
@@ -209,8 +213,11 @@ static void check_maker(struct vctx *v, const struct fed_doc *d, const char *pat
 	rpb_slice who = d->op.data ? d->op : d->probe;
 	snprintf(buf, sizeof buf, "%.*s", (int)(who.len < 60 ? who.len : 60), (const char *)who.data);
 	bool parsed = sscanf(buf, "%u/%" SCNu64, &t, &n) == 2;
+	uint64_t first = ingest_first_object(v->job);
+	if (d->op.data && parsed && t < v->ledger->nworkers && n < first)
+		return; /* made by the preload this run continues (start_at) */
 	if (d->op.data && parsed && t < v->ledger->nworkers) {
-		enum rpb_op_state st = rpb_ledger_op_state(&v->ledger->workers[t], n);
+		enum rpb_op_state st = rpb_ledger_op_state(&v->ledger->workers[t], n - first);
 		v->res->unprovable += st == RPB_OP_UNPROVABLE;
 		if (st == RPB_OP_ACKED || st == RPB_OP_IN_DOUBT || st == RPB_OP_UNPROVABLE)
 			return;
@@ -503,13 +510,14 @@ enum rpb_status ingest_fedora_verify(const struct rpb_backend *b, struct rpb_sto
 		st = read_blocks(&v, v.blocked[k], err);
 	for (unsigned t = 0; !st && t < ledger->nworkers; t++) {
 		const struct rpb_ledger_worker *lw = &ledger->workers[t];
+		uint64_t first = ingest_first_object(job); /* a continued preload's */
 		for (uint64_t i = 0; !st && i < lw->issued; i++) {
 			enum rpb_op_state os = rpb_ledger_op_state(lw, i);
 			res->in_doubt += os == RPB_OP_IN_DOUBT;
 			if (os == RPB_OP_ACKED)
-				st = check_create(&v, t, i, err);
+				st = check_create(&v, t, first + i, err);
 			else if (os == RPB_OP_IN_DOUBT)
-				st = accept_in_doubt(&v, t, i, err);
+				st = accept_in_doubt(&v, t, first + i, err);
 		}
 		v.died |= lw->in_flight;
 	}

@@ -64,6 +64,11 @@ const struct rpb_optdef ingest_options[] = {
 	  .umin = 0, .umax = 10000000, .off = ING(doc_cache),
 	  .help = "fedora, profile = fedora-4.5: node documents kept in an LRU cache in front of the "
 		  "store (Infinispan's eviction max-entries in Fedora 4.5); 0 = none" },
+	{ .key = "start_at", .type = RPB_OPT_COUNT, .dflt = "0",
+	  .umin = 0, .umax = RPB_OPT_P62, .off = ING(start_at),
+	  .help = "fedora: creates already in the store under the run tag of the preload it "
+		  "continues (run --continue sets both); each thread's creates begin at object "
+		  "start_at / threads" },
 	{ .key = NULL },
 };
 
@@ -98,6 +103,17 @@ int ingest_finish(void *config, const struct rpb_job *job, const char *where, ch
 		snprintf(msg, n, "%s[ingest] containers = %" PRIu64 " is for the flat model; the Fedora "
 			 "model creates in the root container through its pairtree (pairtree_count)",
 			 where, o->containers);
+		return -1;
+	}
+	if (o->start_at && o->model != INGEST_FEDORA) {
+		snprintf(msg, n, "%s[ingest] start_at = %" PRIu64 " is for model = fedora (a preloaded "
+			 "store); remove it or set model = fedora", where, o->start_at);
+		return -1;
+	}
+	if (o->start_at % job->run.threads) {
+		snprintf(msg, n, "%s[ingest] start_at = %" PRIu64 " is not a multiple of [run] threads = "
+			 "%" PRIu64 "; run with the preload's thread count", where, o->start_at,
+			 job->run.threads);
 		return -1;
 	}
 	return 0;

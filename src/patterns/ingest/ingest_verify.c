@@ -276,6 +276,10 @@ bool ingest_probe_left(const struct rpb_job *job, const struct rpb_ledger *l, un
 	if (!every || t >= l->nworkers || probe == 0 || __builtin_mul_overflow(probe, every, &op))
 		return false;
 	op -= 1; /* probe p follows create p * every - 1 */
+	uint64_t first = ingest_first_object(job); /* a continued preload's */
+	if (op < first)
+		return false;
+	op -= first;
 	const struct rpb_ledger_worker *lw = &l->workers[t];
 	size_t lo = 0, hi = lw->nsteps; /* the first step of op: steps are sorted */
 	while (lo < hi) {

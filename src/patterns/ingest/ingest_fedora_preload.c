@@ -1,0 +1,34 @@
+/* The verb preload for the ingest pattern (pattern.h's preload hook): the
+ * Fedora model's creates, the same as a measured run makes them, but many
+ * in one store transaction (ingest_fedora.c's batches). Only the Fedora
+ * model has one: the flat model's measured run is fast enough to fill a
+ * store. */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "ingest.h"
+
+/* Creates per store transaction: large enough that a commit's cost is
+ * spread thin, small enough that the open transaction's writes (kept in
+ * memory by LevelDB's overlay) stay bounded; ingest_fedora.c also ends a
+ * batch at 64 MiB of content. */
+#define INGEST_PRELOAD_BATCH 1000
+
+int ingest_preload(void *config, const struct rpb_job *job, uint64_t objects, char *msg, size_t n)
+{
+	(void)job;
+	(void)objects;
+	struct rpb_ingest_opts *o = config;
+	if (o->model != INGEST_FEDORA) {
+		snprintf(msg, n, "preload: ingest's model = flat has no preload (only model = fedora "
+			 "has one); use 'run', or --set ingest.model=fedora");
+		return -1;
+	}
+	if (o->start_at) {
+		snprintf(msg, n, "preload: ingest.start_at = %" PRIu64 " continues a store; a preload "
+			 "starts one: remove it (preload again with --fresh)", o->start_at);
+		return -1;
+	}
+	o->preload_batch = INGEST_PRELOAD_BATCH;
+	return 0;
+}
