@@ -167,8 +167,9 @@ Test(report_ends, disk_full, .fini = e2e_cleanup)
 	after_creates(want, sizeof want, e.out, "disk full");
 
 	char rep[E2E_PATH];
-	/* Over time, over objects, percentiles, bytes, each label, gauges. */
-	report_marked(&e, rep, 7, want, true);
+	/* Decision, over time, over objects, percentiles, bytes, each label,
+	 * gauges. */
+	report_marked(&e, rep, 8, want, true);
 	/* A log axis reads at 1-2-5 steps, over a range of such steps. */
 	char *gp = e2e_slurp_in(rep, "figures/latency-time.gp");
 	cr_assert(strstr(gp, "'100' 100, '200' 200, '500' 500, '1k' 1000, '2k' 2000, '5k' 5000"),
@@ -197,7 +198,7 @@ Test(report_ends, disk_full, .fini = e2e_cleanup)
 	assert_row(md, "| stop reason ", cell);
 	assert_row(md, "| runs ", " 0 of 1 |");
 	free(md);
-	cr_assert_eq(count_figures(e2e_path(&e, rep, "cmp/report")), 7);
+	cr_assert_eq(count_figures(e2e_path(&e, rep, "cmp/report")), 8);
 	e2e_env_fini(&e);
 }
 
@@ -226,7 +227,7 @@ Test(report_ends, sigint, .fini = e2e_cleanup)
 	after_creates(want, sizeof want, e.out, "stopped by SIGINT");
 	char rep[E2E_PATH];
 	/* No samples.jtl: all but labels-time. */
-	report_marked(&e, rep, 6, want, false);
+	report_marked(&e, rep, 7, want, false);
 	e2e_env_fini(&e);
 }
 
@@ -239,8 +240,8 @@ Test(report_ends, sigkill, .fini = e2e_cleanup)
 	last_elapsed(e.out, t, sizeof t);
 	snprintf(want, sizeof want, "killed: results up to t = %s s", t);
 	char rep[E2E_PATH];
-	/* From intervals.csv alone: no percentiles, which result.json would
-	 * have held, and no probes. */
+	/* From intervals.csv alone: no percentiles and no decision figure,
+	 * which result.json would have held, and no probes. */
 	report_marked(&e, rep, 5, want, false);
 	char *html = e2e_slurp_in(rep, "index.html");
 	cr_assert(strstr(html, "a killed run has none"), "index.html does not say why percentiles are missing");

@@ -10,11 +10,10 @@
 
 #include "compare.h"
 
-/* The figures of every report, then one of backend gauges per run that
- * has them (at most RPB_PLOT_MAX_GAUGE_FIGURES, and one entry that says
- * how many more were not drawn). */
-#define RPB_PLOT_MAX_GAUGE_FIGURES 16
-#define RPB_PLOT_MAX_FIGURES (9 + RPB_PLOT_MAX_GAUGE_FIGURES + 1)
+/* The decision figure, the figures of every report, then one of backend
+ * gauges per column that has them (a column's runs overlaid). */
+#define RPB_PLOT_MAX_GAUGE_FIGURES RPB_CMP_MAX_BACKENDS
+#define RPB_PLOT_MAX_FIGURES (10 + RPB_PLOT_MAX_GAUGE_FIGURES)
 
 struct rpb_figure {
 	char name[32];     /* figures/<name>.svg, figures/<name>.png, figures/<name>.gp */

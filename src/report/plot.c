@@ -15,6 +15,7 @@
 #include "figure.h"
 #include "gnuplot_text.h"
 #include "plot.h"
+#include "plot_decision.h"
 #include "plot_gauges.h"
 #include "plot_labels.h"
 #include "plot_nodes.h"
@@ -459,7 +460,7 @@ static int fig_probes(const struct ctx *x, struct rpb_figure *fig)
 		snprintf(x->msg, x->n, "cannot write the script of %s: %s", fig->name, strerror(errno));
 		return -1;
 	}
-	size_t cols = nlabels > 1 ? 2 : 1, rows = (nlabels + cols - 1) / cols;
+	size_t cols = nlabels < 3 ? nlabels : 3, rows = (nlabels + cols - 1) / cols;
 	char plot[16384];
 	char q[1100];
 	size_t len = (size_t)snprintf(plot, sizeof plot, "set multiplot layout %zu,%zu title %s\n",
@@ -490,7 +491,7 @@ static int fig_probes(const struct ctx *x, struct rpb_figure *fig)
 		len += (size_t)snprintf(plot + len, sizeof plot - len, "\n");
 	}
 	snprintf(plot + len, sizeof plot - len, "unset multiplot");
-	return draw(x, fig, &sc, plot, 1100, (int)(60 + 400 * rows));
+	return draw(x, fig, &sc, plot, 1100, (int)(60 + 320 * rows));
 }
 
 static int fig_bytes(const struct ctx *x, struct rpb_figure *fig)
@@ -542,6 +543,9 @@ static int common_figures(const struct ctx *base, struct rpb_figure *figs, size_
 	 * operations that store no object each (metadata: mkdir ... delete). */
 	bool objects = !strcmp(c->pattern, "ingest");
 	x.acked_axis = objects ? "objects stored (acked creates)" : "acked operations";
+
+	if (rpb_plot_decision(c, x.dir, x.where, figs, nfigs, x.msg, x.n) != 0)
+		return -1;
 
 	f = new_fig(figs, nfigs, &x, "throughput-time", "Throughput over time",
 		    "Samples per second of all labels in each interval (intervals.csv: throughput_per_s "
