@@ -554,8 +554,8 @@ static void assert_answer_first(const char *out, const double *tp)
 	cr_assert(fig && table && fig < table, "the decision figure is not above the tables");
 	free(html);
 	char *gp = e2e_slurp_in(rep, "figures/decision.gp");
-	for (const char *const *t = (const char *const[]){"every ::0::0 using 1:2:4 with points ls 1 pt 7 ps variable title 'leveldb'",
-							  "every ::1::1 using 1:2:4 with points ls 2 pt 7 ps variable title 'sqlite'",
+	for (const char *const *t = (const char *const[]){"every ::0::0 using 1:2:4 with points ls 1 ps variable title 'leveldb'",
+							  "every ::1::1 using 1:2:4 with points ls 2 ps variable title 'sqlite'",
 							  "set label 1 'leveldb, ", "set label 2 'sqlite, ",
 							  "set logscale y", NULL};
 	     *t; t++)

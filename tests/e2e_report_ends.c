@@ -170,6 +170,10 @@ Test(report_ends, disk_full, .fini = e2e_cleanup)
 	/* Decision, over time, over objects, percentiles, bytes, each label,
 	 * gauges. */
 	report_marked(&e, rep, 8, want, true);
+	/* Every percentile drawn has its tick labelled, p95 too. */
+	char *pgp = e2e_slurp_in(rep, "figures/latency-percentiles.gp");
+	cr_assert(strstr(pgp, "'90%%' 10, '95%%' 20, '99%%' 100"), "no p95 tick:\n%s", pgp);
+	free(pgp);
 	/* A log axis reads at 1-2-5 steps, over a range of such steps. */
 	char *gp = e2e_slurp_in(rep, "figures/latency-time.gp");
 	cr_assert(strstr(gp, "'100' 100, '200' 200, '500' 500, '1k' 1000, '2k' 2000, '5k' 5000"),
@@ -245,6 +249,8 @@ Test(report_ends, sigkill, .fini = e2e_cleanup)
 	report_marked(&e, rep, 5, want, false);
 	char *html = e2e_slurp_in(rep, "index.html");
 	cr_assert(strstr(html, "a killed run has none"), "index.html does not say why percentiles are missing");
+	/* No result.json names the labels: the pattern's own main label. */
+	cr_assert(strstr(html, "Main label: <code>create</code>"), "index.html names no main label");
 	free(html);
 	e2e_env_fini(&e);
 }

@@ -352,7 +352,7 @@ static int fig_percentiles(const struct ctx *x, struct rpb_figure *fig)
 	fprintf(sc.f, "set xlabel 'percentile (log scale of 1/(1-p))'\n"
 		      "set ylabel %s.' latency, µs (log scale)'\n"
 		      "set logscale xy\nset xrange [1.5:1.5e5]\n"
-		      "set xtics ('50%%%%' 2, '90%%%%' 10, '99%%%%' 100, '99.9%%%%' 1000, '99.99%%%%' 10000, 'max' 100000)\n",
+		      "set xtics ('50%%%%' 2, '90%%%%' 10, '95%%%%' 20, '99%%%%' 100, '99.9%%%%' 1000, '99.99%%%%' 10000, 'max' 100000)\n",
 		rpb_gp_quote(q, sizeof q, x->c->main_label));
 	double lo, hi;
 	y_span(s, ns, &lo, &hi);

@@ -84,7 +84,7 @@ int rpb_plot_decision(const struct rpb_cmp *c, const char *dir, const char *wher
 			i + 1, rpb_gp_quote(q, sizeof q, text), x, y, rpb_plot_colour(c, be->label));
 		char file[200], key[160];
 		len += (size_t)snprintf(plot + len, sizeof plot - len,
-					"%s%s every ::%zu::%zu using 1:2:4 with points ls %zu pt 7 ps variable title %s",
+					"%s%s every ::%zu::%zu using 1:2:4 with points ls %zu ps variable title %s",
 					i ? ", " : "", rpb_gp_quote(file, sizeof file, "data/decision.dat"),
 					i, i, cols[i] + 1, rpb_gp_quote(key, sizeof key, be->label));
 	}
