@@ -154,8 +154,8 @@ static void few_note(struct rpb_figure *fig, size_t ns, const char *few)
 		return;
 	if (!ns) {
 		snprintf(fig->skipped, sizeof fig->skipped,
-			 "no run has %d intervals.csv rows or more to draw a line (rows: %s); "
-			 "run with a shorter interval (e.g. --set interval=0.1) to see it over time",
+			 "too few points, under %d intervals.csv rows a run (%s); a shorter "
+			 "interval (--set interval=0.1) gives a short run more",
 			 MIN_POINTS, few);
 		return;
 	}

@@ -230,33 +230,46 @@ static enum fig_part fig_part(const struct rpb_figure *g)
 }
 
 /* The figures of one part: the decision figure above the tables, the
- * others two a row (the browser's width allowing). */
+ * others two a row (the browser's width allowing). A figure with nothing
+ * to draw takes no room: one line under the part names each and why. */
 static void figures(FILE *f, const struct rpb_figure *figs, size_t nfigs, enum fig_part part)
 {
 	fputs(part != FIG_LEAD ? "<div class=\"figs\">\n" : "", f);
+	size_t missing = 0;
 	for (size_t i = 0; i < nfigs; i++) {
 		const struct rpb_figure *g = &figs[i];
 		if (fig_part(g) != part)
 			continue;
-		fputs(part == FIG_LEAD ? "<figure class=\"lead\">\n" : "<figure>\n", f);
-		if (g->made) {
-			fprintf(f, "<img src=\"figures/%s.svg\" alt=\"", g->name);
-			esc(f, g->title);
-			fputs("\">\n<figcaption>", f);
-			esc(f, g->caption);
-			fprintf(f, " <a href=\"figures/%s.png\">PNG</a>, "
-				   "<a href=\"figures/%s.gp\">gnuplot script</a></figcaption>\n",
-				g->name, g->name);
-		} else {
-			fputs("<figcaption><b>", f);
-			esc(f, g->title);
-			fputs("</b>: not drawn, ", f);
-			esc(f, g->skipped);
-			fputs(".</figcaption>\n", f);
+		if (!g->made) {
+			missing++;
+			continue;
 		}
+		fputs(part == FIG_LEAD ? "<figure class=\"lead\">\n" : "<figure>\n", f);
+		fprintf(f, "<img src=\"figures/%s.svg\" alt=\"", g->name);
+		esc(f, g->title);
+		fputs("\">\n<figcaption>", f);
+		esc(f, g->caption);
+		fprintf(f, " <a href=\"figures/%s.png\">PNG</a>, "
+			   "<a href=\"figures/%s.gp\">gnuplot script</a></figcaption>\n",
+			g->name, g->name);
 		fputs("</figure>\n", f);
 	}
 	fputs(part != FIG_LEAD ? "</div>\n" : "", f);
+	if (!missing)
+		return;
+	fputs("<p class=\"note skipped\">Nothing to draw: ", f);
+	size_t k = 0;
+	for (size_t i = 0; i < nfigs; i++) {
+		const struct rpb_figure *g = &figs[i];
+		if (fig_part(g) != part || g->made)
+			continue;
+		fputs(k++ ? "; " : "", f);
+		fputs("<b>", f);
+		esc(f, g->title);
+		fputs("</b>: ", f);
+		esc(f, g->skipped);
+	}
+	fputs(".</p>\n", f);
 }
 
 /* The runs that did not complete: those shown up to their end (included),
