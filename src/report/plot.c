@@ -268,7 +268,7 @@ static int fig_intervals(const struct ctx *x, struct rpb_figure *fig, const char
 	end_marks(sc.f, x->c, s, ns, strcmp(xcol, "elapsed_s") != 0);
 	char plot[8192] = "plot ";
 	plot_series(plot, sizeof plot, x->c, s, ns, "1:2", "", "");
-	return draw(x, fig, &sc, plot, 960, 540);
+	return draw(x, fig, &sc, plot, 960, 460);
 fail:
 	snprintf(x->msg, x->n, "cannot write the script of %s: %s", fig->name, strerror(errno));
 	return -1;
@@ -304,7 +304,7 @@ static int fig_latency_time(const struct ctx *x, struct rpb_figure *fig)
 		plot_series(plot, sizeof plot, x->c, &s[i], 1, "1:2", " p50", "");
 		plot_series(plot, sizeof plot, x->c, &s[i], 1, "1:3", " p99", "dt 2 pt 6");
 	}
-	return draw(x, fig, &sc, plot, 960, 540);
+	return draw(x, fig, &sc, plot, 960, 460);
 }
 
 /* HdrHistogram's percentile plot: x = 1 / (1 - p), so each nine takes the
@@ -359,7 +359,7 @@ static int fig_percentiles(const struct ctx *x, struct rpb_figure *fig)
 	rpb_plot_log_y_file(sc.f, lo, hi);
 	char plot[8192] = "plot ";
 	plot_series(plot, sizeof plot, x->c, s, ns, "1:2", "", "");
-	return draw(x, fig, &sc, plot, 960, 540);
+	return draw(x, fig, &sc, plot, 960, 460);
 }
 
 /* probe.csv rows give each thread's own count of acknowledged creates; the
@@ -529,7 +529,7 @@ static int fig_bytes(const struct ctx *x, struct rpb_figure *fig)
 			 ", x * %.6g / %.0f with lines lc rgb '#909090' dt 3 lw 2 title 'payload (objects × mean size)'",
 			 mean, MIB);
 	}
-	return draw(x, fig, &sc, plot, 960, 540);
+	return draw(x, fig, &sc, plot, 960, 460);
 }
 
 /* The figures of the backends' plotted runs. */

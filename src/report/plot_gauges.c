@@ -243,7 +243,7 @@ static int one_column(const struct rpb_cmp *c, const char *dir, size_t b, struct
 	}
 	if (len < sizeof plot)
 		snprintf(plot + len, sizeof plot - len, "unset multiplot");
-	return rpb_plot_draw(dir, fig, &sc, plot, 1100, (int)(50 + 240 * prow), msg, n);
+	return rpb_plot_draw(dir, fig, &sc, plot, 1100, (int)(50 + 210 * prow), msg, n);
 }
 
 int rpb_plot_gauges(const struct rpb_cmp *c, const char *dir, const char *where,
