@@ -140,6 +140,15 @@ done
 # One page, two panels; the script's text is fixed: only the backend names
 # of this script's own list and file names under OUT go into it.
 plot=$out/fedora-scale.gp
+# Each backend's colour in every figure rpbench draws (src/report/figure.c,
+# rpb_palette_colour; tests/palette_test.c checks these match).
+colour() {
+	case $1 in
+	leveldb) echo '#0072b2' ;;
+	sqlite) echo '#e69f00' ;;
+	postgres) echo '#009e73' ;;
+	esac
+}
 {
 	echo 'set datafile separator " "'
 	echo 'set key top left'
@@ -153,7 +162,7 @@ plot=$out/fedora-scale.gp
 	for b in "${list[@]}"; do
 		case $b in leveldb | sqlite | postgres) ;; *) continue ;; esac
 		[ -s "$out/$b.dat" ] || continue
-		printf '%s"%s" using 1:2 with lines lw 2 title "%s"' "$sep" "$out/$b.dat" "$b"
+		printf '%s"%s" using 1:2 with lines lw 2 lc rgb "%s" title "%s"' "$sep" "$out/$b.dat" "$(colour "$b")" "$b"
 		sep=', '
 	done
 	echo
@@ -164,7 +173,7 @@ plot=$out/fedora-scale.gp
 	for b in "${list[@]}"; do
 		case $b in leveldb | sqlite | postgres) ;; *) continue ;; esac
 		[ -s "$out/$b.dat" ] || continue
-		printf '%s"%s" using 1:($4/1048576) with lines lw 2 title "%s"' "$sep" "$out/$b.dat" "$b"
+		printf '%s"%s" using 1:($4/1048576) with lines lw 2 lc rgb "%s" title "%s"' "$sep" "$out/$b.dat" "$(colour "$b")" "$b"
 		sep=', '
 	done
 	echo

@@ -7,7 +7,7 @@
 #
 #   scripts/screenshots.sh [OUT_DIR] [BUILD_DIR]   (defaults: a new /tmp/rpbshots.*, build)
 #
-# Prints the PNGs' paths. Extra --set for the compare example come from
+# Prints the PNGs' paths, each with its page's height. Extra --set for the compare example come from
 # RPB_SHOT_SET (e.g. "interval=0.1"), word-split.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,11 +41,21 @@ rc=0
 [ "$rc" -eq 3 ] || { echo "screenshots: the disk-full run exited $rc, not 3; see $out/diskfull-run.log" >&2; exit 1; }
 "$build/bin/rpbench" report "$out/diskfull-run" --out "$out/diskfull" >/dev/null
 
-# --no-sandbox: Chromium's sandbox refuses to start as root.
+# --no-sandbox: Chromium's sandbox refuses to start as root. The page's
+# height is measured first (a copy of the page with a line of script that
+# puts it in the title, read back with --dump-dom), so the screenshot holds
+# the whole page; the script never enters the report itself.
 for page in compare/report diskfull; do
 	png="$out/${page%%/*}.png"
+	probe="$out/$page/height-probe.html"
+	sed 's#</body>#<script>addEventListener("load",()=>{document.title="H="+document.documentElement.scrollHeight})</script></body>#' \
+		"$out/$page/index.html" >"$probe"
+	height=$("$browser" --headless --no-sandbox --disable-gpu --window-size=1400,3000 \
+		--virtual-time-budget=5000 --dump-dom "file://$probe" 2>>"$out/chromium.log" |
+		grep -o 'H=[0-9]*' | head -1 | cut -c3-)
+	rm -f "$probe"
 	"$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
-		--window-size=1400,3000 --screenshot="$png" "file://$out/$page/index.html" \
-		>/dev/null 2>"$out/chromium.log"
-	echo "$png"
+		--window-size=1400,"${height:-3000}" --screenshot="$png" "file://$out/$page/index.html" \
+		>/dev/null 2>>"$out/chromium.log"
+	echo "$png (page height ${height:-unknown} px at 1400 px wide)"
 done

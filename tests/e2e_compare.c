@@ -4,6 +4,7 @@
  * well-formed SVG and PNG files and index.html must reference only files
  * that exist; runs of another workload or durability must be refused. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,8 +21,9 @@
 
 enum { EXIT_USAGE = 1, EXIT_INCOMPLETE = 3 };
 
-static const char *const figures[] = {"throughput-time",    "latency-time",  "latency-percentiles",
-				      "throughput-objects", "probe-objects", "bytes-objects"};
+static const char *const figures[] = {"decision",           "throughput-time", "latency-time",
+				      "latency-percentiles", "throughput-objects", "probe-objects",
+				      "bytes-objects"};
 
 /* Runs rpbench with the arguments up to NULL ("OUT" stands for dir). */
 static void rpbench(struct e2e_proc *p, const struct e2e_env *e, const char *dir, ...)
@@ -539,6 +541,47 @@ Test(e2e_compare, incomplete_run_named, .fini = e2e_cleanup)
 	e2e_env_fini(&e);
 }
 
+/* The report of two columns of two runs each: the decision figure above
+ * the tables, one point per column at its median throughput, labelled with
+ * its name; the gauges one figure per column, both runs overlaid. */
+static void assert_answer_first(const char *out, const double *tp)
+{
+	char rep[PATHBUF];
+	snprintf(rep, sizeof rep, "%s/report", out);
+	char *html = e2e_slurp_in(rep, "index.html");
+	const char *fig = strstr(html, "<img src=\"figures/decision.svg\"");
+	const char *table = strstr(html, "<h2>Comparison</h2>");
+	cr_assert(fig && table && fig < table, "the decision figure is not above the tables");
+	free(html);
+	char *gp = e2e_slurp_in(rep, "figures/decision.gp");
+	for (const char *const *t = (const char *const[]){"every ::0::0 using 1:2:4 with points ls 1 ps variable title 'leveldb'",
+							  "every ::1::1 using 1:2:4 with points ls 2 ps variable title 'sqlite'",
+							  "set label 1 'leveldb, ", "set label 2 'sqlite, ",
+							  "set logscale y", NULL};
+	     *t; t++)
+		cr_assert(strstr(gp, *t), "decision.gp lacks %s:\n%s", *t, gp);
+	free(gp);
+	char *dat = e2e_slurp_in(rep, "data/decision.dat");
+	const char *row = strchr(dat, '\n');
+	for (size_t b = 0; b < 2; b++) {
+		cr_assert_not_null(row);
+		double x = strtod(row + 1, NULL);
+		double want = (tp[b] + tp[b + 2]) / 2;
+		cr_assert(fabs(x - want) <= want * 1e-5, "decision.dat row %zu: x %g, median %g", b, x, want);
+		row = strchr(row + 1, '\n');
+	}
+	free(dat);
+	/* sqlite's gauges: one figure, its two runs overlaid; none per run. */
+	gp = e2e_slurp_in(rep, "figures/gauges-2.gp");
+	cr_assert(strstr(gp, "'data/gauges-2.dat' using 1:2 ") && strstr(gp, "'data/gauges-2-2.dat' using 1:2 "),
+		  "gauges-2.gp does not overlay both sqlite runs:\n%s", gp);
+	cr_assert(strstr(gp, "title 'sqlite-1'") && strstr(gp, "title 'sqlite-2'"), "no run in the key:\n%s", gp);
+	free(gp);
+	char path[PATHBUF + 32];
+	snprintf(path, sizeof path, "%s/figures/gauges-3.gp", rep);
+	cr_assert(!e2e_exists(path), "a gauge figure per run: %s", path);
+}
+
 /* ---- 4. repeats interleave and give the median ---- */
 
 Test(e2e_compare, repeat_interleaves, .fini = e2e_cleanup)
@@ -578,6 +621,7 @@ Test(e2e_compare, repeat_interleaves, .fini = e2e_cleanup)
 	}
 	json_decref(cmp);
 	e2e_proc_free(&p);
+	assert_answer_first(e.out, tp);
 	e2e_env_fini(&e);
 }
 

@@ -167,8 +167,13 @@ Test(report_ends, disk_full, .fini = e2e_cleanup)
 	after_creates(want, sizeof want, e.out, "disk full");
 
 	char rep[E2E_PATH];
-	/* Over time, over objects, percentiles, bytes, each label, gauges. */
-	report_marked(&e, rep, 7, want, true);
+	/* Decision, over time, over objects, percentiles, bytes, each label,
+	 * gauges. */
+	report_marked(&e, rep, 8, want, true);
+	/* Every percentile drawn has its tick labelled, p95 too. */
+	char *pgp = e2e_slurp_in(rep, "figures/latency-percentiles.gp");
+	cr_assert(strstr(pgp, "'90%%' 10, '95%%' 20, '99%%' 100"), "no p95 tick:\n%s", pgp);
+	free(pgp);
 	/* A log axis reads at 1-2-5 steps, over a range of such steps. */
 	char *gp = e2e_slurp_in(rep, "figures/latency-time.gp");
 	cr_assert(strstr(gp, "'100' 100, '200' 200, '500' 500, '1k' 1000, '2k' 2000, '5k' 5000"),
@@ -197,7 +202,7 @@ Test(report_ends, disk_full, .fini = e2e_cleanup)
 	assert_row(md, "| stop reason ", cell);
 	assert_row(md, "| runs ", " 0 of 1 |");
 	free(md);
-	cr_assert_eq(count_figures(e2e_path(&e, rep, "cmp/report")), 7);
+	cr_assert_eq(count_figures(e2e_path(&e, rep, "cmp/report")), 8);
 	e2e_env_fini(&e);
 }
 
@@ -226,7 +231,7 @@ Test(report_ends, sigint, .fini = e2e_cleanup)
 	after_creates(want, sizeof want, e.out, "stopped by SIGINT");
 	char rep[E2E_PATH];
 	/* No samples.jtl: all but labels-time. */
-	report_marked(&e, rep, 6, want, false);
+	report_marked(&e, rep, 7, want, false);
 	e2e_env_fini(&e);
 }
 
@@ -239,11 +244,13 @@ Test(report_ends, sigkill, .fini = e2e_cleanup)
 	last_elapsed(e.out, t, sizeof t);
 	snprintf(want, sizeof want, "killed: results up to t = %s s", t);
 	char rep[E2E_PATH];
-	/* From intervals.csv alone: no percentiles, which result.json would
-	 * have held, and no probes. */
+	/* From intervals.csv alone: no percentiles and no decision figure,
+	 * which result.json would have held, and no probes. */
 	report_marked(&e, rep, 5, want, false);
 	char *html = e2e_slurp_in(rep, "index.html");
 	cr_assert(strstr(html, "a killed run has none"), "index.html does not say why percentiles are missing");
+	/* No result.json names the labels: the pattern's own main label. */
+	cr_assert(strstr(html, "Main label: <code>create</code>"), "index.html names no main label");
 	free(html);
 	e2e_env_fini(&e);
 }
@@ -277,8 +284,15 @@ Test(report_ends, null_compare, .fini = e2e_cleanup)
 	if (rows >= 3)
 		cr_assert(strstr(html, img), "throughput-time has %zu rows but no figure", rows);
 	else
-		cr_assert(!strstr(html, img) && strstr(html, "rows or more to draw a line"),
+		cr_assert(!strstr(html, img) && strstr(html, "</b>: too few points, under 3 intervals.csv rows a run"),
 			  "throughput-time: %zu rows, drawn or without a note", rows);
+	/* What has nothing to draw says so in one line, not a block each:
+	 * no run wrote samples.jtl, so labels-time is in it. */
+	cr_assert_null(strstr(html, "not drawn"), "index.html still says \"not drawn\"");
+	const char *line = strstr(html, "<p class=\"note skipped\">Nothing to draw: ");
+	const char *why = line ? strstr(line, "no plotted run has samples.jtl") : NULL;
+	cr_assert(why && why < strstr(line, "</p>"),
+		  "no one line names the figures with nothing to draw");
 	free(dat);
 	free(html);
 	e2e_env_fini(&e);

@@ -11,6 +11,7 @@
 #include "data_skips.h"
 #include "fsutil.h"
 #include "jsontext.h"
+#include "pattern.h"
 #include "result_check.h"
 #include "run_end.h"
 #include "shown.h"
@@ -629,6 +630,9 @@ void rpb_cmp_compute(struct rpb_cmp *c)
 	for (size_t i = 0; i < c->nbackends; i++)
 		backend_stats(c, &c->backends[i]);
 	ratios(c);
-	if (!c->main_label[0]) /* only killed runs: no result.json names the labels */
-		snprintf(c->main_label, sizeof c->main_label, "main label");
+	if (!c->main_label[0]) { /* only killed runs: no result.json names the labels */
+		const struct rpb_pattern *pat = rpb_pattern_find(c->pattern);
+		snprintf(c->main_label, sizeof c->main_label, "%s",
+			 pat && pat->nlabels ? pat->labels[0] : "the pattern's first label");
+	}
 }

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <spawn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -13,9 +14,12 @@
 
 extern char **environ;
 
-/* Colour-blind-safe (Okabe and Ito); the first column of a known backend
- * keeps its colour in every report, other columns (other backends, a
- * backend's further profiles and syncs) take the rest in order. */
+/* Colour-blind-safe (Okabe and Ito), one per backend in every figure
+ * rpbench draws (compare, report, sweep; bench/fedora-scale.sh writes the
+ * same, checked by a test): a known backend has its own, any other backend
+ * one of the rest chosen by its name, so it is the same in every report.
+ * A backend's columns at other profiles and syncs differ in dash and point
+ * type (rpb_plot_variant), never in colour. */
 static const struct {
 	const char *backend, *colour;
 } fixed_colours[] = {
@@ -24,41 +28,41 @@ static const struct {
 static const char *const spare_colours[] = {"#cc79a7", "#d55e00", "#56b4e9", "#000000",
 					    "#882255", "#44aa99", "#999933", "#aa4499"};
 
-static const char *fixed_colour(const char *backend)
+const char *rpb_palette_colour(const char *backend)
 {
 	for (size_t i = 0; i < sizeof fixed_colours / sizeof fixed_colours[0]; i++)
 		if (!strcmp(fixed_colours[i].backend, backend))
 			return fixed_colours[i].colour;
-	return NULL;
+	uint32_t h = 2166136261u; /* FNV-1a: the name alone picks it */
+	for (const char *p = backend; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	return spare_colours[h % (sizeof spare_colours / sizeof spare_colours[0])];
 }
 
-/* Whether column i is the first of its backend and that backend has a colour. */
-static bool keeps_fixed(const struct rpb_cmp *c, size_t i)
+/* The column of label column, or of backend name column (its first). */
+static size_t column_index(const struct rpb_cmp *c, const char *column)
 {
-	for (size_t j = 0; j < i; j++)
-		if (!strcmp(c->backends[j].name, c->backends[i].name))
-			return false;
-	return fixed_colour(c->backends[i].name) != NULL;
+	for (size_t i = 0; i < c->nbackends; i++)
+		if (!strcmp(c->backends[i].label, column))
+			return i;
+	for (size_t i = 0; i < c->nbackends; i++)
+		if (!strcmp(c->backends[i].name, column))
+			return i;
+	return c->nbackends;
 }
 
 const char *rpb_plot_colour(const struct rpb_cmp *c, const char *column)
 {
-	size_t i = 0;
-	while (i < c->nbackends && strcmp(c->backends[i].label, column))
-		i++;
-	for (size_t j = 0; i == c->nbackends && j < c->nbackends; j++)
-		if (!strcmp(c->backends[j].name, column))
-			i = j; /* a backend's name: its first column */
-	if (i == c->nbackends) {
-		const char *f = fixed_colour(column);
-		return f ? f : spare_colours[0];
-	}
-	if (keeps_fixed(c, i))
-		return fixed_colour(c->backends[i].name);
-	size_t k = 0;
-	for (size_t j = 0; j < i; j++)
-		k += !keeps_fixed(c, j);
-	return spare_colours[k % (sizeof spare_colours / sizeof spare_colours[0])];
+	size_t i = column_index(c, column);
+	return rpb_palette_colour(i < c->nbackends ? c->backends[i].name : column);
+}
+
+unsigned rpb_plot_variant(const struct rpb_cmp *c, size_t b)
+{
+	unsigned k = 0;
+	for (size_t j = 0; j < b && j < c->nbackends; j++)
+		k += !strcmp(c->backends[j].name, c->backends[b].name);
+	return k;
 }
 
 /* The 1-2-5 step at or below v (up) or at or above it. */
@@ -138,9 +142,14 @@ bool rpb_plot_script_open(struct rpb_plot_script *sc, const char *dir, const str
 		       "# axis has its range from rpb_plot_log_y)\n"
 		       "set autoscale fix\nset offsets 0, graph 0.02, graph 0.05, 0\n",
 		fig->name, fig->name);
-	for (size_t b = 0; b < c->nbackends; b++)
-		fprintf(sc->f, "set style line %zu lc rgb '%s' lw 2 pt 7 ps 0.7\n", b + 1,
-			rpb_plot_colour(c, c->backends[b].label));
+	/* A backend's colour; its further columns (profiles, syncs) dashed
+	 * and with other points. */
+	static const int pts[] = {7, 5, 9, 11, 13};
+	for (size_t b = 0; b < c->nbackends; b++) {
+		unsigned v = rpb_plot_variant(c, b);
+		fprintf(sc->f, "set style line %zu lc rgb '%s' lw 2 dt %u pt %d ps 0.7\n", b + 1,
+			rpb_plot_colour(c, c->backends[b].label), v % 5 + 1, pts[v % 5]);
+	}
 	char q[1100];
 	fprintf(sc->f, "set title %s noenhanced\n", rpb_gp_quote(q, sizeof q, fig->title));
 	return true;

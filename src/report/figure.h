@@ -10,11 +10,10 @@
 
 #include "compare.h"
 
-/* The figures of every report, then one of backend gauges per run that
- * has them (at most RPB_PLOT_MAX_GAUGE_FIGURES, and one entry that says
- * how many more were not drawn). */
-#define RPB_PLOT_MAX_GAUGE_FIGURES 16
-#define RPB_PLOT_MAX_FIGURES (9 + RPB_PLOT_MAX_GAUGE_FIGURES + 1)
+/* The decision figure, the figures of every report, then one of backend
+ * gauges per column that has them (a column's runs overlaid). */
+#define RPB_PLOT_MAX_GAUGE_FIGURES RPB_CMP_MAX_BACKENDS
+#define RPB_PLOT_MAX_FIGURES (10 + RPB_PLOT_MAX_GAUGE_FIGURES)
 
 struct rpb_figure {
 	char name[32];     /* figures/<name>.svg, figures/<name>.png, figures/<name>.gp */
@@ -24,8 +23,13 @@ struct rpb_figure {
 	char skipped[256]; /* why it was not drawn, when !made */
 };
 
-/* The colour of a backend in every figure and table: "#0072b2". */
+/* The colour of a backend in every figure and table rpbench draws:
+ * "#0072b2" (figure.c has the palette). */
+const char *rpb_palette_colour(const char *backend);
+/* The colour of a column (its label) or backend (its name) of c. */
 const char *rpb_plot_colour(const struct rpb_cmp *c, const char *column);
+/* 0 for a backend's first column, 1 for its second, ...: its dash and point type. */
+unsigned rpb_plot_variant(const struct rpb_cmp *c, size_t b);
 
 /* A log y axis: tics at 1-2-5 steps (..., 0.5, 1, 2, 5, 10, ..., 1k, 2k,
  * ...), so values can be read between the decades, and, given the data's

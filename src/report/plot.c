@@ -15,6 +15,7 @@
 #include "figure.h"
 #include "gnuplot_text.h"
 #include "plot.h"
+#include "plot_decision.h"
 #include "plot_gauges.h"
 #include "plot_labels.h"
 #include "plot_nodes.h"
@@ -153,8 +154,8 @@ static void few_note(struct rpb_figure *fig, size_t ns, const char *few)
 		return;
 	if (!ns) {
 		snprintf(fig->skipped, sizeof fig->skipped,
-			 "no run has %d intervals.csv rows or more to draw a line (rows: %s); "
-			 "run with a shorter interval (e.g. --set interval=0.1) to see it over time",
+			 "too few points, under %d intervals.csv rows a run (%s); a shorter "
+			 "interval (--set interval=0.1) gives a short run more",
 			 MIN_POINTS, few);
 		return;
 	}
@@ -267,7 +268,7 @@ static int fig_intervals(const struct ctx *x, struct rpb_figure *fig, const char
 	end_marks(sc.f, x->c, s, ns, strcmp(xcol, "elapsed_s") != 0);
 	char plot[8192] = "plot ";
 	plot_series(plot, sizeof plot, x->c, s, ns, "1:2", "", "");
-	return draw(x, fig, &sc, plot, 960, 540);
+	return draw(x, fig, &sc, plot, 960, 460);
 fail:
 	snprintf(x->msg, x->n, "cannot write the script of %s: %s", fig->name, strerror(errno));
 	return -1;
@@ -303,7 +304,7 @@ static int fig_latency_time(const struct ctx *x, struct rpb_figure *fig)
 		plot_series(plot, sizeof plot, x->c, &s[i], 1, "1:2", " p50", "");
 		plot_series(plot, sizeof plot, x->c, &s[i], 1, "1:3", " p99", "dt 2 pt 6");
 	}
-	return draw(x, fig, &sc, plot, 960, 540);
+	return draw(x, fig, &sc, plot, 960, 460);
 }
 
 /* HdrHistogram's percentile plot: x = 1 / (1 - p), so each nine takes the
@@ -351,14 +352,14 @@ static int fig_percentiles(const struct ctx *x, struct rpb_figure *fig)
 	fprintf(sc.f, "set xlabel 'percentile (log scale of 1/(1-p))'\n"
 		      "set ylabel %s.' latency, µs (log scale)'\n"
 		      "set logscale xy\nset xrange [1.5:1.5e5]\n"
-		      "set xtics ('50%%%%' 2, '90%%%%' 10, '99%%%%' 100, '99.9%%%%' 1000, '99.99%%%%' 10000, 'max' 100000)\n",
+		      "set xtics ('50%%%%' 2, '90%%%%' 10, '95%%%%' 20, '99%%%%' 100, '99.9%%%%' 1000, '99.99%%%%' 10000, 'max' 100000)\n",
 		rpb_gp_quote(q, sizeof q, x->c->main_label));
 	double lo, hi;
 	y_span(s, ns, &lo, &hi);
 	rpb_plot_log_y_file(sc.f, lo, hi);
 	char plot[8192] = "plot ";
 	plot_series(plot, sizeof plot, x->c, s, ns, "1:2", "", "");
-	return draw(x, fig, &sc, plot, 960, 540);
+	return draw(x, fig, &sc, plot, 960, 460);
 }
 
 /* probe.csv rows give each thread's own count of acknowledged creates; the
@@ -459,7 +460,7 @@ static int fig_probes(const struct ctx *x, struct rpb_figure *fig)
 		snprintf(x->msg, x->n, "cannot write the script of %s: %s", fig->name, strerror(errno));
 		return -1;
 	}
-	size_t cols = nlabels > 1 ? 2 : 1, rows = (nlabels + cols - 1) / cols;
+	size_t cols = nlabels < 3 ? nlabels : 3, rows = (nlabels + cols - 1) / cols;
 	char plot[16384];
 	char q[1100];
 	size_t len = (size_t)snprintf(plot, sizeof plot, "set multiplot layout %zu,%zu title %s\n",
@@ -490,7 +491,7 @@ static int fig_probes(const struct ctx *x, struct rpb_figure *fig)
 		len += (size_t)snprintf(plot + len, sizeof plot - len, "\n");
 	}
 	snprintf(plot + len, sizeof plot - len, "unset multiplot");
-	return draw(x, fig, &sc, plot, 1100, (int)(60 + 400 * rows));
+	return draw(x, fig, &sc, plot, 1100, (int)(60 + 320 * rows));
 }
 
 static int fig_bytes(const struct ctx *x, struct rpb_figure *fig)
@@ -528,7 +529,7 @@ static int fig_bytes(const struct ctx *x, struct rpb_figure *fig)
 			 ", x * %.6g / %.0f with lines lc rgb '#909090' dt 3 lw 2 title 'payload (objects × mean size)'",
 			 mean, MIB);
 	}
-	return draw(x, fig, &sc, plot, 960, 540);
+	return draw(x, fig, &sc, plot, 960, 460);
 }
 
 /* The figures of the backends' plotted runs. */
@@ -542,6 +543,9 @@ static int common_figures(const struct ctx *base, struct rpb_figure *figs, size_
 	 * operations that store no object each (metadata: mkdir ... delete). */
 	bool objects = !strcmp(c->pattern, "ingest");
 	x.acked_axis = objects ? "objects stored (acked creates)" : "acked operations";
+
+	if (rpb_plot_decision(c, x.dir, x.where, figs, nfigs, x.msg, x.n) != 0)
+		return -1;
 
 	f = new_fig(figs, nfigs, &x, "throughput-time", "Throughput over time",
 		    "Samples per second of all labels in each interval (intervals.csv: throughput_per_s "

@@ -21,7 +21,7 @@
 struct gauges {
 	size_t n;
 	int col[RPB_CSV_MAX_COLS];
-	const char *name[RPB_CSV_MAX_COLS]; /* after the prefix, into the csv's header */
+	char name[RPB_CSV_MAX_COLS][72]; /* after the prefix (checked: at most 64) */
 	double scale[RPB_CSV_MAX_COLS];
 	const char *unit[RPB_CSV_MAX_COLS];
 };
@@ -43,26 +43,32 @@ static void find_gauges(const struct rpb_csv *in, struct gauges *g)
 			continue;
 		size_t k = g->n++;
 		g->col[k] = (int)i;
-		g->name[k] = col + plen;
+		snprintf(g->name[k], sizeof g->name[k], "%s", col + plen);
 		bool bytes = ends_with(g->name[k], "_bytes");
 		g->scale[k] = bytes ? MIB : 1;
 		g->unit[k] = bytes ? "MiB" : ends_with(g->name[k], "_s") ? "s" : "";
 	}
 }
 
-/* data/gauges-<k>.dat: elapsed_s, then each gauge in its unit ('?' where a
- * reading is missing). Sets the rows written and the last elapsed_s;
- * -1 when the file cannot be written. */
+/* One data file of a run: elapsed_s, then each gauge of g in its unit
+ * ('?' where a reading is missing or the run has no such column). Sets
+ * the rows written and the last elapsed_s; -1 when the file cannot be
+ * written. */
 static int write_data(const char *path, struct rpb_csv *in, const struct gauges *g, int tc,
 		      size_t *rows, double *end)
 {
 	FILE *f = fopen(path, "w");
 	if (!f)
 		return -1;
+	int col[RPB_CSV_MAX_COLS];
 	fprintf(f, "# elapsed_s, then each gauge (in its unit):");
-	for (size_t k = 0; k < g->n; k++)
+	for (size_t k = 0; k < g->n; k++) {
+		char name[160];
+		snprintf(name, sizeof name, "%s%s", RPB_CMP_GAUGE_PREFIX, g->name[k]);
+		col[k] = rpb_csv_col(in, name);
 		fprintf(f, " %s%s%s%s", g->name[k], *g->unit[k] ? " (" : "", g->unit[k],
 			*g->unit[k] ? ")" : "");
+	}
 	fprintf(f, "\n");
 	*rows = 0;
 	*end = 0;
@@ -72,7 +78,7 @@ static int write_data(const char *path, struct rpb_csv *in, const struct gauges 
 			continue;
 		fprintf(f, "%.6g", t);
 		for (size_t k = 0; k < g->n; k++) {
-			double v = rpb_csv_num(in, g->col[k]);
+			double v = col[k] >= 0 ? rpb_csv_num(in, col[k]) : NAN;
 			if (isnan(v))
 				fprintf(f, " ?");
 			else
@@ -107,121 +113,150 @@ static void stop_text(const struct rpb_cmp_run *r, char *buf, size_t n, bool *er
 		snprintf(buf, n, "%s%s%s", reason, cls_ok ? " " : "", cls_ok ? cls : "");
 }
 
-static int one_run(const struct rpb_cmp *c, const char *dir, size_t k, struct rpb_figure *fig,
-		   const char *where, char *msg, size_t n)
+/* The runs of column b whose intervals.csv has gauges, in run order. */
+static size_t column_runs(const struct rpb_cmp *c, size_t b, size_t *runs)
 {
-	const struct rpb_cmp_run *r = &c->runs[k];
-	struct rpb_csv in;
+	size_t k = 0;
+	for (size_t i = 0; i < c->nruns; i++) {
+		const struct rpb_cmp_run *r = &c->runs[i];
+		struct rpb_csv in;
+		struct gauges g = {0};
+		if (!r->root || strcmp(rpb_cmp_run_column(c, r), c->backends[b].label) ||
+		    !rpb_csv_open_data(&in, r->dir, RPB_DATA_INTERVALS))
+			continue;
+		find_gauges(&in, &g);
+		if (g.n && rpb_csv_col(&in, "elapsed_s") >= 0)
+			runs[k++] = i;
+		rpb_csv_close(&in);
+	}
+	return k;
+}
+
+/* One figure per column: its runs' gauges overlaid, one panel per gauge of
+ * its first run with gauges (repeats of one backend have the same ones),
+ * each run's end marked. */
+static int one_column(const struct rpb_cmp *c, const char *dir, size_t b, struct rpb_figure *fig,
+		      const char *where, char *msg, size_t n)
+{
+	size_t runs[RPB_CMP_MAX_RUNS], nr = column_runs(c, b, runs);
+	if (!nr)
+		return 1;
 	struct gauges g;
-	if (!rpb_csv_open_data(&in, r->dir, RPB_DATA_INTERVALS))
+	struct rpb_csv in;
+	if (!rpb_csv_open_data(&in, c->runs[runs[0]].dir, RPB_DATA_INTERVALS))
 		return 1;
 	find_gauges(&in, &g);
-	int tc = rpb_csv_col(&in, "elapsed_s");
-	char data[64], path[RPB_CMP_PATH + 128];
-	snprintf(data, sizeof data, "data/%s.dat", fig->name);
-	snprintf(path, sizeof path, "%s/%s", dir, data);
-	double end = 0;
-	size_t rows = 0;
-	int rc = 1;
-	if (!g.n || tc < 0)
-		goto out; /* no gauges: no figure */
-	if (write_data(path, &in, &g, tc, &rows, &end) != 0) {
-		snprintf(msg, n, "cannot write %s: %s; choose a writable --out", path, strerror(errno));
-		rc = -1;
-		goto out;
-	}
-	if (!rows) {
-		unlink(path);
-		goto out;
-	}
+	rpb_csv_close(&in);
 
-	char stop[96];
-	bool error;
-	stop_text(r, stop, sizeof stop, &error);
-	snprintf(fig->title, sizeof fig->title, "Backend gauges of the %s run %s: %s", r->backend,
-		 r->name, where);
+	char data[RPB_CMP_MAX_RUNS][64], mark[160] = "", stops[512] = "";
+	double end[RPB_CMP_MAX_RUNS], xmax = 0;
+	size_t drawn[RPB_CMP_MAX_RUNS], nd = 0, slen = 0;
+	bool error = false;
+	for (size_t j = 0; j < nr; j++) {
+		const struct rpb_cmp_run *r = &c->runs[runs[j]];
+		char path[RPB_CMP_PATH + 128];
+		/* The first run's file keeps the figure's name. */
+		snprintf(data[nd], sizeof data[nd], j ? "data/%s-%zu.dat" : "data/%s.dat", fig->name, j + 1);
+		snprintf(path, sizeof path, "%s/%s", dir, data[nd]);
+		size_t rows = 0;
+		if (!rpb_csv_open_data(&in, r->dir, RPB_DATA_INTERVALS))
+			continue;
+		int rc = write_data(path, &in, &g, rpb_csv_col(&in, "elapsed_s"), &rows, &end[nd]);
+		rpb_csv_close(&in);
+		if (rc != 0) {
+			snprintf(msg, n, "cannot write %s: %s; choose a writable --out", path, strerror(errno));
+			return -1;
+		}
+		if (!rows) {
+			unlink(path);
+			continue;
+		}
+		char stop[96];
+		bool err;
+		stop_text(r, stop, sizeof stop, &err);
+		/* The title names the end of the first run drawn, or of the first
+		 * that ended on an error: the one a reader looks for. */
+		if (!nd || (err && !error))
+			snprintf(mark, sizeof mark, "end%s%s", *stop || r->end_mark[0] ? ": " : "",
+				 r->end_mark[0] ? r->end_mark : stop);
+		error |= err;
+		if (slen < sizeof stops)
+			slen += (size_t)snprintf(stops + slen, sizeof stops - slen, "%s%s at %.3f s%s%s",
+						 nd ? "; " : "", r->name, end[nd],
+						 *stop ? ", which stopped: " : "", stop);
+		xmax = fmax(xmax, end[nd]);
+		drawn[nd++] = runs[j];
+	}
+	if (!nd)
+		return 1;
+
+	const struct rpb_cmp_backend *be = &c->backends[b];
+	snprintf(fig->title, sizeof fig->title, "Backend gauges of %s%s: %s", be->label,
+		 nd > 1 ? ", every run overlaid" : "", where);
 	snprintf(fig->caption, sizeof fig->caption,
 		 "Each gauge's latest reading at the end of every interval (intervals.csv: "
 		 "gauge_<name> against elapsed_s), one panel per gauge: *_bytes in MiB, *_s in s, "
-		 "others as read. The dashed line marks the end of the run (%.3f s)%s%s%s.",
-		 end, *stop ? ", which stopped: " : "", stop,
-		 error ? "; it did not complete, so the tables and figures show it up to its end" : "");
+		 "others as read%s. A dashed line marks the end of each run: %s%s.",
+		 nd > 1 ? "; one line per run (solid, then dashed in run order)" : "", stops,
+		 error ? "; a run that did not complete is shown up to its end" : "");
 
 	struct rpb_plot_script sc;
-	rc = -1;
 	if (!rpb_plot_script_open(&sc, dir, c, fig)) {
 		snprintf(msg, n, "cannot write the script of %s: %s", fig->name, strerror(errno));
-		goto out;
+		return -1;
 	}
 	/* Every number below is formatted here; every text is a literal. */
-	char mark[160];
-	snprintf(mark, sizeof mark, "end%s%s", *stop || r->end_mark[0] ? ": " : "",
-		 r->end_mark[0] ? r->end_mark : stop);
 	fprintf(sc.f, "unset title\nset datafile missing '?'\nset xlabel 'elapsed time, s'\n"
-		      "set xrange [0:%.6g]\nset yrange [0:*]\nunset key\n"
-		      "set arrow 1 from %.6g, graph 0 to %.6g, graph 1 nohead lc rgb '%s' dt 2 lw 2\n",
-		end > 0 ? end * 1.04 : 1, end, end, END_COLOUR);
-	size_t cols = g.n > 1 ? 2 : 1, prow = (g.n + cols - 1) / cols;
-	char plot[16384], qt[1100];
+		      "set xrange [0:%.6g]\nset yrange [0:*]\n%s\n",
+		xmax > 0 ? xmax * 1.04 : 1, nd > 1 ? "set key top left noenhanced" : "unset key");
+	for (size_t j = 0; j < nd; j++)
+		fprintf(sc.f, "set arrow %zu from %.6g, graph 0 to %.6g, graph 1 nohead lc rgb '%s' dt 2 lw 2\n",
+			j + 1, end[j], end[j], END_COLOUR);
+	/* Three panels a row: a column's gauges take a third of the height
+	 * two a row would. */
+	size_t cols = g.n < 3 ? g.n : 3, prow = (g.n + cols - 1) / cols;
+	char plot[32768], qt[1100];
 	size_t len = (size_t)snprintf(plot, sizeof plot, "set multiplot layout %zu,%zu title %s\n",
 				      prow, cols, rpb_gp_quote(qt, sizeof qt, fig->title));
+	const char *colour = rpb_plot_colour(c, be->label);
 	for (size_t i = 0; i < g.n && len < sizeof plot; i++) {
-		char title[300], file[160], yl[32], text[256];
+		char title[300], yl[32], text[256];
 		/* How the run ended, in the first panel's title: above the
 		 * plot, it hides no reading (the line marks the end on all). */
 		snprintf(text, sizeof text, "%s%s%s%s", g.name[i], i ? "" : " (", i ? "" : mark,
 			 i ? "" : ")");
 		len += (size_t)snprintf(plot + len, sizeof plot - len,
-					"set title %s noenhanced%s\nset ylabel %s\n"
-					"plot %s using 1:%zu with linespoints lc rgb '%s' lw 2 pt 7 ps 0.7 notitle\n",
+					"set title %s noenhanced%s\nset ylabel %s\nplot ",
 					rpb_gp_quote(title, sizeof title, text),
 					!i && error ? " tc rgb '" END_COLOUR "'" : " tc default",
-					rpb_gp_quote(yl, sizeof yl, *g.unit[i] ? g.unit[i] : "reading"),
-					rpb_gp_quote(file, sizeof file, data),
-					i + 2, rpb_plot_colour(c, rpb_cmp_run_column(c, r)));
+					rpb_gp_quote(yl, sizeof yl, *g.unit[i] ? g.unit[i] : "reading"));
+		for (size_t j = 0; j < nd && len < sizeof plot; j++) {
+			char file[160], key[160];
+			len += (size_t)snprintf(plot + len, sizeof plot - len,
+						"%s%s using 1:%zu with linespoints lc rgb '%s' lw %s dt %zu "
+						"pt 7 ps 0.5 %s%s",
+						j ? ", " : "", rpb_gp_quote(file, sizeof file, data[j]), i + 2,
+						colour, j ? "1" : "2", j % 5 + 1, i || nd == 1 ? "notitle" : "title ",
+						i || nd == 1 ? "" : rpb_gp_quote(key, sizeof key, c->runs[drawn[j]].name));
+		}
+		len += (size_t)snprintf(plot + len, sizeof plot - len, "\n");
 	}
 	if (len < sizeof plot)
 		snprintf(plot + len, sizeof plot - len, "unset multiplot");
-	rc = rpb_plot_draw(dir, fig, &sc, plot, 1100, (int)(60 + 300 * prow), msg, n);
-out:
-	rpb_csv_close(&in);
-	return rc;
+	return rpb_plot_draw(dir, fig, &sc, plot, 1100, (int)(50 + 210 * prow), msg, n);
 }
 
 int rpb_plot_gauges(const struct rpb_cmp *c, const char *dir, const char *where,
 		    struct rpb_figure *figs, size_t *nfigs, char *msg, size_t n)
 {
-	size_t drawn = 0, more = 0;
-	for (size_t k = 0; k < c->nruns; k++) {
-		if (!c->runs[k].root)
-			continue;
-		if (drawn == RPB_PLOT_MAX_GAUGE_FIGURES) {
-			struct rpb_csv in;
-			struct gauges g = {0};
-			if (rpb_csv_open(&in, c->runs[k].dir, "intervals.csv"))
-				find_gauges(&in, &g), rpb_csv_close(&in);
-			more += g.n > 0;
-			continue;
-		}
+	for (size_t b = 0; b < c->nbackends && b < RPB_PLOT_MAX_GAUGE_FIGURES; b++) {
 		struct rpb_figure *f = &figs[*nfigs];
 		memset(f, 0, sizeof *f);
-		snprintf(f->name, sizeof f->name, "gauges-%zu", k + 1);
-		int rc = one_run(c, dir, k, f, where, msg, n);
+		snprintf(f->name, sizeof f->name, "gauges-%zu", b + 1);
+		int rc = one_column(c, dir, b, f, where, msg, n);
 		if (rc < 0)
 			return -1;
-		if (rc == 0) {
-			(*nfigs)++;
-			drawn++;
-		}
-	}
-	if (more) {
-		struct rpb_figure *f = &figs[(*nfigs)++];
-		memset(f, 0, sizeof *f);
-		snprintf(f->name, sizeof f->name, "gauges-more");
-		snprintf(f->title, sizeof f->title, "Backend gauges of further runs");
-		snprintf(f->skipped, sizeof f->skipped,
-			 "the gauges of %zu more runs are not drawn: a report draws those of the "
-			 "first %d runs that have them", more, RPB_PLOT_MAX_GAUGE_FIGURES);
+		*nfigs += rc == 0;
 	}
 	return 0;
 }

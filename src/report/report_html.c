@@ -13,6 +13,7 @@
 #include "dsn.h"
 #include "hostinfo.h"
 #include "plot.h"
+#include "plot_decision.h"
 #include "report_html.h"
 #include "report_notes.h"
 #include "report_table.h"
@@ -44,9 +45,11 @@ static const char css[] =
 	".best{font-weight:bold}.note{color:#555;font-size:.92em}"
 	".warn{background:#fff3cd;border:1px solid #e0c060;padding:6px 10px}"
 	"figure{margin:1.2em 0}figure img{max-width:100%;border:1px solid #ddd}"
+	".figs{display:grid;grid-template-columns:repeat(auto-fill,minmax(540px,1fr));gap:0 18px}"
+	".figs figure{margin:.6em 0}.figs figcaption{font-size:.85em}figure.lead img{max-width:820px}"
 	"figcaption{color:#444;font-size:.92em;max-width:960px}"
 	"code{background:#f5f5f5;padding:0 3px}tr th:first-child{white-space:nowrap}"
-	"table.runs td{white-space:nowrap}table.runs td.store{white-space:normal}"
+	"table.runs{font-size:.9em}table.runs td{white-space:nowrap}table.runs td.store{white-space:normal}"
 	"pre{background:#f5f5f5;padding:6px 10px;white-space:pre-wrap;word-break:break-all;font-size:.88em}"
 	"ul.opts{columns:3;list-style:none;padding:0;font-size:.92em}ul.opts li{margin:1px 0}";
 
@@ -191,7 +194,7 @@ static void runs_table(FILE *f, const struct rpb_cmp *c, const char *dir)
 		esc(f, h);
 	}
 	json_decref(hosts);
-	fputs("</p>\n<p>Commands:</p>\n<pre>", f);
+	fputs("</p>\n<details><summary>Commands</summary>\n<pre>", f);
 	for (size_t i = 0; i < c->nruns; i++) {
 		/* Redacted again, as the store's DSN above. */
 		char *cmd = rpb_cmd_redacted(jstr(json_object_get(c->runs[i].root, "manifest"), "command"));
@@ -199,12 +202,12 @@ static void runs_table(FILE *f, const struct rpb_cmp *c, const char *dir)
 		free(cmd);
 		fputs("\n", f);
 	}
-	fputs("</pre>\n", f);
+	fputs("</pre>\n</details>\n", f);
 }
 
 static void options_list(FILE *f, const struct rpb_cmp *c)
 {
-	fputs("<ul class=\"opts\">\n", f);
+	fputs("<details><summary>Every option</summary>\n<ul class=\"opts\">\n", f);
 	const char *key;
 	const json_t *v;
 	json_object_foreach((json_t *)c->options, key, v) {
@@ -214,31 +217,59 @@ static void options_list(FILE *f, const struct rpb_cmp *c)
 		esc(f, json_string_value(v));
 		fputs("</li>\n", f);
 	}
-	fputs("</ul>\n", f);
+	fputs("</ul>\n</details>\n", f);
 }
 
-static void figures(FILE *f, const struct rpb_figure *figs, size_t nfigs)
+enum fig_part { FIG_LEAD, FIG_COMMON, FIG_GAUGES };
+
+static enum fig_part fig_part(const struct rpb_figure *g)
 {
+	return !strcmp(g->name, RPB_PLOT_DECISION) ? FIG_LEAD
+	       : !strncmp(g->name, "gauges-", 7)   ? FIG_GAUGES
+						   : FIG_COMMON;
+}
+
+/* The figures of one part: the decision figure above the tables, the
+ * others two a row (the browser's width allowing). A figure with nothing
+ * to draw takes no room: one line under the part names each and why. */
+static void figures(FILE *f, const struct rpb_figure *figs, size_t nfigs, enum fig_part part)
+{
+	fputs(part != FIG_LEAD ? "<div class=\"figs\">\n" : "", f);
+	size_t missing = 0;
 	for (size_t i = 0; i < nfigs; i++) {
 		const struct rpb_figure *g = &figs[i];
-		fputs("<figure>\n", f);
-		if (g->made) {
-			fprintf(f, "<img src=\"figures/%s.svg\" alt=\"", g->name);
-			esc(f, g->title);
-			fputs("\">\n<figcaption>", f);
-			esc(f, g->caption);
-			fprintf(f, " <a href=\"figures/%s.png\">PNG</a>, "
-				   "<a href=\"figures/%s.gp\">gnuplot script</a></figcaption>\n",
-				g->name, g->name);
-		} else {
-			fputs("<figcaption><b>", f);
-			esc(f, g->title);
-			fputs("</b>: not drawn, ", f);
-			esc(f, g->skipped);
-			fputs(".</figcaption>\n", f);
+		if (fig_part(g) != part)
+			continue;
+		if (!g->made) {
+			missing++;
+			continue;
 		}
+		fputs(part == FIG_LEAD ? "<figure class=\"lead\">\n" : "<figure>\n", f);
+		fprintf(f, "<img src=\"figures/%s.svg\" alt=\"", g->name);
+		esc(f, g->title);
+		fputs("\">\n<figcaption>", f);
+		esc(f, g->caption);
+		fprintf(f, " <a href=\"figures/%s.png\">PNG</a>, "
+			   "<a href=\"figures/%s.gp\">gnuplot script</a></figcaption>\n",
+			g->name, g->name);
 		fputs("</figure>\n", f);
 	}
+	fputs(part != FIG_LEAD ? "</div>\n" : "", f);
+	if (!missing)
+		return;
+	fputs("<p class=\"note skipped\">Nothing to draw: ", f);
+	size_t k = 0;
+	for (size_t i = 0; i < nfigs; i++) {
+		const struct rpb_figure *g = &figs[i];
+		if (fig_part(g) != part || g->made)
+			continue;
+		fputs(k++ ? "; " : "", f);
+		fputs("<b>", f);
+		esc(f, g->title);
+		fputs("</b>: ", f);
+		esc(f, g->skipped);
+	}
+	fputs(".</p>\n", f);
 }
 
 /* The runs that did not complete: those shown up to their end (included),
@@ -302,6 +333,8 @@ int rpb_report_html(const struct rpb_cmp *c, const char *dir, const struct rpb_f
 	early_runs(f, c, true);
 	early_runs(f, c, false);
 	skipped_rows(f, c);
+	/* The answer first: the figure to decide by, then the numbers. */
+	figures(f, figs, nfigs, FIG_LEAD);
 
 	struct rpb_grid t = {0};
 	fputs("<h2>Comparison</h2>\n", f);
@@ -334,7 +367,8 @@ int rpb_report_html(const struct rpb_cmp *c, const char *dir, const struct rpb_f
 	fputs("<h2>Figures</h2>\n<p class=\"note\">Each backend is drawn from one run: with "
 	      "repeats, the run of median throughput.</p>\n",
 	      f);
-	figures(f, figs, nfigs);
+	figures(f, figs, nfigs, FIG_COMMON);
+	figures(f, figs, nfigs, FIG_GAUGES);
 
 	fputs("<h2>Runs</h2>\n", f);
 	runs_table(f, c, dir);

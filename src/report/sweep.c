@@ -20,6 +20,7 @@
 #include "paths.h"
 #include "plot_value.h"
 #include "sweep.h"
+#include "sweep_figure.h"
 
 extern char **environ;
 
@@ -66,7 +67,7 @@ struct point_run {
 	unsigned threads, ranks, k;
 	int exit;
 	bool read;
-	double tput, p99_us;
+	double tput, p99_us, elapsed_s;
 	char name[64];
 };
 
@@ -92,6 +93,10 @@ static bool read_result(const char *out, struct point_run *r)
 	if (ok) {
 		r->tput = json_number_value(tput);
 		r->p99_us = json_number_value(p99);
+		/* How long it measured: the warning of points too short to tell. */
+		const json_t *el = json_object_get(json_object_get(root, "totals"), "elapsed_s");
+		r->elapsed_s = json_is_number(el) && rpb_plot_fit(json_number_value(el))
+				       ? json_number_value(el) : 0;
 	}
 	json_decref(root);
 	return ok;
@@ -214,7 +219,7 @@ static void failure(const struct rpb_sweep_plan *p, const struct point_run *r, s
 /* A point: every repeat of one (threads, ranks). */
 struct point {
 	unsigned threads, ranks, conc;
-	double tput, p99_us; /* means over the repeats that wrote results */
+	double tput, p99_us, elapsed_s; /* means over the repeats that wrote results */
 	unsigned runs;
 };
 
@@ -226,8 +231,10 @@ static int by_conc(const void *a, const void *b)
 }
 
 static int write_outputs(const struct rpb_sweep_plan *p, const struct point_run *runs, size_t nr,
-			 struct point *pts, size_t np, char *msg, size_t n)
+			 struct point *pts, size_t np, struct rpb_sweep_point *fig, size_t *nfig,
+			 char *msg, size_t n)
 {
+	*nfig = 0;
 	char path[PATH_MAX];
 	snprintf(path, sizeof path, "%s/sweep.csv", p->out);
 	FILE *f = fopen(path, "w");
@@ -280,6 +287,10 @@ static int write_outputs(const struct rpb_sweep_plan *p, const struct point_run 
 		}
 		fprintf(d, "%u,%u,%u,%.3f,%.3f,%.4f,%.3f\n", pts[i].conc, pts[i].threads, pts[i].ranks,
 			pts[i].tput, ideal, eff, pts[i].p99_us);
+		fig[(*nfig)++] = (struct rpb_sweep_point){
+			.conc = pts[i].conc, .threads = pts[i].threads, .ranks = pts[i].ranks,
+			.runs = pts[i].runs, .tput = pts[i].tput, .ideal = ideal, .eff = eff,
+			.p99_us = pts[i].p99_us, .elapsed_s = pts[i].elapsed_s};
 		fprintf(t, "%-11u %7u %5u %14.1f %14.1f %9.1f%% %12.1f %5u\n", pts[i].conc,
 			pts[i].threads, pts[i].ranks, pts[i].tput, ideal, 100 * eff, pts[i].p99_us,
 			pts[i].runs);
@@ -294,54 +305,6 @@ static int write_outputs(const struct rpb_sweep_plan *p, const struct point_run 
 			fputs(line, stdout);
 		if (r)
 			fclose(r);
-	}
-	return 0;
-}
-
-/* The figure: throughput and the ideal line on the left axis, p99 on the
- * right, against total concurrency. Text enters only through rpb_gp_quote. */
-static int plot(const struct rpb_sweep_plan *p, char *msg, size_t n)
-{
-	char path[PATH_MAX], q[512], title[256];
-	snprintf(path, sizeof path, "%s/sweep.gp", p->out);
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		snprintf(msg, n, "cannot write %s: %s", path, strerror(errno));
-		return -1;
-	}
-	snprintf(title, sizeof title, "%s on %s: throughput and p99 against concurrency",
-		 strrchr(p->workload, '/') ? strrchr(p->workload, '/') + 1 : p->workload, p->backend);
-	fprintf(f, "set terminal svg size 900,540 dynamic font 'sans,11'\n");
-	fprintf(f, "set output 'sweep.svg'\nset datafile separator ','\n");
-	fprintf(f, "set title %s noenhanced\n", rpb_gp_quote(q, sizeof q, title));
-	fprintf(f, "set xlabel 'total concurrency (threads x ranks)'\nset ylabel 'ops/s'\n");
-	fprintf(f, "set y2label 'p99 (us)'\nset ytics nomirror\nset y2tics\nset key top left\n");
-	fprintf(f, "set grid\nset yrange [0:*]\nset y2range [0:*]\n");
-	fprintf(f, "plot 'sweep-points.csv' skip 1 using 1:4 with linespoints lw 2 pt 7 title 'throughput', \\\n"
-		   "     '' skip 1 using 1:5 with lines dt 2 title 'ideal (linear from the first point)', \\\n"
-		   "     '' skip 1 using 1:7 axes x1y2 with linespoints pt 5 title 'p99'\n");
-	fclose(f);
-	/* gnuplot runs in OUT, where the script names its files. */
-	char log[PATH_MAX];
-	snprintf(log, sizeof log, "%s/gnuplot.log", p->out);
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addchdir_np(&fa, p->out);
-	posix_spawn_file_actions_addopen(&fa, 2, "gnuplot.log", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	char *argv[] = {"gnuplot", "sweep.gp", NULL};
-	pid_t pid;
-	int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ), status = 0;
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc) {
-		snprintf(msg, n, "cannot run gnuplot in %s: %s; install gnuplot-nox (scripts/deps.sh)",
-			 p->out, strerror(rc));
-		return -1;
-	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		snprintf(msg, n, "gnuplot failed on %s/sweep.gp; see %s", p->out, log);
-		return -1;
 	}
 	return 0;
 }
@@ -403,24 +366,33 @@ int rpb_sweep_run(const struct rpb_sweep_plan *p, char *msg, size_t n)
 			continue;
 		pt->tput += runs[j].tput;
 		pt->p99_us += runs[j].p99_us;
+		pt->elapsed_s += runs[j].elapsed_s;
 		pt->runs++;
 	}
 	for (size_t j = 0; j < np; j++)
 		if (pts[j].runs) {
 			pts[j].tput /= pts[j].runs;
 			pts[j].p99_us /= pts[j].runs;
+			pts[j].elapsed_s /= pts[j].runs;
 		}
 	size_t ran = 0;
 	for (size_t j = 0; j < np; j++)
 		ran += pts[j].runs > 0;
+	struct rpb_sweep_point *fig = calloc(np ? np : 1, sizeof *fig);
+	size_t nfig = 0;
+	if (!rc && !fig) {
+		snprintf(msg, n, "out of memory for %zu points", np);
+		rc = -1;
+	}
 	if (!rc)
-		rc = write_outputs(p, runs, i, pts, np, msg, n);
+		rc = write_outputs(p, runs, i, pts, np, fig, &nfig, msg, n);
 	if (!rc && ran) /* a figure of the points that ran, never of zeros */
-		rc = plot(p, msg, n);
+		rc = rpb_sweep_figure(p, fig, nfig, msg, n);
+	free(fig);
 	if (!rc && !p->quiet)
 		printf("Sweep: %s/sweep.txt, %s/sweep.csv%s%s%s\n", p->out, p->out,
 		       ran ? ", " : " (no sweep.svg: no point ran)", ran ? p->out : "",
-		       ran ? "/sweep.svg" : "");
+		       ran ? "/index.html (sweep.svg, sweep.png)" : "");
 	if (!rc && failed)
 		failure(p, &runs[first_failed], failed, i, ran, np, msg, n);
 	free(runs);
