@@ -35,7 +35,8 @@ for a in "${archives[@]}" "$registry"; do
 	dir=${dir%%/CMakeFiles/*}
 	lib=$(basename "$a" .a)
 	lib=${lib#lib}
-	[ "$a" = "$registry" ] || grep -qE "add_library\\($lib( |$)|rpb_add_pattern\\(${lib#rpb_pattern_}( |$)" \
+	[ "$a" = "$registry" ] ||
+		grep -qE "add_library\\($lib( |$)|rpb_add_pattern\\(${lib#rpb_pattern_}( |$)|rpb_add_backend\\(${lib#rpb_backend_}( |$)|rpb_backend_registry\\($lib( |$)" \
 		"$top/$dir/CMakeLists.txt" 2>/dev/null || continue
 	nm -A "$a" 2>/dev/null | awk -v dir="$dir" '{
 		file = $1; sub(/:[^:]*$/, "", file); n = split(file, p, ":"); obj = p[n]

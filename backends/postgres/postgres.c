@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 /* The registry gets this from CMake; this file needs the declarations too. */
-#include "backends.h"
+#include "postgres_backend.h"
 #include "clock.h"
 #include "dsn.h"
 #include "hostinfo.h"

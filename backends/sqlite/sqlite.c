@@ -23,7 +23,7 @@
 
 #include <sqlite3.h>
 
-#include "backends.h"
+#include "sqlite_backend.h"
 #include "fsutil.h"
 #include "store.h"
 
