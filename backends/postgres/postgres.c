@@ -544,8 +544,7 @@ static enum rpb_status pg_cfg_onoff(const struct rpb_store_cfg *cfg, const char 
 			*out = false;
 		else {
 			char shown[64];
-			return rpb_err_set(err, RPB_INVALID, 0, NULL,
-					   "option %s = '%s' is invalid: give on or off", name,
+			return rpb_err_usage(err, "option %s = '%s' is invalid: give on or off", name,
 					   rpb_text_shown(shown, sizeof shown, v));
 		}
 	}
