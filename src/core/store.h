@@ -235,7 +235,7 @@ enum rpb_backend_flags {
 };
 
 struct rpb_backend {
-	const char *name;   /* "leveldb", "sqlite", "postgres", "null" */
+	const char *name;   /* its folder's name under backends/ */
 	int abi;            /* RPB_BACKEND_ABI */
 	unsigned flags;     /* enum rpb_backend_flags */
 	const struct rpb_optspec *options; /* NULL-terminated by name, may be NULL */
