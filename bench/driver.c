@@ -139,7 +139,10 @@ static int parse_cli(struct cli *c, const char *prog, int argc, char **argv)
 		case 'o': c->out = optarg; break;
 		case 'f': c->fresh = true; break;
 		case 'q': c->quiet = true; break;
-		case 'h': c->command = "--help"; return 0;
+		case 'h': /* --help [SECTION] */
+			c->command = "--help";
+			c->target = optind < argc && argv[optind][0] != '-' ? argv[optind] : NULL;
+			return 0;
 		case 'V': c->command = "--version"; return 0;
 		default:
 			rpb_cli_problem(why, sizeof why, longopts, ch, elem);
@@ -1091,7 +1094,13 @@ static int driver_main(const struct rpb_backend *b, int argc, char **argv)
 		return rc;
 	if (strcmp(c.command, "--help") == 0 || strcmp(c.command, "help") == 0) {
 		struct rpb_help h = {.f = stdout, .format = RPB_HELP_TEXT};
-		rpb_driver_help(&h, b, prog);
+		char msg[1024];
+		if (!c.target)
+			rpb_driver_help(&h, b, prog);
+		else if (rpb_driver_help_section(&h, c.target, prog, msg, sizeof msg) != 0) {
+			fprintf(stderr, "%s\n", msg);
+			return RPB_EXIT_USAGE;
+		}
 		return 0;
 	}
 	if (strcmp(c.command, "--help-man") == 0) {

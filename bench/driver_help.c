@@ -89,6 +89,62 @@ static const char *load_help(char *buf, size_t n)
 	return buf;
 }
 
+/* One block per command: what each exit code means for it. */
+static void exit_status(struct rpb_help *h, const struct rpb_backend *b)
+{
+	rpb_help_section(h, "Exit status");
+	rpb_help_item(h, "run, load", "0 completed (ops, duration or bytes limit), 1 usage or "
+		      "workload error, 2 environment error (store, server, results directory), 3 "
+		      "ended by a stop condition (an error whose policy is stop, e.g. disk full or "
+		      "transaction timeout, or max_slow), 5 stopped by SIGINT/SIGTERM (results "
+		      "complete)");
+	if (!(b->flags & RPB_BF_STORES_NOTHING))
+		rpb_help_item(h, "verify", "0 no discrepancy, 1 usage or an unreadable or damaged "
+			      "result.json or ledger, 2 the store cannot be reopened or a run still "
+			      "writes it, 4 missing, corrupt or unexpected data");
+	rpb_help_item(h, "--help, --version", "0 (1 for an unknown help section)");
+}
+
+/* Commands that run as written (the workload files come with rpbench). */
+static void examples(struct rpb_help *h, const struct rpb_backend *b, const char *prog)
+{
+	char text[2048];
+	const char *where = (b->flags & RPB_BF_SERVER) ? " --dsn 'host=/tmp dbname=postgres'" : "";
+	size_t len = (size_t)snprintf(text, sizeof text,
+				      "  %s run ci-ingest%s --out res\n"
+				      "  %s run ci-ingest --set ops=500 -j 4 --out res2 --quiet\n",
+				      prog, where, prog);
+	if (!(b->flags & RPB_BF_STORES_NOTHING))
+		len += (size_t)snprintf(text + len, sizeof text - len, "  %s verify res%s\n", prog,
+					where);
+	snprintf(text + len, sizeof text - len, "  %s --help ingest\n  %s --help %s\n", prog, prog,
+		 b->options && b->options->name ? b->name : "run");
+	rpb_help_section(h, "Examples");
+	rpb_help_verbatim(h, text);
+}
+
+int rpb_driver_help_section(struct rpb_help *h, const char *section, const char *prog, char *msg,
+			    size_t n)
+{
+	h->term = 19;
+	if (rpb_job_print_help_section(h, section))
+		return 0;
+	for (const struct rpb_backend *const *b = rpb_backends; *b; b++)
+		if ((*b)->options && (*b)->options->name && !strcmp((*b)->name, section)) {
+			tuning_options(h, *b);
+			return 0;
+		}
+	size_t len = (size_t)snprintf(msg, n, "%s: no help section '%.64s'; the sections: run", prog,
+				      section);
+	for (size_t i = 0; i < rpb_pattern_count() && len < n; i++)
+		if (rpb_pattern_at(i)->options)
+			len += (size_t)snprintf(msg + len, n - len, ", %s", rpb_pattern_at(i)->name);
+	for (const struct rpb_backend *const *b = rpb_backends; *b && len < n; b++)
+		if ((*b)->options && (*b)->options->name)
+			len += (size_t)snprintf(msg + len, n - len, ", %s", (*b)->name);
+	return -1;
+}
+
 void rpb_driver_help(struct rpb_help *h, const struct rpb_backend *b, const char *prog)
 {
 	char summary[256], load[1024];
@@ -128,16 +184,13 @@ void rpb_driver_help(struct rpb_help *h, const struct rpb_backend *b, const char
 		      "compare and sweep hand a run a --set list or DSN that holds a password, off "
 		      "the command line every user can read");
 	rpb_help_item(h, "-q, --quiet", "print only the final summary line (and errors)");
-	rpb_help_item(h, "-h, --help", "this help");
 	rpb_help_item(h, "-V, --version", "the versions of rpbench and of the backend's library");
+	rpb_help_item(h, "-h, --help [SECTION]", "this help; with SECTION only [run], a "
+		      "pattern's section (ingest, metadata, ...) or a backend's tuning options");
 	rpb_help_section(h, "Workload files");
 	workloads_para(h);
-	rpb_help_section(h, "Exit status");
-	rpb_help_para(h, 2, "0 completed (ops, duration or bytes limit), 1 usage or workload error, "
-		      "2 environment error (store, server, results directory), 3 ended by a stop "
-		      "condition (an error whose policy is stop, e.g. disk full or transaction "
-		      "timeout, or max_slow), 4 verify found a discrepancy, 5 stopped by "
-		      "SIGINT/SIGTERM (results complete).");
+	exit_status(h, b);
+	examples(h, b, prog);
 	rpb_help_section(h, "Workload options");
 	rpb_job_print_help(h);
 	if (b->options && b->options->name)

@@ -2,6 +2,7 @@
  * on one workload and tabulates them; `report` draws the figures and the
  * HTML page of result directories. */
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -17,6 +18,7 @@
 #include "cmdline.h"
 #include "compare.h"
 #include "compare_exec.h"
+#include "compare_stores.h"
 #include "data_skips.h"
 #include "dsn.h"
 #include "help.h"
@@ -30,6 +32,8 @@
 enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_ENV = 2, EXIT_INCOMPLETE = 3, EXIT_DATA = 4, EXIT_SIGNAL = 5 };
 /* compare --baseline only: a gated figure regressed (no binary uses 6). */
 enum { EXIT_REGRESSED = 6 };
+/* compare --verify only: a run's store failed its verify (no binary uses 7). */
+enum { EXIT_VERIFY = 7 };
 
 #define MAX_ITEMS 256
 #define MAX_BACKENDS 16
@@ -61,6 +65,7 @@ struct cli {
 	const unsigned *threads;     /* sweep: the thread counts, each checked as a run */
 	size_t nthreads;
 	bool start_pg, results, quiet;
+	bool verify, clean_stores; /* compare --verify, --clean-stores */
 	/* compare --baseline DIR [--max-regress LIST] [--summary F] [--junit F] */
 	const char *baseline, *max_regress, *summary, *junit;
 	struct rpb_bl_gates gates;
@@ -69,6 +74,7 @@ struct cli {
 static const char *const usage_compare[] = {
 	"rpbench compare WORKLOAD -b B1,B2,... [--profiles P1,P2] [--syncs S1,S2]",
 	"                [-r N] [-s KEY=VALUE]... [-o DIR] [--dsn DSN | --start-postgres] [-q]",
+	"                [--verify] [--clean-stores]",
 	"rpbench compare --results RESULT_DIR RESULT_DIR... [-o DIR] [-q]",
 	"rpbench compare ... --baseline DIR [--max-regress KEY=PCT,...] [--summary FILE.md]",
 	"                [--junit FILE.xml]",
@@ -90,17 +96,43 @@ static const char *const usage_all[] = {
 	NULL,
 };
 
-static void help_exit_status(struct rpb_help *h)
+/* One block per command (command NULL: every command's). */
+static void help_exit_status(struct rpb_help *h, const char *command)
 {
 	rpb_help_section(h, "Exit status");
-	rpb_help_para(h, 2, "0 every run completed, 1 usage (or runs that cannot be compared), "
-		      "2 environment (binary missing, output directory, server, gnuplot), 3 a run did "
-		      "not complete (named; the report shows it up to its end), 4 the outputs were "
-		      "written, but rows of the runs' data files held values no figure can use (left "
-		      "out, counted on stderr and in index.html), 5 stopped by SIGINT/SIGTERM, 6 "
-		      "(compare --baseline) the runs completed and a figure regressed beyond its "
-		      "--max-regress threshold (each named on stderr). report exits 0 once it wrote "
-		      "the report, however the runs ended, 4 when it left rows out.");
+	if (!command || !strcmp(command, "compare"))
+		rpb_help_item(h, "compare", "0 every run completed, 1 usage (or runs that cannot be "
+			      "compared), 2 environment (binary missing, output directory, server, "
+			      "gnuplot), 3 a run did not complete (named; the report shows it up to its "
+			      "end), 4 the outputs were written, but rows of the runs' data files held "
+			      "values no figure can use (left out, counted on stderr and in index.html), 5 "
+			      "stopped by SIGINT/SIGTERM, 6 (--baseline) the runs completed and a figure "
+			      "regressed beyond its --max-regress threshold (each named on stderr), 7 "
+			      "(--verify) a run's store failed its verify (each named; 7 before 6)");
+	if (!command || !strcmp(command, "report"))
+		rpb_help_item(h, "report", "0 the report was written, however the runs ended, 1 "
+			      "usage or a directory that is no run's, 2 environment (output directory, "
+			      "gnuplot), 4 rows left out (counted)");
+	if (!command || !strcmp(command, "sweep"))
+		rpb_help_item(h, "sweep", "0 every run completed, 1 usage, 2 a binary missing, a run "
+			      "that could not start or gnuplot failing, 3 a run did not complete (the "
+			      "first named with its log)");
+}
+
+/* Commands that run as written, each workload file one that comes with rpbench. */
+static void help_examples(struct rpb_help *h, const char *command)
+{
+	rpb_help_section(h, "Examples");
+	if (!command || !strcmp(command, "compare"))
+		rpb_help_verbatim(h, "  rpbench compare ci-ingest -b leveldb,sqlite --out cmp\n"
+				  "  rpbench compare ci-ingest -b sqlite,postgres --start-postgres --verify "
+				  "--out cmp2\n"
+				  "  rpbench compare ci-ingest -b sqlite --syncs none,commit -r 3 --out cmp3\n"
+				  "  rpbench compare --results cmp/runs/leveldb cmp/runs/sqlite --out cmp4\n");
+	if (!command || !strcmp(command, "report"))
+		rpb_help_verbatim(h, "  rpbench report cmp/runs/leveldb cmp/runs/sqlite --out figures\n");
+	if (!command || !strcmp(command, "sweep"))
+		rpb_help_verbatim(h, "  rpbench sweep ci-ingest --backend sqlite -s threads=1,2,4 --out sw\n");
 }
 
 static void help_compare_options(struct rpb_help *h)
@@ -121,6 +153,12 @@ static void help_compare_options(struct rpb_help *h)
 	rpb_help_item(h, "--start-postgres", "start a throwaway PostgreSQL server for the postgres "
 		      "runs (share/rpbench/scripts/pg-throwaway, or RPB_PG_THROWAWAY; always stopped "
 		      "and removed at the end)");
+	rpb_help_item(h, "--verify", "after the runs, run rpbench-<backend> verify on every run's "
+		      "store (before a --start-postgres server is removed); its line per run in the "
+		      "output, compare.md and compare.json; exit 7 when one fails");
+	rpb_help_item(h, "--clean-stores", "remove each run's store (DIR/stores/<name>, only those "
+		      "carrying rpbench's mark) once the compare is written; without it the stores' "
+		      "size and place are told");
 	rpb_help_item(h, "--results", "compare existing result directories instead of running");
 	rpb_help_item(h, "-q, --quiet", "print nothing but the final table");
 	rpb_help_item(h, "--baseline DIR", "compare each column with a saved run of the same "
@@ -208,7 +246,8 @@ static void print_help(enum rpb_help_format format, const char *command)
 		help_compare_text(&h);
 		rpb_help_section(&h, "Options");
 		help_compare_options(&h);
-		help_exit_status(&h);
+		help_exit_status(&h, command);
+		help_examples(&h, command);
 		return;
 	}
 	if (command && !strcmp(command, "sweep")) {
@@ -217,7 +256,8 @@ static void print_help(enum rpb_help_format format, const char *command)
 		help_sweep_text(&h);
 		rpb_help_section(&h, "Options");
 		help_sweep_options(&h);
-		help_exit_status(&h);
+		help_exit_status(&h, command);
+		help_examples(&h, command);
 		return;
 	}
 	if (command && !strcmp(command, "report")) {
@@ -226,7 +266,8 @@ static void print_help(enum rpb_help_format format, const char *command)
 		help_report_text(&h);
 		rpb_help_section(&h, "Options");
 		help_report_options(&h);
-		help_exit_status(&h);
+		help_exit_status(&h, command);
+		help_examples(&h, command);
 		return;
 	}
 	rpb_help_usage(&h, usage_all);
@@ -251,7 +292,8 @@ static void print_help(enum rpb_help_format format, const char *command)
 	rpb_help_section(&h, "Options");
 	rpb_help_item(&h, "-h, --help", "this help; after a command, that command's");
 	rpb_help_item(&h, "-V, --version", "the version");
-	help_exit_status(&h);
+	help_exit_status(&h, NULL);
+	help_examples(&h, NULL);
 	rpb_help_section(&h, "See also");
 	rpb_help_para(&h, 2, "rpbench-sqlite(1), rpbench-leveldb(1), rpbench-postgres(1), "
 		      "rpbench-null(1), rpbench-workload(5); docs/results.md for every output file.");
@@ -355,7 +397,8 @@ static const struct option longopts[] = {
 	{"ranks", required_argument, NULL, 'N'},    {"profiles", required_argument, NULL, 'F'},
 	{"syncs", required_argument, NULL, 'Y'},    {"baseline", required_argument, NULL, 'B'},
 	{"max-regress", required_argument, NULL, 'X'}, {"summary", required_argument, NULL, 'U'},
-	{"junit", required_argument, NULL, 'J'},    {NULL, 0, NULL, 0},
+	{"junit", required_argument, NULL, 'J'},    {"verify", no_argument, NULL, 'E'},
+	{"clean-stores", no_argument, NULL, 'C'},   {NULL, 0, NULL, 0},
 };
 
 /* Every path given fits, whole, with room for what compare and report
@@ -468,6 +511,8 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 			break;
 		case 'U': c->summary = optarg; break;
 		case 'J': c->junit = optarg; break;
+		case 'E': c->verify = true; break;
+		case 'C': c->clean_stores = true; break;
 		case 'h':
 			c->help_for = c->command;
 			c->command = "--help";
@@ -500,6 +545,9 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 		return usage_error("--backends, --profiles, --syncs, --set, --repeat, --dsn and "
 				   "--start-postgres are for compare WORKLOAD.ini, not %s with result "
 				   "directories", c->command);
+	if ((c->verify || c->clean_stores) && (sweep || !runs))
+		return usage_error("--verify and --clean-stores are for compare WORKLOAD.ini, which "
+				   "makes the stores, not %s", c->results ? "compare --results" : c->command);
 	if (sweep && (c->nprofiles || c->nsyncs))
 		return usage_error("--profiles and --syncs are options of compare, not %s", c->command);
 	if (c->results && strcmp(c->command, "compare") != 0)
@@ -544,6 +592,10 @@ static char *recorded_command(const struct cli *c, const char *argv0)
 		rpb_cmd_word(f, "--start-postgres");
 	if (c->quiet)
 		rpb_cmd_word(f, "--quiet");
+	if (c->verify)
+		rpb_cmd_word(f, "--verify");
+	if (c->clean_stores)
+		rpb_cmd_word(f, "--clean-stores");
 	if (c->baseline)
 		rpb_cmd_opt(f, "--baseline", c->baseline);
 	if (c->max_regress)
@@ -856,6 +908,74 @@ static int stop_server(bool quiet, const char *pgdir)
 	return 0;
 }
 
+/* 1.1 GiB, 340.0 KiB: binary units, as the runs' text lines. */
+static void human_bytes(char *buf, size_t n, uint64_t b)
+{
+	static const char *const unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+	double v = (double)b;
+	size_t u = 0;
+	while (v >= 1024 && u < 4)
+		v /= 1024, u++;
+	if (u)
+		snprintf(buf, n, "%.1f %s", v, unit[u]);
+	else
+		snprintf(buf, n, "%" PRIu64 " bytes", b);
+}
+
+/* --verify, once the runs are done and before the server goes: each run's
+ * line kept in v. */
+static int verify_stores(const struct cli *cl, const struct rpb_cmp *c, const struct rpb_cmp_plan *p,
+			 struct rpb_cmp_verified *v)
+{
+	char msg[8192];
+	if (!cl->quiet) {
+		printf("== verifying every run's store\n");
+		fflush(stdout);
+	}
+	if (rpb_cmp_verify_runs(c, p->bindir, p->dsn, v, msg, sizeof msg) == 0)
+		return EXIT_OK;
+	fprintf(stderr, "rpbench: %s\n", msg);
+	return EXIT_ENV;
+}
+
+/* After everything is written: each failed verify named; rc, or
+ * EXIT_VERIFY when it is EXIT_OK or EXIT_REGRESSED (lost data outranks a
+ * slower figure). */
+static int verify_end(const struct rpb_cmp_verified *v, const char *out, int rc)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (v->runs[i].exit != 0 && v->runs[i].exit != RPB_VERIFY_SKIPPED)
+			fprintf(stderr, "rpbench: the store of the %s run failed its verify (exit %d: %s); its store and results are kept in %s\n",
+				v->runs[i].name, v->runs[i].exit, v->runs[i].result, out);
+	return rpb_cmp_verify_failures(v) && (rc == EXIT_OK || rc == EXIT_REGRESSED) ? EXIT_VERIFY : rc;
+}
+
+/* --clean-stores removes the stores compare made; without it, where they
+ * are and what they take. */
+static int stores_end(const struct cli *cl, const struct rpb_cmp_verified *v, const char *out, int rc)
+{
+	char msg[8192], size[32];
+	size_t count, kept;
+	uint64_t bytes;
+	if (!cl->clean_stores) {
+		bytes = rpb_cmp_stores_usage(out, &count);
+		human_bytes(size, sizeof size, bytes);
+		if (count && !cl->quiet)
+			printf("stores kept: %s under %s/stores/*; --clean-stores removes them\n", size, out);
+		return rc;
+	}
+	int bad = rpb_cmp_stores_clean(out, cl->verify ? v : NULL, &count, &bytes, &kept, msg, sizeof msg);
+	human_bytes(size, sizeof size, bytes);
+	if (!cl->quiet)
+		printf("stores removed: %zu (%s)%s\n", count, size,
+		       kept ? "; the stores of runs that failed their verify are kept" : "");
+	if (bad) {
+		fprintf(stderr, "rpbench: %s\n", msg);
+		return rc ? rc : EXIT_ENV;
+	}
+	return rc;
+}
+
 static int cmd_compare_run(const struct cli *cl, const char *command)
 {
 	struct rpb_cmp_plan p = {0};
@@ -907,6 +1027,10 @@ static int cmd_compare_run(const struct cli *cl, const char *command)
 	rc = rpb_exec_runs(&p, &c, msg, sizeof msg) != 0 ? EXIT_ENV : EXIT_OK;
 	if (rc)
 		fprintf(stderr, "rpbench: %s\n", msg);
+	static struct rpb_cmp_verified verified; /* large: a line per run */
+	verified.n = 0;
+	if (!rc && cl->verify && !rpb_exec_signal())
+		rc = verify_stores(cl, &c, &p, &verified);
 	if (stop_server(cl->quiet, pgdir) != 0)
 		rc = rc ? rc : EXIT_ENV;
 	if (!rc && rpb_cmp_check(&c, msg, sizeof msg) != 0) {
@@ -920,12 +1044,21 @@ static int cmd_compare_run(const struct cli *cl, const char *command)
 	/* The runs are done and written: a baseline refused now leaves them. */
 	if (!rc && cl->baseline && !(rc = baseline_judge(&bl, &c, cl)))
 		rc = baseline_files(&bl, out);
+	if (!rc && cl->verify && rpb_cmp_verify_add(&verified, out, msg, sizeof msg) != 0) {
+		fprintf(stderr, "rpbench: %s\n", msg);
+		rc = EXIT_ENV;
+	}
+	bool written = !rc;
 	if (!rc) {
 		if (!cl->quiet)
 			printf("\n");
 		rpb_report_print(&c, stdout);
 		if (cl->baseline)
 			rpb_bl_print(&bl, stdout);
+		if (cl->verify) {
+			printf("\n");
+			rpb_cmp_verify_print(&verified, stdout);
+		}
 		if (!cl->quiet)
 			printf("\nTable: %s/compare.md, compare.json; report: %s/report/index.html\n", out, out);
 		fflush(stdout);
@@ -940,12 +1073,15 @@ static int cmd_compare_run(const struct cli *cl, const char *command)
 		}
 		if (cl->baseline)
 			rc = baseline_end(&bl, &c, cl, rc);
+		if (cl->verify)
+			rc = verify_end(&verified, out, rc);
 	}
 	if (rpb_exec_signal()) {
 		fprintf(stderr, "rpbench: stopped by %s; no further run was started\n",
 			rpb_exec_signal() == SIGINT ? "SIGINT" : "SIGTERM");
 		rc = EXIT_SIGNAL;
-	}
+	} else if (written) /* the stores go only once the compare is written */
+		rc = stores_end(cl, &verified, out, rc);
 	rpb_bl_free(&bl);
 	rpb_cmp_free(&c);
 	return rc;

@@ -42,6 +42,7 @@ static void help_fits(const char *cap, const char *program, const char *a1, cons
 
 Test(e2e_help, every_help_fits_100_columns, .fini = e2e_cleanup)
 {
+	setenv("COLUMNS", "100", 1); /* the widest terminal this layout is checked for */
 	struct e2e_env e;
 	e2e_env_init(&e, "null");
 	for (size_t i = 0; i < sizeof programs / sizeof programs[0]; i++) {
@@ -54,6 +55,97 @@ Test(e2e_help, every_help_fits_100_columns, .fini = e2e_cleanup)
 	help_fits(e.cap, "rpbench", "help", "compare");
 	help_fits(e.cap, "rpbench", "help", "report");
 	e2e_env_fini(&e);
+}
+
+/* The longest line of a help's prose: rpbench compare's has no table. */
+static size_t widest(const char *cap, const char *columns, const char *a1, const char *a2)
+{
+	if (columns)
+		setenv("COLUMNS", columns, 1);
+	else
+		unsetenv("COLUMNS");
+	struct e2e_args a = {0};
+	e2e_args_add(&a, RPB_BINARY_DIR "/bin/rpbench", a1, a2, NULL);
+	char *out = e2e_exec_expect(cap, &a, 0);
+	size_t most = 0;
+	for (const char *line = out; *line;) {
+		size_t n = strcspn(line, "\n");
+		/* The usage lines and the examples are commands, shown whole. */
+		if (n > most && strncmp(line, "  rpbench ", 10) && strncmp(line, "usage: ", 7) &&
+		    strncmp(line, "       rpbench", 14) && strncmp(line, "                ", 16))
+			most = n;
+		line += n + (line[n] == '\n');
+	}
+	free(out);
+	return most;
+}
+
+/* Text is wrapped to COLUMNS, clamped to 40..200, else to 80. */
+Test(e2e_help, width_follows_columns, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "null");
+	size_t dflt = widest(e.cap, NULL, "compare", "--help");
+	cr_assert(dflt <= 80 && dflt > 70, "without COLUMNS the widest line is %zu", dflt);
+	cr_assert_eq(widest(e.cap, "abc", "compare", "--help"), dflt, "COLUMNS=abc is not 80");
+	size_t narrow = widest(e.cap, "60", "compare", "--help");
+	cr_assert(narrow <= 60 && narrow > 50, "COLUMNS=60: widest line %zu", narrow);
+	size_t least = widest(e.cap, "5", "compare", "--help");
+	cr_assert(least <= 40 && least > 30, "COLUMNS=5 is not clamped to 40: %zu", least);
+	size_t wide = widest(e.cap, "1000", "compare", "--help");
+	cr_assert(wide <= 200 && wide > 100, "COLUMNS=1000 is not clamped to 200: %zu", wide);
+	unsetenv("COLUMNS");
+	e2e_env_fini(&e);
+}
+
+/* --help SECTION: [run], a pattern's section, a backend's tuning options;
+ * an unknown section is one line naming the known ones, exit 1. */
+Test(e2e_help, help_sections, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "sqlite");
+	struct e2e_args a = {0};
+	e2e_args_add(&a, e.bin, "--help", "ingest", NULL);
+	char *out = e2e_exec_expect(e.cap, &a, 0);
+	cr_assert(strstr(out, "[ingest]  (the section selects the ingest pattern)"), "%s", out);
+	cr_assert(!strstr(out, "[run]") && !strstr(out, "usage:"), "more than [ingest]: %s", out);
+	free(out);
+	a.n = 0;
+	e2e_args_add(&a, e.bin, "--help", "run", NULL);
+	out = e2e_exec_expect(e.cap, &a, 0);
+	cr_assert(strstr(out, "[run]") && strstr(out, "threads") && !strstr(out, "[ingest]"), "%s", out);
+	free(out);
+	a.n = 0;
+	e2e_args_add(&a, e.bin, "--help", "sqlite", NULL);
+	out = e2e_exec_expect(e.cap, &a, 0);
+	cr_assert(strstr(out, "[sqlite] tuning options"), "%s", out);
+	free(out);
+	a.n = 0;
+	e2e_args_add(&a, e.bin, "--help", "nope", NULL);
+	struct e2e_proc p;
+	e2e_exec(&p, e.cap, &a);
+	e2e_assert_refusal(&p, 1, "no help section 'nope'; the sections: run, ingest, metadata", NULL);
+	e2e_proc_free(&p);
+	e2e_env_fini(&e);
+}
+
+/* The man pages: EXAMPLES, and an EXIT STATUS block per command. */
+Test(e2e_help, man_pages_have_examples_and_exit_status, .fini = e2e_cleanup)
+{
+	char *page = e2e_slurp(RPB_BINARY_DIR "/man/rpbench.1", NULL);
+	cr_assert_not_null(page);
+	cr_assert(strstr(page, ".SH EXAMPLES") && strstr(page, "rpbench compare ci\\-ingest"), "%s", page);
+	const char *st = strstr(page, ".SH EXIT STATUS");
+	cr_assert(st && strstr(st, "\\fBcompare\\fR") && strstr(st, "\\fBreport\\fR") &&
+		  strstr(st, "\\fBsweep\\fR"), "%s", page);
+	free(page);
+	if (!e2e_exists(RPB_BINARY_DIR "/man/rpbench-sqlite.1"))
+		return;
+	page = e2e_slurp(RPB_BINARY_DIR "/man/rpbench-sqlite.1", NULL);
+	cr_assert(strstr(page, ".SH EXAMPLES") && strstr(page, "rpbench\\-sqlite verify res"), "%s", page);
+	st = strstr(page, ".SH EXIT STATUS");
+	cr_assert(st && strstr(st, "\\fBrun, load\\fR") && strstr(st, "\\fBverify\\fR"), "%s", page);
+	free(page);
 }
 
 /* The usage lines name only the store options the backend takes. */
@@ -182,6 +274,7 @@ Test(e2e_help, start_postgres_finds_pg_throwaway_beside_the_program, .fini = e2e
  * used and they stay; one that holds a result file is refused. */
 Test(e2e_help, out_is_what_the_help_says, .fini = e2e_cleanup)
 {
+	setenv("COLUMNS", "200", 1); /* the phrase on one line */
 	struct e2e_env e;
 	e2e_env_init(&e, "null");
 	struct e2e_args a = {0};

@@ -130,3 +130,28 @@ Test(e2e_null, quota_run_store_at_ext4_root_refused, .fini = e2e_cleanup)
 	quota_refused(&e, "holds lost+found", "--size", "8M", "--fs", "ext4", "--", e.bin, "run",
 		      E2E_CI_INGEST, "--dir={quota}", "--out", e.out, NULL);
 }
+
+#ifdef RPB_HAVE_SQLITE
+/* A disk full under quota-run fills the file system, not sqlite.max_pages:
+ * the hint says so, and does not offer to raise max_pages. */
+Test(e2e_null, quota_run_disk_full_names_the_file_system, .fini = e2e_cleanup)
+{
+	if (geteuid() != 0)
+		cr_skip_test("ext4 under quota-run needs root");
+	struct e2e_env e;
+	e2e_env_init(&e, "sqlite");
+	struct e2e_args a = {.n = 0};
+	e2e_args_add(&a, "bash", QUOTA_RUN, "--size", "8M", "--", e.bin, "run", E2E_CI_INGEST,
+		      "--set", "ops=0", "--out", e.out, "--quiet", NULL);
+	struct e2e_proc p;
+	e2e_exec(&p, e.cap, &a);
+	e2e_assert_code(&p, 3);
+	json_t *r = e2e_result(e.out);
+	const char *msg = e2e_jstr(r, "errors.disk-full.first_message");
+	cr_assert(msg && strstr(msg, "the file system holding the store is full"), "%s", msg);
+	cr_assert(!strstr(msg, "max_pages"), "%s", msg);
+	json_decref(r);
+	e2e_proc_free(&p);
+	e2e_env_fini(&e);
+}
+#endif

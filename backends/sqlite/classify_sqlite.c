@@ -99,6 +99,9 @@ Test(sqlite_native, max_pages_gives_disk_full)
 	cr_assert_eq(st, RPB_DISK_FULL, "got %s: %s", rpb_status_name(st), err.msg);
 	cr_assert_eq(err.native & 0xff, SQLITE_FULL, "native %d", err.native);
 	cr_assert(strstr(err.msg, "database or disk is full"), "%s", err.msg);
+	/* max_pages filled, not the file system: the fix is the limit. */
+	cr_assert(strstr(err.msg, "the store reached sqlite.max_pages; raise it"), "%s", err.msg);
+	cr_assert(!strstr(err.msg, "free"), "%s", err.msg);
 	/* The failure rolled the transaction back. */
 	st = s.b->commit(a, &err);
 	cr_assert_eq(st, RPB_INVALID, "commit after a failed put: %s", rpb_status_name(st));

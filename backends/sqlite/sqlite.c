@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 
 #include <sqlite3.h>
@@ -168,11 +169,22 @@ enum rpb_status rpb_sqlite_classify(int code)
 	}
 }
 
-/* One short fix per class, so every message names problem and remedy. */
-static const char *sq_hint(enum rpb_status cls)
+/* One short fix per class, so every message names problem and remedy. A
+ * disk full names what filled, so the fix offered is the one that helps:
+ * the store's own sqlite.max_pages limit when one is set and the file
+ * system still has room (1 MiB: more than a page and its journal), else the
+ * file system. (SQLite's write of a full disk clears the OS error, so
+ * ENOSPC cannot be told from it.) */
+static const char *sq_hint(const struct rpb_store *st, enum rpb_status cls)
 {
+	struct statvfs fs;
 	switch (cls) {
-	case RPB_DISK_FULL: return "free disk space or raise max_pages";
+	case RPB_DISK_FULL:
+		if (st->tune.max_pages &&
+		    (statvfs(st->path, &fs) != 0 || (uint64_t)fs.f_bavail * fs.f_frsize >= 1u << 20))
+			return "the store reached sqlite.max_pages; raise it (0: no limit)";
+		return "the file system holding the store is full; free space there or give the "
+		       "store a larger one";
 	case RPB_TXN_TIMEOUT: return "the transaction was interrupted and rolled back";
 	case RPB_CONFLICT: return "another session holds the write lock; retry or raise busy_timeout";
 	case RPB_CORRUPT: return "the file is damaged or not an SQLite database; recreate the store";
@@ -203,13 +215,13 @@ static enum rpb_status sq_class(sqlite3 *db, int code)
 }
 
 /* Reports a failure of rc on db during what (open-time: no transaction). */
-static enum rpb_status sq_db_fail(sqlite3 *db, int rc, const char *what, const char *path,
-				  struct rpb_err *err)
+static enum rpb_status sq_db_fail(const struct rpb_store *st, sqlite3 *db, int rc,
+				  const char *what, struct rpb_err *err)
 {
 	int code = sq_code(db, rc);
 	enum rpb_status cls = sq_class(db, code);
-	return rpb_err_set(err, cls, code, NULL, "sqlite %s %s: %s; %s", what, path,
-			   db ? sqlite3_errmsg(db) : sqlite3_errstr(rc), sq_hint(cls));
+	return rpb_err_set(err, cls, code, NULL, "sqlite %s %s: %s; %s", what, st->path,
+			   db ? sqlite3_errmsg(db) : sqlite3_errstr(rc), sq_hint(st, cls));
 }
 
 static char sq_version_buf[64];
@@ -290,7 +302,7 @@ static enum rpb_status sq_connect(struct rpb_store *st, bool create, sqlite3 **o
 			sqlite3_wal_hook(db, sq_wal_hook, st); /* after the pragma, which sets SQLite's */
 	}
 	if (rc != SQLITE_OK) {
-		enum rpb_status cls = sq_db_fail(db, rc, "open", st->path, err);
+		enum rpb_status cls = sq_db_fail(st, db, rc, "open", err);
 		sqlite3_close(db);
 		*out = NULL;
 		return cls;
@@ -369,7 +381,7 @@ static enum rpb_status sq_schema(struct rpb_store *st, struct rpb_err *err)
 		rc = sqlite3_exec(st->keeper, "COMMIT", NULL, NULL, NULL);
 	if (rc == SQLITE_OK)
 		return RPB_OK;
-	enum rpb_status cls = sq_db_fail(st->keeper, rc, "schema", st->path, err);
+	enum rpb_status cls = sq_db_fail(st, st->keeper, rc, "schema", err);
 	if (!sqlite3_get_autocommit(st->keeper))
 		sqlite3_exec(st->keeper, "ROLLBACK", NULL, NULL, NULL);
 	return cls;
@@ -544,7 +556,7 @@ static enum rpb_status sq_session_open(struct rpb_store *st, struct rpb_session 
 	if (rc == SQLITE_OK)
 		rc = sq_prepare(s->db, "ROLLBACK", &s->rollback);
 	if (rc != SQLITE_OK) {
-		rs = sq_db_fail(s->db, rc, "prepare on", st->path, err);
+		rs = sq_db_fail(st, s->db, rc, "prepare on", err);
 		sq_session_free(s);
 		return rs;
 	}
@@ -587,7 +599,8 @@ static enum rpb_status sq_fail(struct rpb_session *s, sqlite3_stmt *stmt, int rc
 	if (atomic_load_explicit(&s->interrupted, memory_order_acquire))
 		cls = RPB_TXN_TIMEOUT; /* SQLITE_BUSY from the busy handler giving up, ... */
 	rpb_err_set(err, cls, code, NULL, "sqlite %s%s%s: %s; %s", what, table ? " " : "",
-		    table ? table : "", sqlite3_errmsg(s->db), sq_hint(cls));
+		    table ? table : "", sqlite3_errmsg(s->db),
+		    sq_hint(s->store, cls));
 	if (stmt)
 		sqlite3_reset(stmt);
 	sq_abort(s);

@@ -1,13 +1,25 @@
 /* Help text and man pages from the same calls (help.h). */
 #include <ctype.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "help.h"
 
+int rpb_help_width(void)
+{
+	const char *cols = getenv("COLUMNS");
+	char *end;
+	long v = cols && *cols ? strtol(cols, &end, 10) : 0;
+	if (!cols || !*cols || *end || v <= 0)
+		return 80;
+	return v < 40 ? 40 : v > 200 ? 200 : (int)v;
+}
+
 void rpb_help_wrap(FILE *f, const char *text, int col, int first_col)
 {
-	int at = first_col, room = RPB_HELP_WIDTH - col;
+	const int width = rpb_help_width();
+	int at = first_col, room = width - col;
 	bool line_empty = true;
 	if (room < 20)
 		room = 20;
@@ -22,7 +34,7 @@ void rpb_help_wrap(FILE *f, const char *text, int col, int first_col)
 		const char *next = text + len;
 		if (next[0] == ' ' && next[1] == '=' && next[2] == ' ')
 			unit += 3 + strcspn(next + 3, " ");
-		if (!line_empty && at + 1 + (int)unit > RPB_HELP_WIDTH) {
+		if (!line_empty && at + 1 + (int)unit > width) {
 			fprintf(f, "\n%*s", col, "");
 			at = col;
 			line_empty = true;

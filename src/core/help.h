@@ -1,13 +1,16 @@
 /* --help and the man pages from one source: a program describes its help
  * once through these calls, and they write it either as text for a terminal
- * (wrapped at words to RPB_HELP_WIDTH columns, never inside a word) or as a
- * roff man page. */
+ * (wrapped at words to rpb_help_width() columns, never inside a word) or
+ * as a roff man page. */
 #ifndef RPB_HELP_H
 #define RPB_HELP_H
 
 #include <stdio.h>
 
-#define RPB_HELP_WIDTH 100
+/* The text's width: COLUMNS when it is a number, clamped to 40..200 (a
+ * narrower text has no room for a term and its meaning, a wider one is
+ * hard to read), else 80. */
+int rpb_help_width(void);
 
 enum rpb_help_format { RPB_HELP_TEXT, RPB_HELP_MAN };
 

@@ -1019,6 +1019,22 @@ static struct help_widths section_widths(const struct rpb_optdef *table)
 	return w;
 }
 
+bool rpb_job_print_help_section(struct rpb_help *h, const char *section)
+{
+	struct help_widths w;
+	if (!strcmp(section, "run")) {
+		w = section_widths(run_options);
+		print_section(h, &w, "run", run_options, false);
+		return true;
+	}
+	const struct rpb_pattern *p = rpb_pattern_find(section);
+	if (!p || !p->options)
+		return false;
+	w = section_widths(p->options);
+	print_section(h, &w, p->name, p->options, true);
+	return true;
+}
+
 void rpb_job_print_help(struct rpb_help *h)
 {
 	/* Column widths per section: YCSB's long property names would leave no

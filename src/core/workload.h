@@ -116,6 +116,9 @@ json_t *rpb_job_to_json(const struct rpb_job *job);
 int rpb_job_from_json(struct rpb_job *job, const json_t *obj, char *msg, size_t n);
 /* Prints every option: section, key, default, range or values, help. */
 struct rpb_help;
+/* One section of that help: "run" or a pattern's name; false when there is
+ * no such section. */
+bool rpb_job_print_help_section(struct rpb_help *h, const char *section);
 void rpb_job_print_help(struct rpb_help *h);
 /* The job's pattern name, or "none". */
 const char *rpb_job_pattern_name(const struct rpb_job *job);

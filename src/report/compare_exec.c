@@ -93,6 +93,7 @@ struct stream {
 	size_t len;
 	FILE *echo;   /* where lines go (prefixed), or NULL */
 	char last[1024]; /* the last non-empty line */
+	char first[1024]; /* the first non-empty line */
 };
 
 struct child {
@@ -109,6 +110,8 @@ static void emit(struct child *ch, struct stream *s, const char *line, size_t le
 		fprintf(ch->log, "%.*s\n", (int)len, line);
 	if (len)
 		snprintf(s->last, sizeof s->last, "%.*s", (int)len, line);
+	if (len && !s->first[0])
+		snprintf(s->first, sizeof s->first, "%.*s", (int)len, line);
 	if (s->echo) {
 		fprintf(s->echo, "[%s] %.*s\n", ch->prefix, (int)len, line);
 		fflush(s->echo);
@@ -397,6 +400,36 @@ int rpb_exec_runs(const struct rpb_cmp_plan *p, struct rpb_cmp *c, char *msg, si
 						return -1;
 				}
 	return 0;
+}
+
+int rpb_exec_verify(const char *bindir, const char *backend, const char *dir, const char *dsn,
+		    char *line, size_t ln, char *msg, size_t n)
+{
+	char bin[RPB_CMP_PATH + 64];
+	snprintf(bin, sizeof bin, "%s/rpbench-%s", bindir, backend);
+	const char *argv[8];
+	size_t a = 0;
+	argv[a++] = bin;
+	argv[a++] = "verify";
+	argv[a++] = dir;
+	struct rpb_child_args secrets; /* a DSN with a password stays out of argv */
+	if (rpb_child_args_add(&secrets, argv, &a, NULL, 0, rpb_exec_is_server(backend) ? dsn : NULL,
+			       msg, n) != 0)
+		return -2;
+	argv[a] = NULL;
+	struct child ch = {.prefix = backend, .forward = true};
+	if (spawn(&ch, (char *const *)argv, msg, n) != 0) {
+		rpb_child_args_remove(&secrets);
+		return -2;
+	}
+	int code = finish(&ch);
+	rpb_child_args_remove(&secrets);
+	/* verify's own line: "verified N objects: ..." on stdout, or its one
+	 * error line on stderr. */
+	snprintf(line, ln, "%s", code == 0 || !ch.err.last[0] ? ch.out.first : ch.err.last);
+	if (!line[0])
+		snprintf(line, ln, "no output (exit %d)", code);
+	return code;
 }
 
 /* ---- the throwaway server ---- */

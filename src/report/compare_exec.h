@@ -59,6 +59,13 @@ const char *rpb_exec_exit_meaning(int code);
  * be started at all or its results directory is unreadable. */
 int rpb_exec_runs(const struct rpb_cmp_plan *p, struct rpb_cmp *c, char *msg, size_t n);
 
+/* rpbench-<backend> verify DIR (the DSN handed on for a server backend,
+ * out of argv when it holds a password): its exit code, or -2 when it could
+ * not start (msg); line gets verify's one-line result (its first line of
+ * output, or its error line). */
+int rpb_exec_verify(const char *bindir, const char *backend, const char *dir, const char *dsn,
+		    char *line, size_t ln, char *msg, size_t n);
+
 /* pg-throwaway start: makes a new directory under /tmp (dir), starts the
  * server there and returns its DSN. pg-throwaway's own messages go to
  * stderr. On failure the directory is already removed again. */
