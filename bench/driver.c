@@ -733,7 +733,7 @@ static int cmd_run(const struct rpb_backend *b, struct cli *c, const char *prog,
 	cfg.lock = RPB_LOCK_RUN;
 	if (b->open(&cfg, &rn.store, &err) != RPB_OK) {
 		snprintf(msg, sizeof msg, "%s", err.msg);
-		rc = err.status == RPB_INVALID && strstr(err.msg, "option") ? RPB_EXIT_USAGE : RPB_EXIT_ENV;
+		rc = err.status == RPB_INVALID && err.user_input ? RPB_EXIT_USAGE : RPB_EXIT_ENV;
 		goto fail;
 	}
 	if (rpb_store_claim(b, rn.store, c->fresh, msg, sizeof msg) != 0)

@@ -38,8 +38,6 @@ enum { EXIT_VERIFY = 7 };
 #define MAX_ITEMS 256
 #define MAX_BACKENDS 16
 
-static const char *const known_backends[] = {"leveldb", "sqlite", "postgres", "null"};
-
 /* The backends a results directory may name: those of this build. */
 static bool backend_known(const char *name)
 {
@@ -324,12 +322,17 @@ static int parse_backends(struct cli *c, const char *list)
 	for (char *save = NULL, *b = strtok_r(c->backend_list, ",", &save); b;
 	     b = strtok_r(NULL, ",", &save)) {
 		bool known = false;
-		char shown[RPB_SHOWN_SIZE];
-		for (size_t i = 0; i < sizeof known_backends / sizeof known_backends[0]; i++)
-			known |= !strcmp(b, known_backends[i]);
-		if (!known)
-			return usage_error("unknown backend '%s' in --backends (backends: leveldb, sqlite, postgres, null)",
-					   rpb_text_shown(shown, sizeof shown, b));
+		char shown[RPB_SHOWN_SIZE], names[256] = "";
+		for (size_t i = 0; rpb_backend_names[i]; i++) {
+			known |= !strcmp(b, rpb_backend_names[i]);
+			rpb_cat(names, sizeof names, "%s%s", i ? ", " : "", rpb_backend_names[i]);
+		}
+		if (!known) {
+			char what[RPB_SHOWN_SIZE + 300];
+			snprintf(what, sizeof what, "'%s' in --backends (backends: %s)",
+				 rpb_text_shown(shown, sizeof shown, b), names);
+			return usage_error("unknown backend %s", what);
+		}
 		for (size_t i = 0; i < c->nbackends; i++)
 			if (!strcmp(c->backends[i], b))
 				return usage_error("backend '%s' is named twice in --backends; use --repeat to run it again", b);
@@ -1190,6 +1193,7 @@ static int cmd_sweep(const struct cli *cl)
 
 int main(int argc, char **argv)
 {
+	rpb_exec_backends(rpb_backends);
 	struct cli cl;
 	int rc = parse_cli(&cl, argc, argv);
 	if (rc)

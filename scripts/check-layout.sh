@@ -6,7 +6,11 @@
 #  2. the core names no pattern and no report file, a pattern no other
 #     pattern's and no report file, report no pattern's (includes by path
 #     are refused too: the include directories already keep bare names apart);
-#  3. only src/core/dist_mpi.c and dist_mpi_merge.c include <mpi.h>: everything
+#  3. a backend is its folder: no backend includes another backend's header
+#     (nor src/ or bench/ any backend's), and no C file of src/ or bench/
+#     names a backend in a string literal ("sqlite") but those of the
+#     allow-list below;
+#  4. only src/core/dist_mpi.c and dist_mpi_merge.c include <mpi.h>: everything
 #     else reaches MPI through src/core/dist.h (dist_none.c without MPI).
 # Usage: scripts/check-layout.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
@@ -35,7 +39,8 @@ for a in "${archives[@]}" "$registry"; do
 	dir=${dir%%/CMakeFiles/*}
 	lib=$(basename "$a" .a)
 	lib=${lib#lib}
-	[ "$a" = "$registry" ] || grep -qE "add_library\\($lib( |$)|rpb_add_pattern\\(${lib#rpb_pattern_}( |$)" \
+	[ "$a" = "$registry" ] ||
+		grep -qE "add_library\\($lib( |$)|rpb_add_pattern\\(${lib#rpb_pattern_}( |$)|rpb_add_backend\\(${lib#rpb_backend_}( |$)|rpb_backend_registry\\($lib( |$)" \
 		"$top/$dir/CMakeLists.txt" 2>/dev/null || continue
 	nm -A "$a" 2>/dev/null | awk -v dir="$dir" '{
 		file = $1; sub(/:[^:]*$/, "", file); n = split(file, p, ":"); obj = p[n]
@@ -76,7 +81,29 @@ for p in ${patterns//|/ }; do
 	check_includes "src/patterns/$p" "\.\./|${others:-^$}|$report_headers" \
 		"another pattern's or report headers"
 done
-# ---- 3. MPI stays behind src/core/dist.h: only dist_mpi*.c include it ----
+# ---- 3. backends are folders: their names and headers stay inside ----
+backends=$(cd "$top/backends" && ls -d */ | tr -d / | paste -sd'|')
+backend_headers=$(cd "$top/backends" && find . -mindepth 2 -name '*.h' -printf '%f\n' |
+	sed 's/\./\\./' | paste -sd'|')
+check_includes src "$backend_headers" "a backend's header (use struct rpb_backend and its flags)"
+check_includes bench "$backend_headers" "a backend's header (use struct rpb_backend and its flags)"
+for b in ${backends//|/ }; do
+	others=$(cd "$top/backends" && find . -mindepth 2 -name '*.h' ! -path "./$b/*" -printf '%f\n' |
+		sed 's/\./\\./' | paste -sd'|')
+	check_includes "backends/$b" "\.\./|${others:-^$}" "another backend's headers"
+done
+# Where user-facing text or a fixed look must name a backend (file: why):
+#   src/report/figure.c: each known backend's fixed colour in every report;
+#   src/report/compare.c: the server's product name in the version row.
+name_allowed='^src/report/(figure|compare)\.c:'
+names=$(cd "$top" && grep -rnE "\"($backends)\"" --include='*.c' --include='*.h' src bench |
+	grep -vE "$name_allowed" || true)
+if [ -n "$names" ]; then
+	echo "$prog: a backend's name outside backends/ (ask its flags or hooks instead; docs/architecture.md):" >&2
+	echo "$names" | sed 's/^/  /' >&2
+	status=1
+fi
+# ---- 4. MPI stays behind src/core/dist.h: only dist_mpi*.c include it ----
 mpi_users=$(cd "$top" && grep -rlE '^#include <mpi\.h>' src backends bench tests 2>/dev/null |
 	grep -vE '^src/core/dist_mpi(_merge)?\.[ch]$' || true)
 if [ -n "$mpi_users" ]; then

@@ -11,15 +11,23 @@
 # against data/schema/);
 # with --test also chromium, for scripts/screenshots.sh.
 # As root it runs apt-get; otherwise it prints the exact command and exits 2.
+# Each backend's own packages are its folder's backends/<name>/packages.txt
+# (this runs before CMake on a fresh machine, so it reads the files itself).
 set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
 
 packages=(
-	build-essential cmake pkg-config
-	libleveldb-dev libsnappy-dev libsqlite3-dev sqlite3 libpq-dev postgresql postgresql-client
+	build-essential cmake pkg-config libpq-dev
 	libxxhash-dev libcriterion-dev libinih-dev libjansson-dev libssl-dev
 	gnuplot-nox libxml2-utils jq util-linux procps e2fsprogs man-db dpkg-dev strace
 	clang libclang-rt-14-dev jmeter libopenmpi-dev openmpi-bin python3-jsonschema
 )
+for f in "$top"/backends/*/packages.txt; do
+	while read -r p _; do
+		case "$p" in '' | '#'*) continue ;; esac
+		case " ${packages[*]} " in *" $p "*) ;; *) packages+=("$p") ;; esac
+	done <"$f"
+done
 # --test: also what scripts/screenshots.sh needs to look at the reports
 # (optional; no test or CI stage depends on it).
 if [ "${1:-}" = "--test" ]; then

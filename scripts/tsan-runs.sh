@@ -8,7 +8,9 @@
 # PostgreSQL server (postgres.read_dsn) the split sessions and the gauge
 # sampler. A YCSB load and a workload D run in four threads cover the shared
 # acknowledged insert counter that latest reads. Expects RPB_TEST_PG_DSN and PGHOST (pg-throwaway run) for
-# PostgreSQL.
+# PostgreSQL. The backends are the build's (backends.txt: name and kind, a
+# server's runs get --dsn, an embedded one's --dir, one that stores nothing
+# has nothing to verify).
 set -euo pipefail
 dir=$1
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,14 +33,14 @@ cases=(
 	"writers ci-harvest.ini 0 threads=2 ops=100 records=3000 writers=2 writer_rate=300"
 	"reaper ci-ingest.ini 3 threads=3 clients=2 ops=400 txn_timeout=100 inject=stall:3600000@150"
 )
-for b in null leveldb sqlite postgres; do
-	[ -x "$dir/bin/rpbench-$b" ] || continue
+[ -f "$dir/backends.txt" ] || { echo "tsan-runs.sh: no $dir/backends.txt; configure the build first" >&2; exit 2; }
+while read -r b kind <&3; do
 	for c in "${cases[@]}"; do
 		read -r name workload want sets <<<"$c"
-		[ "$b" = null ] && [ "$name" = reaper ] && continue
+		[ "$kind" = nothing ] && [ "$name" = reaper ] && continue
 		args=(--quiet --out "$out/$b-$name")
 		for s in $sets; do args+=(--set "$s"); done
-		if [ "$b" = postgres ]; then
+		if [ "$kind" = server ]; then
 			args+=(--dsn "$RPB_TEST_PG_DSN" --schema "tsan_${name}_$$")
 		else
 			args+=(--dir "$out/$b-$name-store")
@@ -50,27 +52,26 @@ for b in null leveldb sqlite postgres; do
 			cat "$out/$b-$name/summary.txt" 2>/dev/null || true
 			exit 1
 		fi
-		[ "$b" = null ] || "$dir/bin/rpbench-$b" verify "$out/$b-$name" >/dev/null
+		[ "$kind" = nothing ] || "$dir/bin/rpbench-$b" verify "$out/$b-$name" >/dev/null
 		echo "tsan $b $name: clean ($(sed -n 3p "$out/$b-$name/summary.txt" | cut -c1-110))"
 	done
-done
+done 3<"$dir/backends.txt"
 
 # YCSB: a load, then workload D (inserts and latest reads over the shared
 # acknowledged insert counter) in four threads, verified; YCSB's status
 # lines every 0.1 s read the threads' own measurements while they record.
-for b in null leveldb sqlite postgres; do
-	[ -x "$dir/bin/rpbench-$b" ] || continue
+while read -r b kind <&3; do
 	loc=(--dir "$out/$b-ycsb-store")
-	[ "$b" = postgres ] && loc=(--dsn "$RPB_TEST_PG_DSN" --schema "tsan_ycsb_$$")
+	[ "$kind" = server ] && loc=(--dsn "$RPB_TEST_PG_DSN" --schema "tsan_ycsb_$$")
 	for phase in load run; do
 		"$dir/bin/rpbench-$b" "$phase" "$top/data/workloads/ycsb/workloadd" -s \
 			-p status.interval=0.1 --out "$out/$b-ycsb-$phase" "${loc[@]}" -p threadcount=4 \
 			-p recordcount=2000 -p operationcount=4000 >/dev/null 2>"$out/$b-ycsb-$phase.err" ||
 			{ echo "tsan $b ycsb $phase: exited $?"; cat "$out/$b-ycsb-$phase.err"; exit 1; }
-		[ "$b" = null ] || "$dir/bin/rpbench-$b" verify "$out/$b-ycsb-$phase" >/dev/null
+		[ "$kind" = nothing ] || "$dir/bin/rpbench-$b" verify "$out/$b-ycsb-$phase" >/dev/null
 	done
 	echo "tsan $b ycsb: clean"
-done
+done 3<"$dir/backends.txt"
 
 if [ -x "$dir/bin/rpbench-postgres" ]; then
 	standby_dir=$(mktemp -d /tmp/rpbsb.XXXXXX)

@@ -8,6 +8,7 @@
 
 #include "fmt.h"
 #include "fsutil.h"
+#include "null_backend.h"
 #include "testutil.h"
 
 Test(core, status_names_round_trip)

@@ -15,6 +15,9 @@
 #include <string.h>
 
 #include "clock.h"
+#include "leveldb_backend.h"
+#include "postgres_backend.h"
+#include "sqlite_backend.h"
 #include "testutil.h"
 
 static rpb_slice S(const char *s)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends.h"
+#include "null_backend.h"
 #include "gauges.h"
 #include "runner.h"
 

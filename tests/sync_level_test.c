@@ -5,6 +5,8 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "postgres_backend.h"
+#include "sqlite_backend.h"
 #include "testutil.h"
 
 /* Reopens s with sync and, unless value is NULL, option = value. */

@@ -44,7 +44,7 @@ enum rpb_status rpb_cfg_u64(const struct rpb_store_cfg *cfg, const char *name,
 	v <<= shift;
 	char shown[CFG_SHOWN];
 	if (bad || v < min || v > max)
-		return rpb_err_set(err, RPB_INVALID, 0, NULL,
+		return rpb_err_usage(err,
 				   "option %s = '%s' is invalid: give an integer in [%" PRIu64 ", %" PRIu64 "]",
 				   name, rpb_text_shown(shown, sizeof shown, s), min, max);
 	*out = v;
@@ -70,7 +70,7 @@ enum rpb_status rpb_cfg_choice(const struct rpb_store_cfg *cfg, const char *name
 			n += (size_t)k;
 	}
 	char shown[CFG_SHOWN];
-	return rpb_err_set(err, RPB_INVALID, 0, NULL, "option %s = '%s' is invalid: give one of %s",
+	return rpb_err_usage(err, "option %s = '%s' is invalid: give one of %s",
 			   name, rpb_text_shown(shown, sizeof shown, s), list);
 }
 
@@ -83,7 +83,7 @@ enum rpb_status rpb_cfg_check(const struct rpb_store_cfg *cfg, const char *backe
 			known |= strcmp(sp->name, cfg->opts[i].key) == 0;
 		char shown[CFG_SHOWN];
 		if (!known)
-			return rpb_err_set(err, RPB_INVALID, 0, NULL,
+			return rpb_err_usage(err,
 					   "unknown %s option '%s'; see --help for the %s options",
 					   backend, rpb_text_shown(shown, sizeof shown, cfg->opts[i].key),
 					   backend);

@@ -61,6 +61,7 @@ enum rpb_status rpb_err_set(struct rpb_err *err, enum rpb_status st, int native,
 		return st;
 	err->status = st;
 	err->native = native;
+	err->user_input = false;
 	snprintf(err->sqlstate, sizeof err->sqlstate, "%s", sqlstate ? sqlstate : "");
 	va_list ap;
 	va_start(ap, fmt);
@@ -80,4 +81,18 @@ void rpb_err_clear(struct rpb_err *err)
 {
 	if (err)
 		memset(err, 0, sizeof *err);
+}
+
+enum rpb_status rpb_err_usage(struct rpb_err *err, const char *fmt, ...)
+{
+	if (!err)
+		return RPB_INVALID;
+	char msg[sizeof err->msg];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	rpb_err_set(err, RPB_INVALID, 0, NULL, "%s", msg);
+	err->user_input = true;
+	return RPB_INVALID;
 }

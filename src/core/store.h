@@ -58,12 +58,19 @@ struct rpb_err {
 	int native;        /* library code (SQLite extended code, errno, ...) or 0 */
 	char sqlstate[6];  /* PostgreSQL SQLSTATE, else "" */
 	char msg[256];     /* the native message, copied at once */
+	bool user_input;   /* RPB_INVALID from the user's own settings (a backend's
+			    * tuning option, rpb_cfg_*): a usage error, not the
+			    * environment's */
 };
 
 /* Fills err (may be NULL) and returns st. Never allocates. */
 enum rpb_status rpb_err_set(struct rpb_err *err, enum rpb_status st, int native,
 			    const char *sqlstate, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* Fills err as RPB_INVALID caused by the user's own setting (a tuning
+ * option's value): err->user_input, so the driver exits with its usage code. */
+enum rpb_status rpb_err_usage(struct rpb_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 void rpb_err_clear(struct rpb_err *err);
 
 /* The fixed set of tables. Each is an ordered map of its own. */
@@ -228,7 +235,7 @@ enum rpb_backend_flags {
 };
 
 struct rpb_backend {
-	const char *name;   /* "leveldb", "sqlite", "postgres", "null" */
+	const char *name;   /* its folder's name under backends/ */
 	int abi;            /* RPB_BACKEND_ABI */
 	unsigned flags;     /* enum rpb_backend_flags */
 	const struct rpb_optspec *options; /* NULL-terminated by name, may be NULL */

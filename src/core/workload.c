@@ -123,8 +123,16 @@ static const struct rpb_optdef run_options[] = {
 	{ .key = NULL },
 };
 
-static const char *const backend_sections[] = {"leveldb", "sqlite", "postgres", "null"};
-#define NBACKENDS (sizeof backend_sections / sizeof backend_sections[0])
+static const char *const no_backends[] = {NULL};
+static const char *const *backend_sections = no_backends;
+static size_t nbackend_sections;
+
+void rpb_job_backend_sections(const char *const *names)
+{
+	backend_sections = names ? names : no_backends;
+	for (nbackend_sections = 0; backend_sections[nbackend_sections]; nbackend_sections++)
+		;
+}
 
 enum sec_kind { SEC_UNKNOWN, SEC_RUN, SEC_PATTERN, SEC_BACKEND };
 
@@ -139,7 +147,7 @@ static enum sec_kind section_kind(const char *name, const struct rpb_pattern **p
 			*pat = p;
 		return SEC_PATTERN;
 	}
-	for (size_t i = 0; i < NBACKENDS; i++)
+	for (size_t i = 0; i < nbackend_sections; i++)
 		if (strcmp(name, backend_sections[i]) == 0)
 			return SEC_BACKEND;
 	return SEC_UNKNOWN;
@@ -150,7 +158,7 @@ static void list_sections(char *buf, size_t n)
 	rpb_cat(buf, n, "run");
 	for (size_t i = 0; i < rpb_pattern_count(); i++)
 		rpb_cat(buf, n, ", %s", rpb_pattern_at(i)->name);
-	for (size_t i = 0; i < NBACKENDS; i++)
+	for (size_t i = 0; i < nbackend_sections; i++)
 		rpb_cat(buf, n, ", %s", backend_sections[i]);
 }
 
@@ -211,7 +219,7 @@ static void unknown_section(char *err, size_t n, const char *name)
 	rpb_nearest_offer(&nr, "run");
 	for (size_t i = 0; i < rpb_pattern_count(); i++)
 		rpb_nearest_offer(&nr, rpb_pattern_at(i)->name);
-	for (size_t i = 0; i < NBACKENDS; i++)
+	for (size_t i = 0; i < nbackend_sections; i++)
 		rpb_nearest_offer(&nr, backend_sections[i]);
 	snprintf(err, n, "unknown section [%s]", rpb_shown(shown, sizeof shown, name));
 	rpb_nearest_hint(err, n, &nr, "[", "]");
@@ -1043,7 +1051,7 @@ void rpb_job_print_help(struct rpb_help *h)
 			print_section(h, &w, p->name, p->options, true);
 	}
 	char sections[128] = "";
-	for (size_t i = 0; i < NBACKENDS; i++)
+	for (size_t i = 0; i < nbackend_sections; i++)
 		rpb_cat(sections, sizeof sections, "%s[%s]", i ? " " : "", backend_sections[i]);
 	if (h->format == RPB_HELP_MAN)
 		fprintf(h->f, ".SS \"%s\"\n", sections);

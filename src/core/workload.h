@@ -83,6 +83,11 @@ struct rpb_job {
 	size_t nbackends;
 };
 
+/* The names a workload's backend sections may have (NULL-terminated; the
+ * list stays the caller's). The core knows no backend: the program's backend
+ * registry hands it every declared backend's name when it starts. Until then
+ * no backend section is accepted. */
+void rpb_job_backend_sections(const char *const *names);
 /* Fills every [run] option with its default; no pattern. */
 void rpb_job_defaults(struct rpb_job *job);
 /* Makes p the job's pattern, its options at their defaults (a no-op when it

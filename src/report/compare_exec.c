@@ -43,9 +43,29 @@ int rpb_exec_signal(void)
 	return caught;
 }
 
+static const struct rpb_backend *const *known;
+
+void rpb_exec_backends(const struct rpb_backend *const *list)
+{
+	known = list;
+}
+
+static unsigned backend_flags(const char *backend)
+{
+	for (size_t i = 0; known && known[i]; i++)
+		if (strcmp(known[i]->name, backend) == 0)
+			return known[i]->flags;
+	return 0;
+}
+
 bool rpb_exec_is_server(const char *backend)
 {
-	return strcmp(backend, "postgres") == 0;
+	return backend_flags(backend) & RPB_BF_SERVER;
+}
+
+bool rpb_exec_stores_nothing(const char *backend)
+{
+	return backend_flags(backend) & RPB_BF_STORES_NOTHING;
 }
 
 int rpb_exec_bindir(char *buf, size_t n, char *msg, size_t mn)

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "compare.h"
+#include "store.h"
 
 struct rpb_cmp_plan {
 	const char *workload;
@@ -32,8 +33,14 @@ struct rpb_cmp_plan {
 	char bindir[RPB_CMP_PATH];
 };
 
-/* Whether a backend is a server backend (runs take --dsn/--schema, not --dir). */
+/* The backends the runs may name (NULL-terminated, rpbench's registry; the
+ * list stays the caller's): report knows none of its own, only their flags. */
+void rpb_exec_backends(const struct rpb_backend *const *list);
+/* Whether a backend is a server backend (RPB_BF_SERVER: runs take
+ * --dsn/--schema, not --dir); false for one not in the list. */
 bool rpb_exec_is_server(const char *backend);
+/* Whether a backend keeps nothing (RPB_BF_STORES_NOTHING: no store to give). */
+bool rpb_exec_stores_nothing(const char *backend);
 
 /* The directory of the running executable (/proc/self/exe). */
 int rpb_exec_bindir(char *buf, size_t n, char *msg, size_t mn);

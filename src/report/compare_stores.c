@@ -25,10 +25,10 @@ int rpb_cmp_verify_runs(const struct rpb_cmp *c, const char *bindir, const char 
 		if (access(path, F_OK) != 0)
 			continue; /* nothing to check against: the run is named incomplete */
 		snprintf(v->runs[v->n].name, sizeof v->runs[v->n].name, "%s", r->name);
-		if (!strcmp(r->backend, "null")) {
+		if (rpb_exec_stores_nothing(r->backend)) {
 			v->runs[v->n].exit = RPB_VERIFY_SKIPPED;
 			snprintf(v->runs[v->n].result, sizeof v->runs[v->n].result,
-				 "not verified: the null backend keeps nothing");
+				 "not verified: the %s backend keeps nothing", r->backend);
 		} else {
 			int code = rpb_exec_verify(bindir, r->backend, r->dir, dsn, v->runs[v->n].result,
 						   sizeof v->runs[v->n].result, msg, n);

@@ -63,7 +63,7 @@ static bool small_buffers(const struct rpb_cmp *c, const struct rpb_cmp_backend 
 	for (size_t i = 0; i < b->nruns; i++) {
 		const struct rpb_cmp_run *r = &c->runs[b->runs[i]];
 		double bytes;
-		if (strcmp(r->backend, "postgres") || !setting_bytes(r->shared_buffers, &bytes) ||
+		if (!r->server || !setting_bytes(r->shared_buffers, &bytes) ||
 		    bytes > SMALL_SHARED_BUFFERS)
 			continue;
 		snprintf(buf, n, "Warning: %s ran with shared_buffers = %s, no more than PostgreSQL's "

@@ -134,14 +134,14 @@ static int run_one(const struct rpb_sweep_plan *p, struct point_run *r, char *ms
 	/* The --set list and the DSN, or the file that holds them when one
 	 * holds a secret: removed once the run has ended. */
 	struct rpb_child_args secrets;
-	bool pg = !strcmp(p->backend, "postgres");
+	bool pg = rpb_exec_is_server(p->backend);
 	if (rpb_child_args_add(&secrets, argv, &a, p->sets, p->nsets < 256 ? p->nsets : 256,
 			       pg ? p->dsn : NULL, msg, n) != 0)
 		return -1;
 	if (pg) {
 		argv[a++] = "--schema";
 		argv[a++] = schema;
-	} else if (strcmp(p->backend, "null")) {
+	} else if (!rpb_exec_stores_nothing(p->backend)) {
 		argv[a++] = "--dir";
 		argv[a++] = store;
 	}

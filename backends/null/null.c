@@ -3,6 +3,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "null_backend.h"
 #include "store.h"
 
 struct rpb_store {

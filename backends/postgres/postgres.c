@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 /* The registry gets this from CMake; this file needs the declarations too. */
-#include "backends.h"
+#include "postgres_backend.h"
 #include "clock.h"
 #include "dsn.h"
 #include "hostinfo.h"
@@ -544,8 +544,7 @@ static enum rpb_status pg_cfg_onoff(const struct rpb_store_cfg *cfg, const char 
 			*out = false;
 		else {
 			char shown[64];
-			return rpb_err_set(err, RPB_INVALID, 0, NULL,
-					   "option %s = '%s' is invalid: give on or off", name,
+			return rpb_err_usage(err, "option %s = '%s' is invalid: give on or off", name,
 					   rpb_text_shown(shown, sizeof shown, v));
 		}
 	}

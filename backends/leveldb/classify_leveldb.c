@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backends.h"
+#include "leveldb_backend.h"
 
 #define CLASSIFY(msg, want) cr_expect_eq(rpb_leveldb_classify(msg), want, "%s", msg)
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends.h"
+#include "postgres_backend.h"
 #include "testutil.h"
 
 /* The first line psql prints for sql against the test server. */

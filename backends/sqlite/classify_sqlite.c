@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "backends.h"
+#include "sqlite_backend.h"
 #include "testutil.h"
 
 Test(classify_sqlite, result_codes)

@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "backends.h"
+#include "postgres_backend.h"
 #include "e2e_util.h"
 
 static const struct rpb_backend *const B = &rpb_backend_postgres;

@@ -27,7 +27,7 @@
 
 #include <leveldb/c.h>
 
-#include "backends.h"
+#include "leveldb_backend.h"
 #include "fsutil.h"
 #include "leveldb_order.h"
 #include "leveldb_overlay.h"

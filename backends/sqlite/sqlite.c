@@ -24,7 +24,7 @@
 
 #include <sqlite3.h>
 
-#include "backends.h"
+#include "sqlite_backend.h"
 #include "fsutil.h"
 #include "store.h"
 
@@ -321,8 +321,7 @@ static enum rpb_status sq_tuning_read(const struct rpb_store_cfg *cfg, struct sq
 	if (!st)
 		st = rpb_cfg_u64(cfg, "page_size", 4096, 512, 65536, &t->page_size, err);
 	if (!st && (t->page_size & (t->page_size - 1)))
-		st = rpb_err_set(err, RPB_INVALID, 0, NULL,
-				 "option page_size = %llu is invalid: give a power of two in [512, 65536]",
+		st = rpb_err_usage(err, "option page_size = %llu is invalid: give a power of two in [512, 65536]",
 				 (unsigned long long)t->page_size);
 	if (!st)
 		st = rpb_cfg_u64(cfg, "cache_size", 64u << 20, 64u << 10, 64ull << 30, &t->cache_size, err);
@@ -343,8 +342,7 @@ static enum rpb_status sq_tuning_read(const struct rpb_store_cfg *cfg, struct sq
 		const char *v = cfg->opts[i].value;
 		t->exclusive = strcmp(v, "exclusive") == 0;
 		if (!t->exclusive && strcmp(v, "normal") != 0)
-			st = rpb_err_set(err, RPB_INVALID, 0, NULL,
-					 "option locking_mode = '%.40s' is invalid: give normal or exclusive",
+			st = rpb_err_usage(err, "option locking_mode = '%.40s' is invalid: give normal or exclusive",
 					 v);
 	}
 	return st;

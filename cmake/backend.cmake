@@ -1,0 +1,115 @@
+# rpb_add_backend: how a folder under backends/ declares its backend, in one
+# call (docs/architecture.md, "Adding a backend"):
+#
+#   rpb_add_backend(<name> SOURCES <file>... [DESCRIPTION <text>]
+#                   [FIND_PACKAGE <find_package arguments>...] [LIBS <target>...]
+#                   [TESTS <file>...] [SERVER | STORES_NOTHING] [ALWAYS])
+#
+# makes the switch RPB_WITH_<NAME> (none with ALWAYS: the null backend),
+# finds the library, builds the static library rpb_backend_<name> from the
+# folder's sources and adds the backend to the global lists everything else is
+# derived from: RPB_BACKENDS_DECLARED (every folder, built or not: the workload
+# sections and compare's names), RPB_BACKENDS (built in, in the order of
+# backends/CMakeLists.txt), RPB_SERVER_BACKENDS (SERVER: it needs a server,
+# --dsn, not --dir), RPB_BACKEND_KINDS ("<name> server|embedded|nothing",
+# for the scripts: build/backends.txt; SERVER and STORES_NOTHING say what the
+# backend's RPB_BF_SERVER and RPB_BF_STORES_NOTHING flags say, which
+# tests/backend_list_test.c checks) and RPB_BACKEND_INCLUDE_DIRS (the tests see every folder's
+# header) and RPB_BACKEND_TESTS (TESTS: the folder's own test files, compiled
+# into the Criterion suite when the backend is built). The Debian packages it needs are the folder's packages.txt, which
+# scripts/deps.sh reads before any CMake runs; a library not found names them.
+function(rpb_add_backend name)
+	cmake_parse_arguments(PARSE_ARGV 1 A "SERVER;STORES_NOTHING;ALWAYS" "DESCRIPTION" "SOURCES;FIND_PACKAGE;LIBS;TESTS")
+	if(NOT name MATCHES "^[a-z][a-z0-9]*$")
+		message(FATAL_ERROR "backend name '${name}' must be lower-case letters and digits")
+	endif()
+	if(NOT A_SOURCES)
+		message(FATAL_ERROR "rpb_add_backend(${name}) needs SOURCES")
+	endif()
+	string(TOUPPER ${name} N)
+	if(NOT A_DESCRIPTION)
+		set(A_DESCRIPTION ${name})
+	endif()
+	set_property(GLOBAL APPEND PROPERTY RPB_BACKENDS_DECLARED ${name})
+	set_property(GLOBAL APPEND PROPERTY RPB_BACKEND_INCLUDE_DIRS ${CMAKE_CURRENT_SOURCE_DIR})
+	if(NOT A_ALWAYS)
+		option(RPB_WITH_${N} "Build the ${A_DESCRIPTION} backend" ON)
+		if(NOT RPB_WITH_${N})
+			return()
+		endif()
+	endif()
+	if(A_FIND_PACKAGE)
+		list(GET A_FIND_PACKAGE 0 pkg)
+		find_package(${A_FIND_PACKAGE})
+		if(NOT ${pkg}_FOUND)
+			set(debs "")
+			if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/packages.txt)
+				file(STRINGS ${CMAKE_CURRENT_SOURCE_DIR}/packages.txt debs REGEX "^[^#]")
+				list(JOIN debs " " debs)
+			endif()
+			message(FATAL_ERROR "the ${A_DESCRIPTION} backend needs ${pkg}: apt-get install ${debs} "
+				"(scripts/deps.sh), or configure with -DRPB_WITH_${N}=OFF")
+		endif()
+	endif()
+	# The library's targets are seen everywhere (bench/calibrate links them too).
+	foreach(lib IN LISTS A_LIBS)
+		if(TARGET ${lib})
+			get_target_property(imported ${lib} IMPORTED)
+			get_target_property(global ${lib} IMPORTED_GLOBAL)
+			if(imported AND NOT global)
+				set_target_properties(${lib} PROPERTIES IMPORTED_GLOBAL TRUE)
+			endif()
+		endif()
+	endforeach()
+	add_library(rpb_backend_${name} STATIC ${A_SOURCES})
+	target_include_directories(rpb_backend_${name} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+	target_link_libraries(rpb_backend_${name} PUBLIC rpb_core PRIVATE ${A_LIBS})
+	set_property(GLOBAL APPEND PROPERTY RPB_BACKENDS ${name})
+	foreach(t IN LISTS A_TESTS)
+		set_property(GLOBAL APPEND PROPERTY RPB_BACKEND_TESTS ${CMAKE_CURRENT_SOURCE_DIR}/${t})
+	endforeach()
+	if(A_SERVER)
+		set_property(GLOBAL APPEND PROPERTY RPB_SERVER_BACKENDS ${name})
+		set_property(GLOBAL APPEND PROPERTY RPB_BACKEND_KINDS "${name} server")
+	elseif(A_STORES_NOTHING)
+		set_property(GLOBAL APPEND PROPERTY RPB_BACKEND_KINDS "${name} nothing")
+	else()
+		set_property(GLOBAL APPEND PROPERTY RPB_BACKEND_KINDS "${name} embedded")
+	endif()
+endfunction()
+
+# rpb_backend_registry(<target> BACKENDS <name>...): the registry of those
+# backends (backends/registry.c.in: the table of each, every declared name,
+# find by name) as the static library <target>, which links them.
+function(rpb_backend_registry target)
+	cmake_parse_arguments(PARSE_ARGV 1 A "" "" "BACKENDS")
+	get_property(declared GLOBAL PROPERTY RPB_BACKENDS_DECLARED)
+	set(RPB_REGISTRY_EXTERNS "")
+	set(RPB_REGISTRY_ENTRIES "")
+	set(RPB_REGISTRY_NAMES "")
+	set(libs "")
+	set(defs "")
+	foreach(b IN LISTS A_BACKENDS)
+		string(APPEND RPB_REGISTRY_EXTERNS "extern const struct rpb_backend rpb_backend_${b};\n")
+		string(APPEND RPB_REGISTRY_ENTRIES "\t&rpb_backend_${b},\n")
+		string(TOUPPER ${b} B)
+		list(APPEND libs rpb_backend_${b})
+		list(APPEND defs RPB_HAVE_${B})
+	endforeach()
+	foreach(b IN LISTS declared)
+		string(APPEND RPB_REGISTRY_NAMES "\t\"${b}\",\n")
+	endforeach()
+	set(out ${CMAKE_CURRENT_BINARY_DIR}/${target}_registry.c)
+	configure_file(${PROJECT_SOURCE_DIR}/backends/registry.c.in ${out} @ONLY)
+	add_library(${target} STATIC ${out})
+	target_include_directories(${target} PUBLIC ${PROJECT_SOURCE_DIR}/backends)
+	target_compile_definitions(${target} PUBLIC ${defs})
+	target_link_libraries(${target} PUBLIC ${libs} rpb_core)
+endfunction()
+
+# rpb_backend_main(<name> <file>): writes the main of rpbench-<name>, the
+# shared driver with that backend (bench/rpbench-main.c.in).
+function(rpb_backend_main b out)
+	set(RPB_MAIN_BACKEND ${b})
+	configure_file(${PROJECT_SOURCE_DIR}/bench/rpbench-main.c.in ${out} @ONLY)
+endfunction()
