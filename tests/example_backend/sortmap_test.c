@@ -1,6 +1,8 @@
 /* The sortmap backend's own tests (the contract suite covers the rest):
  * its file holds each commit before close, refuses a damaged batch, and a
- * writer waits for another's lock until it is interrupted. */
+ * writer waits for another's lock until it is interrupted; and the real
+ * driver runs ci-ingest on it and verifies the store (the tests' own
+ * program, tests/bin/rpbench-example-sortmap: the backend ships in none). */
 #include <criterion/criterion.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -9,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "e2e_util.h"
 #include "sortmap_backend.h"
 #include "testutil.h"
 
@@ -123,4 +126,18 @@ Test(sortmap, a_waiting_writer_is_interrupted)
 	b->session_close(holder);
 	b->close(st);
 	rpbt_rmtree(dir);
+}
+
+Test(sortmap, ingest_runs_and_verifies, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init_example(&e, "sortmap");
+	e2e_run_ci(&e, NULL);
+	json_t *r = e2e_result(e.out);
+	json_int_t acked = e2e_jint(r, "totals.acked");
+	cr_assert_eq(acked, 3000, "ci-ingest is 2 threads x 1500 ops, acked %lld", (long long)acked);
+	cr_assert_str_eq(e2e_jstr(r, "manifest.backend"), "sortmap");
+	json_decref(r);
+	e2e_verify_clean(&e, e.out, acked);
+	e2e_env_fini(&e);
 }
