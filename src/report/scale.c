@@ -25,13 +25,6 @@
 
 extern char **environ;
 
-const struct rpb_scale_metric rpb_scale_metrics[RPB_SCALE_NMETRICS] = {
-	{"throughput_per_s", "creates/s", "throughput of the window's creates", 1},
-	{"p50_us", "p50 ms", "median create latency", 1e-3},
-	{"p99_us", "p99 ms", "99th percentile of create latency", 1e-3},
-	{"p99.9_us", "p99.9 ms", "99.9th percentile of create latency", 1e-3},
-	{"bytes_per_object", "bytes/object", "bytes on disk per object in the store", 1},
-};
 
 /* Runs rpbench-<backend> VERB WORKLOAD args... --quiet, the store's place
  * and the --set list (and DSN) after; its output into log. */
@@ -257,20 +250,6 @@ static json_t *backend_json(const struct rpb_scale_backend *sb)
 	return json_pack("{s:o, s:o, s:o}", "points", pts, "fit", fits, "projection", proj);
 }
 
-struct rpb_scale_projection rpb_scale_project(const struct rpb_scale_backend *sb)
-{
-	struct rpb_scale_projection pj = {NAN, NAN, NAN, 0};
-	if (sb->fit[0].ok)
-		pj.tput = rpb_scale_fit_at(&sb->fit[0], RPB_SCALE_PROJECT_AT);
-	if (sb->fit[2].ok)
-		pj.p99_us = rpb_scale_fit_at(&sb->fit[2], RPB_SCALE_PROJECT_AT);
-	if (sb->fit[4].ok) {
-		pj.bytes = rpb_scale_fit_at(&sb->fit[4], RPB_SCALE_PROJECT_AT) * RPB_SCALE_PROJECT_AT;
-		pj.fills = rpb_scale_fills_at(&sb->fit[4], (double)sb->pts[0].objects,
-					      RPB_SCALE_VOLUME_BYTES);
-	}
-	return pj;
-}
 
 static int write_json(const struct rpb_scale_plan *p, const struct rpb_scale_backend *sbs,
 		      size_t nb, char *msg, size_t n)

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "scale.h"
+#include "scale_model.h"
 
 int rpb_scale_figures(const struct rpb_scale_plan *p, const struct rpb_scale_backend *sbs,
 		      size_t nb, char *msg, size_t n);

@@ -1,10 +1,19 @@
-/* The trends of rpbench scale (scale.h): least squares on log10(objects). */
+/* rpbench scale's model (scale_model.h): sizes, metrics, least squares on
+ * log10(objects), projections. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "scale.h"
+#include "scale_model.h"
+
+const struct rpb_scale_metric rpb_scale_metrics[RPB_SCALE_NMETRICS] = {
+	{"throughput_per_s", "creates/s", "throughput of the window's creates", 1},
+	{"p50_us", "p50 ms", "median create latency", 1e-3},
+	{"p99_us", "p99 ms", "99th percentile of create latency", 1e-3},
+	{"p99.9_us", "p99.9 ms", "99.9th percentile of create latency", 1e-3},
+	{"bytes_per_object", "bytes/object", "bytes on disk per object in the store", 1},
+};
 
 int rpb_scale_sizes(const char *text, uint64_t *v, size_t *n, char *msg, size_t mn)
 {
@@ -112,4 +121,19 @@ double rpb_scale_fills_at(const struct rpb_scale_fit *bpo, double from, double v
 		}
 	}
 	return 0;
+}
+
+struct rpb_scale_projection rpb_scale_project(const struct rpb_scale_backend *sb)
+{
+	struct rpb_scale_projection pj = {NAN, NAN, NAN, 0};
+	if (sb->fit[0].ok)
+		pj.tput = rpb_scale_fit_at(&sb->fit[0], RPB_SCALE_PROJECT_AT);
+	if (sb->fit[2].ok)
+		pj.p99_us = rpb_scale_fit_at(&sb->fit[2], RPB_SCALE_PROJECT_AT);
+	if (sb->fit[4].ok) {
+		pj.bytes = rpb_scale_fit_at(&sb->fit[4], RPB_SCALE_PROJECT_AT) * RPB_SCALE_PROJECT_AT;
+		pj.fills = rpb_scale_fills_at(&sb->fit[4], (double)sb->pts[0].objects,
+					      RPB_SCALE_VOLUME_BYTES);
+	}
+	return pj;
 }
