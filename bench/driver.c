@@ -49,6 +49,7 @@ struct cli {
 	const char *objects; /* --objects N as given */
 	uint64_t nobjects;
 	const char *cont;   /* run --continue DIR: the preload's results directory */
+	uint64_t before;    /* the objects the store of --continue DIR holds */
 	const char *sets[MAX_SETS];
 	bool foreign[MAX_SETS]; /* -p: the pattern's own property (YCSB's), else --set */
 	size_t nsets;
@@ -491,11 +492,11 @@ static int load_job(struct rpb_job *job, struct cli *c, const char *prog)
 	for (; i < c->nsets; i++)
 		if (apply_set(job, c, i, ignored, sizeof ignored, msg, sizeof msg) != 0)
 			goto bad;
-	if (c->preload && rpb_preload_sets(job, c->nobjects, c->given, msg, sizeof msg) != 0)
+	if (c->preload && rpb_preload_sets(job, c->nobjects, c->before, c->given, msg, sizeof msg) != 0)
 		goto bad;
 	if (rpb_job_finish(job, msg, sizeof msg) != 0)
 		goto bad;
-	if (c->preload && rpb_preload_ready(job, c->nobjects, msg, sizeof msg) != 0)
+	if (c->preload && rpb_preload_ready(job, c->nobjects, c->before, msg, sizeof msg) != 0)
 		goto bad;
 	if (*ignored)
 		fprintf(stderr, "warning: -p: YCSB properties rpbench does not use, ignored: %s\n",
@@ -617,8 +618,8 @@ static int cmd_run(const struct rpb_backend *b, struct cli *c, const char *prog,
 		const char *sets[RPB_CONTINUE_SETS];
 		size_t ns = 0;
 		char cmsg[2048];
-		if (rpb_continue_read(c->cont, b, cont_tag, sets, &ns, &cont_seed, &cont_threads, cmsg,
-				      sizeof cmsg) != 0) {
+		if (rpb_continue_read(c->cont, b, cont_tag, sets, &ns, &cont_seed, &cont_threads,
+				      &c->before, cmsg, sizeof cmsg) != 0) {
 			fprintf(stderr, "%s: %s\n", prog, cmsg);
 			return RPB_EXIT_USAGE;
 		}
@@ -857,7 +858,8 @@ done:
 	b->close(rn.store);
 	/* A preload's one sync, once the store is closed (its binary store's
 	 * is the pattern's, at its end). */
-	if (c->preload && ran && embedded && rpb_preload_sync(dir, msg, sizeof msg) != 0) {
+	if (c->preload && ran && embedded && !(b->flags & RPB_BF_STORES_NOTHING) &&
+	    rpb_preload_sync(dir, msg, sizeof msg) != 0) {
 		fprintf(stderr, "%s: %s\n", prog, msg);
 		rc = rc ? rc : RPB_EXIT_ENV;
 	}
@@ -1176,13 +1178,13 @@ static int driver_main(const struct rpb_backend *b, int argc, char **argv)
 			return usage_error(prog, "%s", pmsg);
 		if (!c.preload && c.objects)
 			return usage_error(prog, "--objects is for the verb preload%s", "");
-		if (c.cont && strcmp(c.command, "run") != 0)
-			return usage_error(prog, "--continue is for the verb run%s", "");
+		if (c.cont && c.load)
+			return usage_error(prog, "--continue is for the verbs run and preload%s", "");
 		return cmd_run(b, &c, prog, argv[0]);
 	}
 	if (c.objects || c.cont)
 		return usage_error(prog, "%s", c.objects ? "--objects is for the verb preload"
-							 : "--continue is for the verb run");
+							 : "--continue is for the verbs run and preload");
 	if (strcmp(c.command, "verify") == 0)
 		return c.target ? verify_ranks(b, &c, prog) : cmd_verify(b, &c, prog);
 	static const char *const commands[] = {"run", "load", "preload", "verify", NULL};

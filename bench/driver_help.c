@@ -161,7 +161,7 @@ void rpb_driver_help(struct rpb_help *h, const struct rpb_backend *b, const char
 		      "creates (N / threads per thread) of the workload and seed would leave, at the "
 		      "store's fastest path (about 1000 creates per transaction, sync none, one sync "
 		      "at the end); ingest with model = fedora only; verify checks it like a run, "
-		      "and run --continue goes on from it");
+		      "and run --continue goes on from it; with --continue DIR it grows that store to N");
 	if (!(b->flags & RPB_BF_STORES_NOTHING))
 		rpb_help_item(h, "verify RESULT_DIR", "reopen the store of a run (finished, stopped or "
 			      "killed) and check every acknowledged operation (prints: verified N "
@@ -184,11 +184,12 @@ void rpb_driver_help(struct rpb_help *h, const struct rpb_backend *b, const char
 		 "results/<pattern>-%s-<YYYYmmddTHHMMSSZ>, UTC)", b->name);
 	rpb_help_item(h, "-o, --out DIR", out);
 	rpb_help_item(h, "--objects N", "preload: the creates the store is to hold, a multiple "
-		      "of run.threads");
+		      "of run.threads (beyond those it holds, with --continue)");
 	rpb_help_item(h, "--continue DIR", "run: go on from the preload whose results directory "
 		      "is DIR, on its store (the same --dir or --dsn and --schema, seed and threads): "
 		      "its run tag, and each thread's creates from the next object "
-		      "(--set ingest.start_at=N)");
+		      "(--set ingest.start_at=N); DIR may be a run that continued one; preload: grow "
+		      "that store to --objects N");
 	rpb_help_item(h, "--fresh", "empty the store first (only a store rpbench marked as its own, "
 		      "holding nothing but its own files, and no other process is using)");
 	rpb_help_item(h, "--args-file FILE", "more arguments, each ended by a NUL byte, read "

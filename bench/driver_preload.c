@@ -28,8 +28,8 @@ int rpb_preload_objects(const char *text, uint64_t *n, char *msg, size_t mn)
 	return 0;
 }
 
-int rpb_preload_sets(struct rpb_job *job, uint64_t objects, const char *given, char *msg,
-		     size_t n)
+int rpb_preload_sets(struct rpb_job *job, uint64_t objects, uint64_t before, const char *given,
+		     char *msg, size_t n)
 {
 	const struct rpb_pattern *p = job->pattern;
 	char shown[RPB_SHOWN_SIZE];
@@ -47,10 +47,16 @@ int rpb_preload_sets(struct rpb_job *job, uint64_t objects, const char *given, c
 		snprintf(msg, n, "preload needs --objects N, the creates the store is to hold");
 		return -1;
 	}
-	if (objects % job->run.threads) {
-		snprintf(msg, n, "preload --objects %" PRIu64 " is not a multiple of run.threads = %" PRIu64
-			 " (each thread makes as many); give a multiple or -j 1", objects,
-			 job->run.threads);
+	if (objects <= before) {
+		snprintf(msg, n, "preload --objects %" PRIu64 " is not above the %" PRIu64 " objects "
+			 "the store holds already (--continue); give the size the store is to grow to",
+			 objects, before);
+		return -1;
+	}
+	if ((objects - before) % job->run.threads) {
+		snprintf(msg, n, "preload --objects %" PRIu64 "%s is not a multiple of run.threads = %"
+			 PRIu64 " (each thread makes as many); give a multiple or -j 1", objects - before,
+			 before ? " (beyond the store's)" : "", job->run.threads);
 		return -1;
 	}
 	if (job->run.inject.kind != RPB_INJECT_OFF) {
@@ -58,7 +64,7 @@ int rpb_preload_sets(struct rpb_job *job, uint64_t objects, const char *given, c
 		return -1;
 	}
 	char ops[64];
-	snprintf(ops, sizeof ops, "run.ops=%" PRIu64, objects / job->run.threads);
+	snprintf(ops, sizeof ops, "run.ops=%" PRIu64, (objects - before) / job->run.threads);
 	const char *sets[] = {ops, "run.sync=none", "run.duration=0", "run.bytes=0", "run.rate=0",
 			      "run.warmup=0", "run.jtl=off", "run.txn_timeout=0", "run.on_error=stop"};
 	for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
@@ -67,9 +73,10 @@ int rpb_preload_sets(struct rpb_job *job, uint64_t objects, const char *given, c
 	return 0;
 }
 
-int rpb_preload_ready(struct rpb_job *job, uint64_t objects, char *msg, size_t n)
+int rpb_preload_ready(struct rpb_job *job, uint64_t objects, uint64_t before, char *msg,
+		      size_t n)
 {
-	return job->pattern->preload(job->config, job, objects, msg, n);
+	return job->pattern->preload(job->config, job, objects, before, msg, n);
 }
 
 int rpb_preload_sync(const char *dir, char *msg, size_t n)
@@ -86,7 +93,7 @@ int rpb_preload_sync(const char *dir, char *msg, size_t n)
 
 int rpb_continue_read(const char *dir, const struct rpb_backend *b, char *tag,
 		      const char *sets[RPB_CONTINUE_SETS], size_t *nsets, uint64_t *seed,
-		      uint64_t *threads, char *msg, size_t n)
+		      uint64_t *threads, uint64_t *before, char *msg, size_t n)
 {
 	static char start[96], bindir[1200];
 	char shown[RPB_SHOWN_SIZE], why[1024];
@@ -101,6 +108,8 @@ int rpb_continue_read(const char *dir, const struct rpb_backend *b, char *tag,
 	int rc = -1;
 	const json_t *pat = json_object_get(rf.root, "pattern");
 	const json_t *mark = json_object_get(pat, "preload");
+	/* A run or preload that continued a store: it holds those objects too. */
+	const json_t *prior = json_object_get(json_object_get(pat, "continues"), "objects_before");
 	const json_t *fed = json_object_get(pat, "fedora");
 	const char *bd = json_string_value(json_object_get(fed, "binary_dir"));
 	uint64_t acked = 0;
@@ -112,15 +121,19 @@ int rpb_continue_read(const char *dir, const struct rpb_backend *b, char *tag,
 	if (strcmp(rf.backend, b->name) != 0)
 		snprintf(msg, n, "--continue %s is a preload of %s; use rpbench-%s", shown, rf.backend,
 			 rf.backend);
-	else if (!json_is_object(mark))
+	else if (!json_is_object(mark) && !json_is_integer(prior))
 		snprintf(msg, n, "--continue %s: its result.json has no pattern.preload; give the "
-			 "results directory of a preload", shown);
+			 "results directory of a preload (or of a run that continued one)", shown);
+	else if (json_is_integer(prior) && json_integer_value(prior) < 0)
+		snprintf(msg, n, "--continue %s: its pattern.continues.objects_before is negative; "
+			 "give the results directory rpbench wrote", shown);
 	else if (!clean)
-		snprintf(msg, n, "--continue %s: the preload did not finish every create; preload "
-			 "again with --fresh", shown);
+		snprintf(msg, n, "--continue %s: the %s did not finish every create; preload "
+			 "again with --fresh", shown, json_is_object(mark) ? "preload" : "run");
 	else {
 		snprintf(tag, 16, "%s", rf.run_tag);
-		snprintf(start, sizeof start, "%s.start_at=%" PRIu64, rf.job.pattern->name, acked);
+		*before = acked + (json_is_integer(prior) ? (uint64_t)json_integer_value(prior) : 0);
+		snprintf(start, sizeof start, "%s.start_at=%" PRIu64, rf.job.pattern->name, *before);
 		sets[(*nsets)++] = start;
 		if ((b->flags & RPB_BF_SERVER) && bd && *bd) {
 			snprintf(bindir, sizeof bindir, "%s.binary_dir=%s", rf.job.pattern->name, bd);

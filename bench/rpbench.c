@@ -24,6 +24,7 @@
 #include "help.h"
 #include "paths.h"
 #include "report.h"
+#include "scale.h"
 #include "shown.h"
 #include "sweep.h"
 #include "workload.h"
@@ -69,6 +70,7 @@ struct cli {
 	/* compare --baseline DIR [--max-regress LIST] [--summary F] [--junit F] */
 	const char *baseline, *max_regress, *summary, *junit;
 	struct rpb_bl_gates gates;
+	const char *objects, *window; /* scale: --objects LIST, --window OPS */
 };
 
 static const char *const usage_compare[] = {
@@ -86,12 +88,18 @@ static const char *const usage_sweep[] = {
 	"              [-s KEY=VALUE]... [-o DIR] [--dsn DSN | --start-postgres] [-q]",
 	NULL,
 };
+static const char *const usage_scale[] = {
+	"rpbench scale WORKLOAD -b B1,B2,... --objects 1e3,1e4,... [--window OPS]",
+	"              [-s KEY=VALUE]... [-o DIR] [--dsn DSN | --start-postgres] [-q]",
+	NULL,
+};
 static const char *const usage_all[] = {
 	"rpbench compare WORKLOAD -b B1,B2,... [--profiles P1,P2] [--syncs S1,S2]",
 	"                [-r N] [-s KEY=VALUE]... [-o DIR] [--dsn DSN | --start-postgres] [-q]",
 	"rpbench compare --results RESULT_DIR RESULT_DIR... [-o DIR] [-q]",
 	"rpbench report RESULT_DIR... [-o DIR] [-q]",
 	"rpbench sweep WORKLOAD --backend B -s threads=1,2,4,8 [--ranks 1,2,4] [-r N] ...",
+	"rpbench scale WORKLOAD -b B1,B2,... --objects 1e3,1e4,... [--window OPS] ...",
 	"rpbench [COMMAND] -h | --help | -V | --version",
 	NULL,
 };
@@ -117,6 +125,11 @@ static void help_exit_status(struct rpb_help *h, const char *command)
 		rpb_help_item(h, "sweep", "0 every run completed, 1 usage, 2 a binary missing, a run "
 			      "that could not start or gnuplot failing, 3 a run did not complete (the "
 			      "first named with its log)");
+	if (!command || !strcmp(command, "scale"))
+		rpb_help_item(h, "scale", "0 every run completed, 1 usage (sizes, window, a workload "
+			      "without a preload), 2 a binary missing, a run that could not start, the "
+			      "output directory or gnuplot, 3 a run did not complete (the first named "
+			      "with its log; that backend's later sizes left out)");
 }
 
 /* Commands that run as written, each workload file one that comes with rpbench. */
@@ -133,6 +146,36 @@ static void help_examples(struct rpb_help *h, const char *command)
 		rpb_help_verbatim(h, "  rpbench report cmp/runs/leveldb cmp/runs/sqlite --out figures\n");
 	if (!command || !strcmp(command, "sweep"))
 		rpb_help_verbatim(h, "  rpbench sweep ci-ingest --backend sqlite -s threads=1,2,4 --out sw\n");
+	if (!command || !strcmp(command, "scale"))
+		rpb_help_verbatim(h, "  rpbench scale fedora-test2 -b leveldb,sqlite --objects 1e3,1e4 "
+				  "--out sc\n");
+}
+
+static void help_scale_options(struct rpb_help *h)
+{
+	rpb_help_item(h, "-b, --backends LIST", "backends to grow a store on, comma-separated");
+	rpb_help_item(h, "--objects LIST", "the sizes, increasing, comma-separated, 1e3 or 1000 "
+		      "(at least two; each a multiple of run.threads)");
+	rpb_help_item(h, "--window OPS", "the creates measured at each size, a multiple of "
+		      "run.threads (default 500); each size must exceed the one before by more");
+	rpb_help_item(h, "-s, --set KEY=VALUE", "a workload option for every run");
+	rpb_help_item(h, "-o, --out DIR", "output directory (default: results/scale-<YYYYmmddTHHMMSSZ>)");
+	rpb_help_item(h, "--dsn DSN", "the PostgreSQL server for the postgres backend");
+	rpb_help_item(h, "--start-postgres", "start a throwaway PostgreSQL server, as compare does");
+	rpb_help_item(h, "-q, --quiet", "print nothing but errors");
+}
+
+static void help_scale_text(struct rpb_help *h)
+{
+	rpb_help_para(h, 2, "Grows one store per backend through the sizes: rpbench-<backend> "
+		      "preload to the first, then at each size a measured run --continue of "
+		      "--window creates and a preload --continue to the next (DIR/runs/<backend>/"
+		      "grow-N and window-N). Writes DIR/scale.json (every size's throughput, create "
+		      "p50/p99/p99.9, bytes per object and backend gauges, from the window's "
+		      "result.json; per metric a least-squares fit on log10(objects), its errors at "
+		      "the sizes and its projection to 10^7 objects, marked projected), DIR/scale.txt "
+		      "(the table and a projection line per backend) and DIR/index.html (a figure per "
+		      "metric; docs/scaling.md). The workload needs ingest with model = fedora.");
 }
 
 static void help_compare_options(struct rpb_help *h)
@@ -260,6 +303,16 @@ static void print_help(enum rpb_help_format format, const char *command)
 		help_examples(&h, command);
 		return;
 	}
+	if (command && !strcmp(command, "scale")) {
+		rpb_help_usage(&h, usage_scale);
+		rpb_help_section(&h, "Description");
+		help_scale_text(&h);
+		rpb_help_section(&h, "Options");
+		help_scale_options(&h);
+		help_exit_status(&h, command);
+		help_examples(&h, command);
+		return;
+	}
 	if (command && !strcmp(command, "report")) {
 		rpb_help_usage(&h, usage_report);
 		rpb_help_section(&h, "Description");
@@ -278,6 +331,8 @@ static void print_help(enum rpb_help_format format, const char *command)
 		      "(rpbench report --help)");
 	rpb_help_item(&h, "sweep", "one backend at growing threads (and ranks): throughput and "
 		      "p99 against concurrency, efficiency (rpbench sweep --help)");
+	rpb_help_item(&h, "scale", "backends' stores grown through sizes: throughput, latency and "
+		      "bytes against objects, projected to 10^7 (rpbench scale --help)");
 	if (format == RPB_HELP_MAN) { /* the page holds every command's help */
 		rpb_help_section(&h, "Compare");
 		help_compare_text(&h);
@@ -288,6 +343,9 @@ static void print_help(enum rpb_help_format format, const char *command)
 		rpb_help_section(&h, "Sweep");
 		help_sweep_text(&h);
 		help_sweep_options(&h);
+		rpb_help_section(&h, "Scale");
+		help_scale_text(&h);
+		help_scale_options(&h);
 	}
 	rpb_help_section(&h, "Options");
 	rpb_help_item(&h, "-h, --help", "this help; after a command, that command's");
@@ -309,7 +367,7 @@ static int usage_error(const char *fmt, const char *arg)
 
 static int unknown_command(const char *word)
 {
-	static const char *const commands[] = {"compare", "report", "sweep", NULL};
+	static const char *const commands[] = {"compare", "report", "sweep", "scale", NULL};
 	char msg[RPB_SHOWN_SIZE + 128];
 	rpb_cli_unknown_command(msg, sizeof msg, word, commands);
 	return usage_error("%s", msg);
@@ -398,7 +456,8 @@ static const struct option longopts[] = {
 	{"syncs", required_argument, NULL, 'Y'},    {"baseline", required_argument, NULL, 'B'},
 	{"max-regress", required_argument, NULL, 'X'}, {"summary", required_argument, NULL, 'U'},
 	{"junit", required_argument, NULL, 'J'},    {"verify", no_argument, NULL, 'E'},
-	{"clean-stores", no_argument, NULL, 'C'},   {NULL, 0, NULL, 0},
+	{"clean-stores", no_argument, NULL, 'C'},   {"objects", required_argument, NULL, 'O'},
+	{"window", required_argument, NULL, 'W'},   {NULL, 0, NULL, 0},
 };
 
 /* Every path given fits, whole, with room for what compare and report
@@ -513,6 +572,8 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 		case 'J': c->junit = optarg; break;
 		case 'E': c->verify = true; break;
 		case 'C': c->clean_stores = true; break;
+		case 'O': c->objects = optarg; break;
+		case 'W': c->window = optarg; break;
 		case 'h':
 			c->help_for = c->command;
 			c->command = "--help";
@@ -530,12 +591,17 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 		return 0;
 	}
 	if (!c->command)
-		return usage_error("no command given (commands: compare, report, sweep)%s", "");
-	bool sweep = !strcmp(c->command, "sweep");
+		return usage_error("no command given (commands: compare, report, sweep, scale)%s", "");
+	bool sweep = !strcmp(c->command, "sweep"), scale = !strcmp(c->command, "scale");
+	if (!scale && (c->objects || c->window))
+		return usage_error("--objects and --window are options of scale, not %s", c->command);
+	if (scale && (c->repeat != 1 || c->nprofiles || c->nsyncs || c->results))
+		return usage_error("--repeat, --profiles, --syncs and --results are options of compare, "
+				   "not scale%s", "");
 	if (!sweep && (c->backend || c->ranks))
 		return usage_error("--backend and --ranks are options of sweep, not %s", c->command);
 	/* Options that only running backends takes. */
-	bool runs = (!strcmp(c->command, "compare") && !c->results) || sweep;
+	bool runs = (!strcmp(c->command, "compare") && !c->results) || sweep || scale;
 	static char workload[PATH_MAX];
 	if (runs && c->npos) {
 		c->pos[0] = rpb_path_workload(workload, sizeof workload, c->pos[0]);
@@ -545,7 +611,7 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 		return usage_error("--backends, --profiles, --syncs, --set, --repeat, --dsn and "
 				   "--start-postgres are for compare WORKLOAD.ini, not %s with result "
 				   "directories", c->command);
-	if ((c->verify || c->clean_stores) && (sweep || !runs))
+	if ((c->verify || c->clean_stores) && (sweep || scale || !runs))
 		return usage_error("--verify and --clean-stores are for compare WORKLOAD.ini, which "
 				   "makes the stores, not %s", c->results ? "compare --results" : c->command);
 	if (sweep && (c->nprofiles || c->nsyncs))
@@ -1191,6 +1257,100 @@ static int cmd_sweep(const struct cli *cl)
 	return rc < 0 ? EXIT_ENV : rc ? EXIT_INCOMPLETE : stopped;
 }
 
+/* scale's own checks, after compare's: a pattern whose store a preload
+ * fills, sizes and window the threads divide, room for each window. */
+static int check_scale(const struct rpb_job *job, struct rpb_scale_plan *p)
+{
+	char msg[1024], shown[RPB_SHOWN_SIZE];
+	const struct rpb_pattern *pat = job->pattern;
+	if (!pat->preload) {
+		fprintf(stderr, "rpbench: scale grows a store with preload, and pattern '%s' (%s) has "
+			"none; give a workload of ingest with model = fedora (fedora-test2)\n", pat->name,
+			rpb_text_shown(shown, sizeof shown, p->workload));
+		return EXIT_USAGE;
+	}
+	/* The pattern's own refusals (ingest's flat model), on a copy's config. */
+	if (pat->preload(job->config, job, p->sizes[0], 0, msg, sizeof msg) != 0)
+		return usage_error("scale: %s", msg);
+	p->threads = job->run.threads;
+	if (p->window % p->threads)
+		return usage_error("--window %s is not a multiple of run.threads; give a multiple or "
+				   "--set run.threads=1", rpb_text_shown(shown, sizeof shown, p->window_text));
+	for (size_t i = 0; i < p->nsizes; i++) {
+		if (p->sizes[i] % p->threads) {
+			fprintf(stderr, "rpbench: --objects size %" PRIu64 " is not a multiple of "
+				"run.threads = %" PRIu64 "; give multiples\n", p->sizes[i], p->threads);
+			return EXIT_USAGE;
+		}
+		if (i && p->sizes[i] <= p->sizes[i - 1] + p->window) {
+			fprintf(stderr, "rpbench: --objects size %" PRIu64 " does not exceed %" PRIu64
+				" + the window of %" PRIu64 " creates measured there; give sizes further "
+				"apart or a smaller --window\n", p->sizes[i], p->sizes[i - 1], p->window);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+static int cmd_scale(const struct cli *cl)
+{
+	static struct rpb_scale_plan p;
+	char msg[1024], out[PATH_MAX], shown[RPB_SHOWN_SIZE];
+	if (!cl->objects)
+		return usage_error("scale needs the sizes: --objects 1e3,1e4,1e5%s", "");
+	if (rpb_scale_sizes(cl->objects, p.sizes, &p.nsizes, msg, sizeof msg) != 0)
+		return usage_error("%s", msg);
+	p.window_text = cl->window ? cl->window : "500";
+	char *end = NULL;
+	errno = 0;
+	unsigned long long w = *p.window_text >= '0' && *p.window_text <= '9'
+				       ? strtoull(p.window_text, &end, 10) : 0;
+	if (!end || *end || errno || w == 0 || w > (1ULL << 62))
+		return usage_error("--window takes a count of creates from 1, not '%s'",
+				   rpb_text_shown(shown, sizeof shown, p.window_text));
+	p.window = w;
+	if (cl->npos && !cl->nbackends)
+		return usage_error("scale needs --backends, e.g. --backends leveldb,sqlite%s", "");
+	struct rpb_job job;
+	int rc = check_runs(cl, &job, p.bindir, sizeof p.bindir);
+	p.workload = cl->npos ? cl->pos[0] : "";
+	if (!rc)
+		rc = check_scale(&job, &p);
+	rpb_job_free(&job);
+	if (rc)
+		return rc;
+	if (cl->out)
+		snprintf(out, sizeof out, "%s", cl->out);
+	else if (default_out(out, sizeof out, "scale"), mkdir("results", 0755) != 0 && errno != EEXIST) {
+		fprintf(stderr, "rpbench: cannot create results: %s; give --out DIR\n", strerror(errno));
+		return EXIT_ENV;
+	}
+	p.sets = cl->sets;
+	p.nsets = cl->nsets;
+	p.backends = cl->backends;
+	p.nbackends = cl->nbackends;
+	p.out = out;
+	p.dsn = cl->dsn;
+	p.quiet = cl->quiet;
+	char pgdir[256] = "", dsn[1024] = "";
+	rpb_exec_catch_signals();
+	bool pg = false;
+	for (size_t i = 0; i < p.nbackends; i++)
+		pg |= rpb_exec_is_server(p.backends[i]);
+	if (pg && cl->start_pg) {
+		if (start_server(cl->quiet, pgdir, sizeof pgdir, dsn, sizeof dsn) != 0)
+			return EXIT_ENV;
+		p.dsn = dsn;
+	}
+	rc = rpb_scale_run(&p, msg, sizeof msg);
+	if (rc)
+		fprintf(stderr, "rpbench: %s\n", msg);
+	int stopped = stop_server(cl->quiet, pgdir);
+	if (rpb_exec_signal())
+		return EXIT_SIGNAL;
+	return rc < 0 ? EXIT_ENV : rc ? EXIT_INCOMPLETE : stopped;
+}
+
 int main(int argc, char **argv)
 {
 	rpb_exec_backends(rpb_backends);
@@ -1200,7 +1360,7 @@ int main(int argc, char **argv)
 		return rc;
 	if (!strcmp(cl.command, "--help")) {
 		if (cl.help_for && strcmp(cl.help_for, "compare") && strcmp(cl.help_for, "report") &&
-		    strcmp(cl.help_for, "sweep"))
+		    strcmp(cl.help_for, "sweep") && strcmp(cl.help_for, "scale"))
 			return unknown_command(cl.help_for);
 		print_help(RPB_HELP_TEXT, cl.help_for);
 		return EXIT_OK;
@@ -1227,5 +1387,7 @@ int main(int argc, char **argv)
 		return cmd_report(&cl);
 	if (!strcmp(cl.command, "sweep"))
 		return cmd_sweep(&cl);
+	if (!strcmp(cl.command, "scale"))
+		return cmd_scale(&cl);
 	return unknown_command(cl.command);
 }

@@ -5,6 +5,7 @@
  * masked: two runs differ in those and in nothing else) and the same
  * binary files, under both profiles; verify of the preload checks every
  * object; run --continue goes on from the next object and verifies clean;
+ * a store grown by preload --continue after such a run is the ingest's too;
  * patterns and models without a preload are refused in one line. */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -150,22 +151,17 @@ static char *binaries(const char *out)
 	return tree;
 }
 
-static void t_preload_is_an_ingest(const char *backend, const char *profile)
+/* The store of a's run in aout and b's in bout hold the same, table by
+ * table, and the same binary files. */
+static void same_stores(const struct e2e_env *pre, const char *aout, const struct e2e_env *ing,
+			const char *bout, const char *profile)
 {
-	struct e2e_env pre, ing;
-	e2e_env_init(&pre, backend);
-	e2e_env_init(&ing, backend);
-	preload(&pre, pre.out, profile);
-	ingest(&ing, ing.out, profile);
-	json_t *r = e2e_result(pre.out);
-	cr_assert_eq(e2e_jint(r, "pattern.preload.objects"), 300);
-	cr_assert_eq(e2e_jint(r, "totals.acked"), 300);
-	json_decref(r);
+	const char *backend = pre->backend;
 	for (enum rpb_table t = 0; t < RPB_TABLE_COUNT; t++) {
 		if (t == RPB_T_META)
 			continue;
-		char *a = dump_table(&pre, pre.out, profile, t);
-		char *b = dump_table(&ing, ing.out, profile, t);
+		char *a = dump_table(pre, aout, profile, t);
+		char *b = dump_table(ing, bout, profile, t);
 		cr_assert(t != RPB_T_DESCRIPTIONS || strlen(a) > 1000, "no documents preloaded");
 		if (strcmp(a, b) != 0) {
 			size_t k = 0;
@@ -179,11 +175,25 @@ static void t_preload_is_an_ingest(const char *backend, const char *profile)
 		free(a);
 		free(b);
 	}
-	char *fa = binaries(pre.out), *fb = binaries(ing.out);
+	char *fa = binaries(aout), *fb = binaries(bout);
 	cr_assert(strstr(fa, " f ") || strlen(fa) > 100, "no binary files preloaded");
 	cr_assert_str_eq(fa, fb, "%s, %s: the binary stores differ", backend, profile);
 	free(fa);
 	free(fb);
+}
+
+static void t_preload_is_an_ingest(const char *backend, const char *profile)
+{
+	struct e2e_env pre, ing;
+	e2e_env_init(&pre, backend);
+	e2e_env_init(&ing, backend);
+	preload(&pre, pre.out, profile);
+	ingest(&ing, ing.out, profile);
+	json_t *r = e2e_result(pre.out);
+	cr_assert_eq(e2e_jint(r, "pattern.preload.objects"), 300);
+	cr_assert_eq(e2e_jint(r, "totals.acked"), 300);
+	json_decref(r);
+	same_stores(&pre, pre.out, &ing, ing.out, profile);
 	e2e_verify_clean(&pre, pre.out, 300);
 
 	/* A measured run continues from object 301 on the preloaded store. */
@@ -208,6 +218,55 @@ static void t_preload_is_an_ingest(const char *backend, const char *profile)
 	e2e_env_fini(&ing);
 }
 
+/* The store of e: its --dir, or its server and schema. */
+static void store_args(struct e2e_args *a, const struct e2e_env *e)
+{
+	if (e->server)
+		e2e_args_add(a, "--dsn", e->dsn, "--schema", e->schema, NULL);
+	else
+		e2e_args_add(a, "--dir", e->store, NULL);
+}
+
+/* preload 100, a measured run of 50 on it, preload --continue to 300:
+ * the store a measured ingest of 300 leaves (how rpbench scale grows one). */
+static void t_grown_is_an_ingest(const char *backend)
+{
+	const char *profile = "run.profile=durable";
+	struct e2e_env pre, ing;
+	e2e_env_init(&pre, backend);
+	e2e_env_init(&ing, backend);
+	ingest(&ing, ing.out, profile);
+	char run[E2E_PATH], grown[E2E_PATH];
+	e2e_path(&pre, run, "window");
+	e2e_path(&pre, grown, "grown");
+	struct e2e_args a = {0};
+	e2e_args_add(&a, pre.bin, "preload", E2E_WORKLOAD("fedora-test2.ini"), "--objects", "100",
+		     "--quiet", "--out", pre.out, NULL);
+	store_args(&a, &pre);
+	add_workload(&a, profile);
+	e2e_exec_ok(pre.cap, &a);
+	e2e_run_args(&a, &pre, E2E_WORKLOAD("fedora-test2.ini"), run);
+	e2e_args_add(&a, "--continue", pre.out, "--set", "run.ops=50", NULL);
+	if (!pre.server)
+		e2e_args_add(&a, "--dir", pre.store, NULL);
+	add_workload(&a, profile);
+	e2e_exec_ok(pre.cap, &a);
+	memset(&a, 0, sizeof a);
+	e2e_args_add(&a, pre.bin, "preload", E2E_WORKLOAD("fedora-test2.ini"), "--objects", "300",
+		     "--continue", run, "--quiet", "--out", grown, NULL);
+	store_args(&a, &pre);
+	add_workload(&a, profile);
+	e2e_exec_ok(pre.cap, &a);
+	json_t *r = e2e_result(grown);
+	cr_assert_eq(e2e_jint(r, "pattern.continues.objects_before"), 150);
+	cr_assert_eq(e2e_jint(r, "pattern.preload.objects"), 150);
+	json_decref(r);
+	same_stores(&pre, grown, &ing, ing.out, profile);
+	e2e_verify_clean(&pre, grown, 150);
+	e2e_env_fini(&pre);
+	e2e_env_fini(&ing);
+}
+
 #define T(backend)                                                                        \
 	Test(e2e_##backend, preload_is_an_ingest_durable, .fini = e2e_cleanup)            \
 	{                                                                                 \
@@ -216,6 +275,10 @@ static void t_preload_is_an_ingest(const char *backend, const char *profile)
 	Test(e2e_##backend, preload_is_an_ingest_fedora45, .fini = e2e_cleanup)           \
 	{                                                                                 \
 		t_preload_is_an_ingest(#backend, "run.profile=fedora-4.5");               \
+	}                                                                                 \
+	Test(e2e_##backend, preload_continue_grows_a_store, .fini = e2e_cleanup)          \
+	{                                                                                 \
+		t_grown_is_an_ingest(#backend);                                           \
 	}
 #ifdef RPB_HAVE_LEVELDB
 T(leveldb)

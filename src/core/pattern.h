@@ -172,13 +172,15 @@ struct rpb_pattern {
 	 * config (the job's, finished) so that the pattern's op fills the store
 	 * at its fastest path, many operations per store transaction, with
 	 * what a measured run of the same workload and seed leaves after
-	 * objects main operations. The driver has made the run ops = objects /
-	 * threads per thread, sync none, no rate, warm-up, duration, bytes,
+	 * objects main operations. The driver has made the run ops = (objects -
+	 * before) / threads per thread, sync none, no rate, warm-up, duration, bytes,
 	 * samples.jtl or txn_timeout, and syncs the store once after it.
+	 * before: the operations already in the store (preload --continue,
+	 * which has set the pattern's own start to it; 0 for a new store).
 	 * Returns 0, or -1 with "problem; fix" (a model without a preload).
 	 * NULL: preload refuses the pattern's workloads. */
-	int (*preload)(void *config, const struct rpb_job *job, uint64_t objects, char *msg,
-		       size_t n);
+	int (*preload)(void *config, const struct rpb_job *job, uint64_t objects, uint64_t before,
+		       char *msg, size_t n);
 	/* Optional: the option ("run.threads") a bare key of the pattern's own
 	 * vocabulary stands for ("threadcount"), or NULL; --set consults it. */
 	const char *(*alias)(const char *key);

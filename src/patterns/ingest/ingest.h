@@ -72,7 +72,8 @@ static inline uint64_t ingest_first_object(const struct rpb_job *job)
 }
 
 /* The verb preload's hook (ingest_fedora_preload.c). */
-int ingest_preload(void *config, const struct rpb_job *job, uint64_t objects, char *msg, size_t n);
+int ingest_preload(void *config, const struct rpb_job *job, uint64_t objects, uint64_t before,
+		   char *msg, size_t n);
 
 #define INGEST_KEY_MAX 160   /* any id or membership key fits */
 #define INGEST_DESC_MAX 1024 /* a description record, patched or not */

@@ -14,7 +14,8 @@
  * batch at 64 MiB of content. */
 #define INGEST_PRELOAD_BATCH 1000
 
-int ingest_preload(void *config, const struct rpb_job *job, uint64_t objects, char *msg, size_t n)
+int ingest_preload(void *config, const struct rpb_job *job, uint64_t objects, uint64_t before,
+		   char *msg, size_t n)
 {
 	(void)job;
 	(void)objects;
@@ -24,9 +25,12 @@ int ingest_preload(void *config, const struct rpb_job *job, uint64_t objects, ch
 			 "has one); use 'run', or --set ingest.model=fedora");
 		return -1;
 	}
-	if (o->start_at) {
+	/* preload --continue sets start_at to the store's objects; by hand it
+	 * would start a new run tag's tree in the middle. */
+	if (o->start_at != before) {
 		snprintf(msg, n, "preload: ingest.start_at = %" PRIu64 " continues a store; a preload "
-			 "starts one: remove it (preload again with --fresh)", o->start_at);
+			 "goes on from the one its --continue DIR names: remove it, or give --continue",
+			 o->start_at);
 		return -1;
 	}
 	o->preload_batch = INGEST_PRELOAD_BATCH;
