@@ -93,7 +93,7 @@ Test(core, cfg_parse_reads_a_typed_table)
 	struct rpb_kv kv = {"any", "1"};
 	struct rpb_store_cfg cfg = {.opts = &kv, .nopts = 1};
 	cr_assert_eq(rpb_cfg_parse(&cfg, "null", NULL, NULL, &err), RPB_INVALID);
-	cr_assert_str_eq(err.msg, "unknown key 'any' in [null]; [null] has no keys");
+	cr_assert_str_eq(err.msg, "unknown key 'any' in [null]; [null] has no keys, remove it");
 }
 
 Test(core, buf_grows_and_copies)

@@ -473,7 +473,7 @@ void rpb_opt_unknown_key(char *err, size_t n, const char *section, const struct 
 	snprintf(err, n, "unknown key '%s' in [%s]", rpb_shown(k, sizeof k, key), section);
 	rpb_nearest_hint(err, n, &nr, "", "");
 	if (!opts || !opts->key) {
-		rpb_cat(err, n, "; [%s] has no keys", section);
+		rpb_cat(err, n, "; [%s] has no keys, remove it", section);
 		return;
 	}
 	rpb_cat(err, n, "; valid keys: ");
