@@ -2,6 +2,7 @@
  * from the store configuration into the backend's own config struct. */
 #include <string.h>
 
+#include "nearest.h"
 #include "options.h"
 #include "store.h"
 
@@ -13,7 +14,7 @@ enum rpb_status rpb_cfg_parse(const struct rpb_store_cfg *cfg, const char *backe
 	for (size_t i = 0; i < cfg->nopts; i++) {
 		const struct rpb_optdef *d = rpb_opt_find(table, cfg->opts[i].key);
 		if (!d) {
-			rpb_opt_unknown_key(msg, sizeof msg, backend, table, cfg->opts[i].key);
+			rpb_nearest_unknown_key(msg, sizeof msg, backend, table, cfg->opts[i].key);
 			return rpb_err_usage(err, "%s", msg);
 		}
 		const char *v = cfg->opts[i].value;

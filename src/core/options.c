@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "dsn.h"
-#include "nearest.h"
 #include "options.h"
 #include "profile.h"
 #include "shown.h"
@@ -460,24 +459,6 @@ void rpb_opt_default_text(char *buf, size_t n, const struct rpb_optdef *d)
 	snprintf(buf, n, "%s", d->dflt);
 	if (d->dflt_fedora45)
 		rpb_cat(buf, n, " (%s: %s)", rpb_profile_names[RPB_PROFILE_FEDORA45], d->dflt_fedora45);
-}
-
-void rpb_opt_unknown_key(char *err, size_t n, const char *section, const struct rpb_optdef *opts,
-			 const char *key)
-{
-	char k[RPB_SHOWN_SIZE];
-	struct rpb_nearest nr;
-	rpb_nearest_init(&nr, key);
-	for (const struct rpb_optdef *d = opts; d && d->key; d++)
-		rpb_nearest_offer(&nr, d->key);
-	snprintf(err, n, "unknown key '%s' in [%s]", rpb_shown(k, sizeof k, key), section);
-	rpb_nearest_hint(err, n, &nr, "", "");
-	if (!opts || !opts->key) {
-		rpb_cat(err, n, "; [%s] has no keys, remove it", section);
-		return;
-	}
-	rpb_cat(err, n, "; valid keys: ");
-	rpb_opt_list_keys(err, n, opts);
 }
 
 int rpb_opt_apply(void *cfg, const char *section, const struct rpb_optdef *d, const char *value,

@@ -129,9 +129,7 @@ const char *rpb_opt_default(const struct rpb_optdef *d, const char *profile);
 void rpb_opt_defaults_for(void *cfg, const struct rpb_optdef *opts, const char *profile);
 /* The default as --help shows it: "16M", or "16M (fedora-4.5: 4M)". */
 void rpb_opt_default_text(char *buf, size_t n, const struct rpb_optdef *d);
-/* "unknown key 'K' in [section] (did you mean X?); valid keys: ..." */
-void rpb_opt_unknown_key(char *err, size_t n, const char *section, const struct rpb_optdef *opts,
-			 const char *key);
+
 /* Parses value into d's field; on failure writes "[section] key = value is
  * invalid|out of range; give ..." to err and returns -1. */
 int rpb_opt_apply(void *cfg, const char *section, const struct rpb_optdef *d, const char *value,

@@ -206,7 +206,7 @@ static void unknown_key(char *err, size_t n, const char *section, const char *ke
 		rpb_opt_list_classes(err, n, table);
 		return;
 	}
-	rpb_opt_unknown_key(err, n, section, table, key);
+	rpb_nearest_unknown_key(err, n, section, table, key);
 }
 
 static void unknown_section(char *err, size_t n, const char *name)
