@@ -18,6 +18,12 @@
 # header) and RPB_BACKEND_TESTS (TESTS: the folder's own test files, compiled
 # into the Criterion suite when the backend is built). The Debian packages it needs are the folder's packages.txt, which
 # scripts/deps.sh reads before any CMake runs; a library not found names them.
+#
+# A folder outside backends/ (tests/example_backend/, added by tests/CMakeLists.txt)
+# declares a backend of the test build only: it joins RPB_TEST_BACKENDS, its
+# tests RPB_BACKEND_TESTS, and none of the lists that ship (no program, man
+# page, backends.txt line, workload section or switch). Every backend's kind
+# is also the property RPB_BACKEND_KIND_<name>, which picks its contract suite.
 function(rpb_add_backend name)
 	cmake_parse_arguments(PARSE_ARGV 1 A "SERVER;STORES_NOTHING;ALWAYS" "DESCRIPTION" "SOURCES;FIND_PACKAGE;LIBS;TESTS")
 	if(NOT name MATCHES "^[a-z][a-z0-9]*$")
@@ -30,8 +36,21 @@ function(rpb_add_backend name)
 	if(NOT A_DESCRIPTION)
 		set(A_DESCRIPTION ${name})
 	endif()
-	set_property(GLOBAL APPEND PROPERTY RPB_BACKENDS_DECLARED ${name})
+	string(FIND "${CMAKE_CURRENT_SOURCE_DIR}/" "${PROJECT_SOURCE_DIR}/backends/" shipped)
+	if(A_SERVER)
+		set(kind server)
+	elseif(A_STORES_NOTHING)
+		set(kind nothing)
+	else()
+		set(kind embedded)
+	endif()
+	set_property(GLOBAL PROPERTY RPB_BACKEND_KIND_${name} ${kind})
 	set_property(GLOBAL APPEND PROPERTY RPB_BACKEND_INCLUDE_DIRS ${CMAKE_CURRENT_SOURCE_DIR})
+	if(NOT shipped EQUAL 0)
+		set(A_ALWAYS TRUE)
+	else()
+		set_property(GLOBAL APPEND PROPERTY RPB_BACKENDS_DECLARED ${name})
+	endif()
 	if(NOT A_ALWAYS)
 		option(RPB_WITH_${N} "Build the ${A_DESCRIPTION} backend" ON)
 		if(NOT RPB_WITH_${N})
@@ -64,23 +83,24 @@ function(rpb_add_backend name)
 	add_library(rpb_backend_${name} STATIC ${A_SOURCES})
 	target_include_directories(rpb_backend_${name} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
 	target_link_libraries(rpb_backend_${name} PUBLIC rpb_core PRIVATE ${A_LIBS})
-	set_property(GLOBAL APPEND PROPERTY RPB_BACKENDS ${name})
 	foreach(t IN LISTS A_TESTS)
 		set_property(GLOBAL APPEND PROPERTY RPB_BACKEND_TESTS ${CMAKE_CURRENT_SOURCE_DIR}/${t})
 	endforeach()
+	if(NOT shipped EQUAL 0)
+		set_property(GLOBAL APPEND PROPERTY RPB_TEST_BACKENDS ${name})
+		return()
+	endif()
+	set_property(GLOBAL APPEND PROPERTY RPB_BACKENDS ${name})
 	if(A_SERVER)
 		set_property(GLOBAL APPEND PROPERTY RPB_SERVER_BACKENDS ${name})
-		set_property(GLOBAL APPEND PROPERTY RPB_BACKEND_KINDS "${name} server")
-	elseif(A_STORES_NOTHING)
-		set_property(GLOBAL APPEND PROPERTY RPB_BACKEND_KINDS "${name} nothing")
-	else()
-		set_property(GLOBAL APPEND PROPERTY RPB_BACKEND_KINDS "${name} embedded")
 	endif()
+	set_property(GLOBAL APPEND PROPERTY RPB_BACKEND_KINDS "${name} ${kind}")
 endfunction()
 
 # rpb_backend_registry(<target> BACKENDS <name>...): the registry of those
-# backends (backends/registry.c.in: the table of each, every declared name,
-# find by name) as the static library <target>, which links them.
+# backends (backends/registry.c.in: the table of each, every declared name
+# and those of BACKENDS, find by name) as the static library <target>, which
+# links them.
 function(rpb_backend_registry target)
 	cmake_parse_arguments(PARSE_ARGV 1 A "" "" "BACKENDS")
 	get_property(declared GLOBAL PROPERTY RPB_BACKENDS_DECLARED)
@@ -96,6 +116,8 @@ function(rpb_backend_registry target)
 		list(APPEND libs rpb_backend_${b})
 		list(APPEND defs RPB_HAVE_${B})
 	endforeach()
+	list(APPEND declared ${A_BACKENDS})
+	list(REMOVE_DUPLICATES declared)
 	foreach(b IN LISTS declared)
 		string(APPEND RPB_REGISTRY_NAMES "\t\"${b}\",\n")
 	endforeach()

@@ -11,7 +11,12 @@
 #     names a backend in a string literal ("sqlite") but those of the
 #     allow-list below;
 #  4. only src/core/dist_mpi.c and dist_mpi_merge.c include <mpi.h>: everything
-#     else reaches MPI through src/core/dist.h (dist_none.c without MPI).
+#     else reaches MPI through src/core/dist.h (dist_none.c without MPI);
+#  5. a backend of the tests only (a folder under tests/ with rpb_add_backend,
+#     such as tests/example_backend/) is its folder and one line: no file
+#     outside the folder but the docs names the backend, one add_subdirectory line names
+#     the folder (docs and comments may point to it), and the build ships
+#     nothing of it (backends.txt, bin/, man/).
 # Usage: scripts/check-layout.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -111,5 +116,37 @@ if [ -n "$mpi_users" ]; then
 	echo "$mpi_users" | sed 's/^/  /'
 	status=1
 fi
+# ---- 5. a backend of the tests only: its folder and one line, nothing shipped ----
+ntest=0
+while IFS= read -r cml; do
+	folder=${cml%/CMakeLists.txt}
+	sub=${folder#tests/}
+	name=$(sed -nE 's/^[[:space:]]*rpb_add_backend\(([a-z0-9]+).*/\1/p' "$top/$cml" | head -1)
+	ntest=$((ntest + 1))
+	files=$(cd "$top" && git ls-files --cached --others --exclude-standard | grep -v "^$folder/" || true)
+	named=$(cd "$top" && echo "$files" | grep -v '\.md$' | xargs -d '\n' grep -lw -- "$name" 2>/dev/null || true)
+	if [ -n "$named" ]; then
+		echo "$prog: the test-only backend $name of $folder/ is named outside its folder:" >&2
+		echo "$named" | sed 's/^/  /' >&2
+		status=1
+	fi
+	# Docs and comments may point to the folder; code reaches it once.
+	lines=$(cd "$top" && echo "$files" | grep -v '\.md$' | xargs -d '\n' grep -nw -- "$sub" 2>/dev/null |
+		grep -vE '^[^:]+:[0-9]+:[[:space:]]*(#|//|/\*|\*)' || true)
+	if [ "$(echo "$lines" | grep -c .)" != 1 ] || ! echo "$lines" | grep -q "^tests/CMakeLists.txt:[0-9]*:add_subdirectory($sub)\$"; then
+		echo "$prog: $folder/ must be reached by one line, add_subdirectory($sub) in tests/CMakeLists.txt; it is by:" >&2
+		echo "${lines:-  (none)}" | sed 's/^/  /' >&2
+		status=1
+	fi
+	shipped=$(grep -wl -- "$name" "$build/backends.txt" 2>/dev/null || true)
+	for f in "$build/bin/rpbench-$name" "$build/man/rpbench-$name.1"; do
+		[ -e "$f" ] && shipped="$shipped $f"
+	done
+	if [ -n "$shipped" ]; then
+		echo "$prog: the test-only backend $name ships: $shipped" >&2
+		status=1
+	fi
+done < <(cd "$top" && grep -lE '^[[:space:]]*rpb_add_backend\(' tests/*/CMakeLists.txt 2>/dev/null)
+[ $status -eq 0 ] && echo "layout: $ntest test-only backend(s), each its folder and one line"
 [ $status -eq 0 ] && echo "layout: $nobjects objects, $(wc -l <"$work/edges") dependencies, no cycle; includes follow the layers"
 exit $status

@@ -599,18 +599,15 @@ DATA_TEST void t_interrupt_aborts(const char *backend)
 	T(backend, usage_grows) \
 	T(backend, interrupt_aborts)
 
-LIFECYCLE_TESTS(null)
-#ifdef RPB_HAVE_LEVELDB
-LIFECYCLE_TESTS(leveldb)
-DATA_TESTS(leveldb)
-#endif
-#ifdef RPB_HAVE_SQLITE
-LIFECYCLE_TESTS(sqlite)
-DATA_TESTS(sqlite)
-#endif
+/* Every backend of the test build gets the suite of its kind, from the list
+ * tests/CMakeLists.txt generates: RPBT_CONTRACT_<kind>(<name>), one line
+ * each (a new backend needs nothing here). */
+#define RPBT_CONTRACT_nothing(backend) LIFECYCLE_TESTS(backend)
+#define RPBT_CONTRACT_embedded(backend) LIFECYCLE_TESTS(backend) DATA_TESTS(backend)
+#define RPBT_CONTRACT_server(backend) LIFECYCLE_TESTS(backend) DATA_TESTS(backend)
+#include "contract_suites.h"
+
 #ifdef RPB_HAVE_POSTGRES
-LIFECYCLE_TESTS(postgres)
-DATA_TESTS(postgres)
 /* Reads from a hot standby (postgres.read_dsn): every single-session rule
  * holds, read-your-writes included, since a read waits for the standby to
  * replay the session's own writes. Left out: visibility_and_rollback and

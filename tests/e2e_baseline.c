@@ -64,6 +64,7 @@ struct bench {
 
 static void bench_init(struct bench *b)
 {
+	e2e_need_rpbench();
 	e2e_env_init(&b->e, "null");
 	b->tmpl = template_result(&b->e);
 }

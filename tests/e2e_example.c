@@ -17,8 +17,7 @@ static const char workload[] = "[run]\nthreads = 2\nops = 150\nseed = 7\nsync = 
 /* An env whose binary is the example build's. */
 static void example_env(struct e2e_env *e, const char *backend, char *ini)
 {
-	e2e_env_init(e, backend);
-	snprintf(e->bin, sizeof e->bin, "%s%s", RPB_BINARY_DIR "/tests/bin/rpbench-example-", backend);
+	e2e_env_init_example(e, backend);
 	e2e_path(e, ini, "example.ini");
 	e2e_write_file(ini, workload);
 }

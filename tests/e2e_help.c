@@ -64,6 +64,7 @@ static size_t widest(const char *cap, const char *columns, const char *a1, const
 		setenv("COLUMNS", columns, 1);
 	else
 		unsetenv("COLUMNS");
+	e2e_need_rpbench();
 	struct e2e_args a = {0};
 	e2e_args_add(&a, RPB_BINARY_DIR "/bin/rpbench", a1, a2, NULL);
 	char *out = e2e_exec_expect(cap, &a, 0);
@@ -132,6 +133,7 @@ Test(e2e_help, help_sections, .fini = e2e_cleanup)
 /* The man pages: EXAMPLES, and an EXIT STATUS block per command. */
 Test(e2e_help, man_pages_have_examples_and_exit_status, .fini = e2e_cleanup)
 {
+	e2e_need_rpbench();
 	char *page = e2e_slurp(RPB_BINARY_DIR "/man/rpbench.1", NULL);
 	cr_assert_not_null(page);
 	cr_assert(strstr(page, ".SH EXAMPLES") && strstr(page, "rpbench compare ci\\-ingest"), "%s", page);

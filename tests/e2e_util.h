@@ -80,6 +80,12 @@ struct e2e_env {
 	bool server;
 };
 void e2e_env_init(struct e2e_env *e, const char *backend);
+/* Skips the test when bin/rpbench is not built (a null-only build). */
+void e2e_need_rpbench(void);
+/* As e2e_env_init, with the program of the tests' own build,
+ * tests/bin/rpbench-example-<backend> (the example pattern registered; a
+ * backend of the tests only has no other). */
+void e2e_env_init_example(struct e2e_env *e, const char *backend);
 void e2e_env_fini(struct e2e_env *e);
 /* Kills every child not yet waited for and removes every test directory
  * not yet finished: the .fini hook of each e2e test, so a failed assertion
