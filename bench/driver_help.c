@@ -5,6 +5,7 @@
 
 #include "backends.h"
 #include "driver_help.h"
+#include "opthelp.h"
 #include "paths.h"
 #include "workload.h"
 
@@ -56,20 +57,10 @@ static void workloads_para(struct rpb_help *h)
 
 static void tuning_options(struct rpb_help *h, const struct rpb_backend *b)
 {
-	char title[256], text[1024];
+	char title[256];
 	snprintf(title, sizeof title, "[%s] tuning options (workload section [%s] or --set "
 		 "%s.KEY=VALUE)", b->name, b->name, b->name);
-	if (h->format == RPB_HELP_MAN)
-		fprintf(h->f, ".SS \"%s\"\n", title);
-	else
-		fprintf(h->f, "\n%s\n", title);
-	int term = h->term;
-	h->term = 18;
-	for (const struct rpb_optspec *o = b->options; o->name; o++) {
-		snprintf(text, sizeof text, "default %s; %s", *o->dflt ? o->dflt : "(none)", o->help);
-		rpb_help_item(h, o->name, text);
-	}
-	h->term = term;
+	rpb_opt_help_table(h, title, b->options);
 }
 
 /* The verb load, from the patterns that have a load phase (pattern.h's
@@ -119,7 +110,7 @@ static void examples(struct rpb_help *h, const struct rpb_backend *b, const char
 		len += (size_t)snprintf(text + len, sizeof text - len, "  %s verify res%s\n", prog,
 					where);
 	snprintf(text + len, sizeof text - len, "  %s --help ingest\n  %s --help %s\n", prog, prog,
-		 b->options && b->options->name ? b->name : "run");
+		 b->options && b->options->key ? b->name : "run");
 	rpb_help_section(h, "Examples");
 	rpb_help_verbatim(h, text);
 }
@@ -131,7 +122,7 @@ int rpb_driver_help_section(struct rpb_help *h, const char *section, const char 
 	if (rpb_job_print_help_section(h, section))
 		return 0;
 	for (const struct rpb_backend *const *b = rpb_backends; *b; b++)
-		if ((*b)->options && (*b)->options->name && !strcmp((*b)->name, section)) {
+		if ((*b)->options && (*b)->options->key && !strcmp((*b)->name, section)) {
 			tuning_options(h, *b);
 			return 0;
 		}
@@ -141,7 +132,7 @@ int rpb_driver_help_section(struct rpb_help *h, const char *section, const char 
 		if (rpb_pattern_at(i)->options)
 			len += (size_t)snprintf(msg + len, n - len, ", %s", rpb_pattern_at(i)->name);
 	for (const struct rpb_backend *const *b = rpb_backends; *b && len < n; b++)
-		if ((*b)->options && (*b)->options->name)
+		if ((*b)->options && (*b)->options->key)
 			len += (size_t)snprintf(msg + len, n - len, ", %s", (*b)->name);
 	return -1;
 }
@@ -206,7 +197,7 @@ void rpb_driver_help(struct rpb_help *h, const struct rpb_backend *b, const char
 	examples(h, b, prog);
 	rpb_help_section(h, "Workload options");
 	rpb_job_print_help(h);
-	if (b->options && b->options->name)
+	if (b->options && b->options->key)
 		tuning_options(h, b);
 	rpb_help_section(h, "See also");
 	rpb_help_para(h, 2, "rpbench(1), rpbench-workload(5), rpbench-quota-run --help, "
@@ -228,7 +219,7 @@ void rpb_workload_man(struct rpb_help *h)
 	rpb_help_section(h, "Options");
 	rpb_job_print_help(h);
 	for (const struct rpb_backend *const *b = rpb_backends; *b; b++)
-		if ((*b)->options && (*b)->options->name)
+		if ((*b)->options && (*b)->options->key)
 			tuning_options(h, *b);
 	rpb_help_section(h, "Files");
 	rpb_help_para(h, 0, "/usr/share/rpbench/workloads: the workload files that come with "

@@ -1,12 +1,14 @@
 /* Unit tests of the core pieces that know no backend. */
 #include <criterion/criterion.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "fmt.h"
+#include "options.h"
 #include "fsutil.h"
 #include "null_backend.h"
 #include "testutil.h"
@@ -34,25 +36,64 @@ Test(core, err_set_keeps_one_line)
 	cr_assert_eq(strlen(err.msg), sizeof err.msg - 1, "long messages are cut, not overflowed");
 }
 
-Test(core, cfg_u64_parses_sizes_and_ranges)
+/* A backend's typed table: defaults per profile, sizes, ranges, "none",
+ * "auto" as the profile's default, unknown keys with the nearest. */
+struct cfg_test {
+	uint64_t size, count;
+	unsigned mode;
+};
+
+static const char *const cfg_test_modes[] = {"auto", "kv", "ispn", NULL};
+static const struct rpb_optdef cfg_test_table[] = {
+	{ .key = "size", .type = RPB_OPT_SIZE, .dflt = "16M", .dflt_fedora45 = "none",
+	  .umin = 1024, .umax = 1u << 30, .none = "none", .off = offsetof(struct cfg_test, size),
+	  .help = "a size" },
+	{ .key = "count", .type = RPB_OPT_COUNT, .dflt = "7", .umin = 0, .umax = 10,
+	  .off = offsetof(struct cfg_test, count), .help = "a count" },
+	{ .key = "mode", .type = RPB_OPT_ENUM, .dflt = "kv", .dflt_fedora45 = "ispn",
+	  .choices = cfg_test_modes, .off = offsetof(struct cfg_test, mode), .help = "a mode" },
+	{ .key = NULL },
+};
+
+static enum rpb_status cfg_test_parse(const char *profile, const char *key, const char *value,
+				      struct cfg_test *out, struct rpb_err *err)
 {
-	struct rpb_kv kv[] = {{"a", "64M"}, {"b", "12"}, {"c", "-1"}, {"d", "9x"}, {"e", "2k"}};
-	struct rpb_store_cfg cfg = {.opts = kv, .nopts = 5};
+	struct rpb_kv kv = {key, value};
+	struct rpb_store_cfg cfg = {.opts = &kv, .nopts = key ? 1 : 0, .profile = profile};
+	return rpb_cfg_parse(&cfg, "x", cfg_test_table, out, err);
+}
+
+Test(core, cfg_parse_reads_a_typed_table)
+{
 	struct rpb_err err;
-	uint64_t v;
-	cr_assert_eq(rpb_cfg_u64(&cfg, "a", 0, 0, UINT64_MAX, &v, &err), RPB_OK);
-	cr_assert_eq(v, 64u << 20);
-	cr_assert_eq(rpb_cfg_u64(&cfg, "missing", 7, 0, 10, &v, &err), RPB_OK);
-	cr_assert_eq(v, 7);
-	cr_assert_eq(rpb_cfg_u64(&cfg, "b", 0, 0, 10, &v, &err), RPB_INVALID);
-	cr_assert(strstr(err.msg, "[0, 10]"), "the message names the range: %s", err.msg);
-	cr_assert_eq(rpb_cfg_u64(&cfg, "c", 0, 0, 10, &v, &err), RPB_INVALID);
-	cr_assert_eq(rpb_cfg_u64(&cfg, "d", 0, 0, 100, &v, &err), RPB_INVALID);
-	cr_assert_eq(rpb_cfg_u64(&cfg, "e", 0, 0, 4096, &v, &err), RPB_OK);
-	cr_assert_eq(v, 2048);
-	const struct rpb_optspec specs[] = {{"a", "", ""}, {"b", "", ""}, {NULL, NULL, NULL}};
-	cr_assert_eq(rpb_cfg_check(&cfg, "x", specs, &err), RPB_INVALID);
-	cr_assert(strstr(err.msg, "'c'"), "names the unknown option: %s", err.msg);
+	struct cfg_test t;
+	cr_assert_eq(cfg_test_parse(NULL, NULL, NULL, &t, &err), RPB_OK);
+	cr_assert(t.size == 16u << 20 && t.count == 7 && t.mode == 1, "the defaults");
+	cr_assert_eq(cfg_test_parse("fedora-4.5", NULL, NULL, &t, &err), RPB_OK);
+	cr_assert(t.size == UINT64_MAX && t.count == 7 && t.mode == 2, "fedora-4.5's defaults");
+	cr_assert_eq(cfg_test_parse("fedora-4.5", "size", "2k", &t, &err), RPB_OK);
+	cr_assert_eq(t.size, 2048, "a value given wins over the profile's default");
+	cr_assert_eq(cfg_test_parse("durable", "size", "none", &t, &err), RPB_OK);
+	cr_assert_eq(t.size, UINT64_MAX);
+	cr_assert_eq(cfg_test_parse("fedora-4.5", "mode", "auto", &t, &err), RPB_OK);
+	cr_assert_eq(t.mode, 2, "auto is the profile's default");
+	cr_assert_eq(cfg_test_parse("durable", "mode", "auto", &t, &err), RPB_OK);
+	cr_assert_eq(t.mode, 1);
+	cr_assert_eq(cfg_test_parse(NULL, "count", "12", &t, &err), RPB_INVALID);
+	cr_assert(err.user_input);
+	cr_assert_str_eq(err.msg, "[x] count = 12 is out of range; give an integer in [0, 10]");
+	cr_assert_eq(cfg_test_parse(NULL, "size", "-1", &t, &err), RPB_INVALID);
+	cr_assert_str_eq(err.msg, "[x] size = -1 is invalid; give a size in bytes in [1k, 1G] "
+			 "(suffix k, M, G or T) or none");
+	cr_assert_eq(cfg_test_parse(NULL, "mode", "ispn2", &t, &err), RPB_INVALID);
+	cr_assert_str_eq(err.msg, "[x] mode = ispn2 is invalid; give one of: auto, kv, ispn");
+	cr_assert_eq(cfg_test_parse(NULL, "cuont", "1", &t, &err), RPB_INVALID);
+	cr_assert_str_eq(err.msg, "unknown key 'cuont' in [x] (did you mean count?); valid keys: "
+			 "size, count, mode");
+	struct rpb_kv kv = {"any", "1"};
+	struct rpb_store_cfg cfg = {.opts = &kv, .nopts = 1};
+	cr_assert_eq(rpb_cfg_parse(&cfg, "null", NULL, NULL, &err), RPB_INVALID);
+	cr_assert_str_eq(err.msg, "unknown key 'any' in [null]; [null] has no keys, remove it");
 }
 
 Test(core, buf_grows_and_copies)

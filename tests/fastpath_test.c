@@ -252,7 +252,7 @@ Test(fastpath, sqlite_locking_mode_checked)
 	s.b->close(s.st);
 	struct rpb_err err = {0};
 	cr_assert_eq(s.b->open(&s.cfg, &s.st, &err), RPB_INVALID);
-	cr_assert(strstr(err.msg, "locking_mode = 'shared' is invalid: give normal or exclusive"),
+	cr_assert(strstr(err.msg, "[sqlite] locking_mode = shared is invalid; give one of: normal, exclusive"),
 		  "%s", err.msg);
 	s.st = NULL;
 	rpbt_close(&s);

@@ -49,7 +49,7 @@ Test(sync_level, sqlite_synchronous)
 	}
 	struct rpb_err err = {0};
 	cr_assert_eq(reopen_with(&s, RPB_SYNC_COMMIT, "synchronous", "NORMAL2", &err), RPB_INVALID);
-	cr_assert_str_eq(err.msg, "option synchronous = 'NORMAL2' is invalid: give one of auto, off, "
+	cr_assert_str_eq(err.msg, "[sqlite] synchronous = NORMAL2 is invalid; give one of: auto, off, "
 			 "normal, full, extra");
 	cr_assert_eq(reopen_with(&s, RPB_SYNC_COMMIT, "synchronous", NULL, &err), RPB_OK, "%s", err.msg);
 	rpbt_close(&s);
@@ -83,7 +83,7 @@ Test(sync_level, postgres_synchronous_commit)
 	struct rpb_err err = {0};
 	cr_assert_eq(reopen_with(&s, RPB_SYNC_COMMIT, "synchronous_commit", "yes", &err),
 		     RPB_INVALID);
-	cr_assert_str_eq(err.msg, "option synchronous_commit = 'yes' is invalid: give one of auto, "
+	cr_assert_str_eq(err.msg, "[postgres] synchronous_commit = yes is invalid; give one of: auto, "
 			 "off, local, remote_write, on, remote_apply");
 	cr_assert_eq(reopen_with(&s, RPB_SYNC_COMMIT, "synchronous_commit", NULL, &err), RPB_OK,
 		     "%s", err.msg);

@@ -19,6 +19,7 @@
  *    with RPB_CONFLICT (retryable) and is rolled back.
  * Writers are not checked against each other: the last commit wins. */
 #include <inttypes.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -31,6 +32,7 @@
 #include "fsutil.h"
 #include "leveldb_order.h"
 #include "leveldb_overlay.h"
+#include "options.h"
 #include "store.h"
 
 struct ldb_tuning {
@@ -83,24 +85,38 @@ struct rpb_session {
 	unsigned char key2[1 + RPB_KEY_MAX];
 };
 
+/* block_cache = none (fedora-4.5's default): a cache of capacity 0, which
+ * LevelDB supports as "cache nothing". */
+#define LDB_NO_CACHE UINT64_MAX
+
 /* Defaults are per profile: under fedora-4.5 those of the store Fedora 4.5
  * ran (Infinispan's LevelDBStore.dataDbOptions sets only compression, NONE
  * by default, and a block size and cache size fcrepo's configuration does
- * not give; no filter policy), with LevelDB's own defaults for the rest. */
-static const struct rpb_optspec ldb_optspecs[] = {
-	{"write_buffer", "16M",
-	 "memtable size before a flush to a level-0 file (fedora-4.5: 4M); 64k..1G"},
-	{"block_cache", "64M",
-	 "LRU cache of uncompressed data blocks; 0 = LevelDB's own 8M "
-	 "(fedora-4.5: none, a cache that keeps nothing); 0..64G"},
-	{"bloom_bits", "10",
-	 "bloom filter bits per key (~1% false positives at 10); 0 = no filter "
-	 "(fedora-4.5: 0); 0..32"},
-	{"block_size", "4k", "uncompressed size of a data block; 1k..4M"},
-	{"max_open_files", "1000", "table files kept open; 74..50000"},
-	{"compression", "1", "1 = snappy block compression, 0 = none (fedora-4.5: 0); 0..1"},
-	{"max_file_size", "2M", "target size of a table file; 1M..1G"},
-	{NULL, NULL, NULL},
+ * not give; no filter policy), with LevelDB's own defaults for the rest.
+ * Where LevelDB silently clamps a setting, the range is its clamp, so a
+ * value given is a value used. */
+#define LDB(f) offsetof(struct ldb_tuning, f)
+static const struct rpb_optdef ldb_options[] = {
+	{ .key = "write_buffer", .type = RPB_OPT_SIZE, .dflt = "16M", .dflt_fedora45 = "4M",
+	  .umin = 64u << 10, .umax = 1u << 30, .off = LDB(write_buffer),
+	  .help = "memtable size before a flush to a level-0 file" },
+	{ .key = "block_cache", .type = RPB_OPT_SIZE, .dflt = "64M", .dflt_fedora45 = "none",
+	  .umin = 0, .umax = 64ull << 30, .none = "none", .off = LDB(block_cache),
+	  .help = "LRU cache of uncompressed data blocks; 0 = LevelDB's own 8M, none = a cache "
+		  "that keeps nothing" },
+	{ .key = "bloom_bits", .type = RPB_OPT_COUNT, .dflt = "10", .dflt_fedora45 = "0",
+	  .umin = 0, .umax = 32, .off = LDB(bloom_bits),
+	  .help = "bloom filter bits per key (~1% false positives at 10); 0 = no filter" },
+	{ .key = "block_size", .type = RPB_OPT_SIZE, .dflt = "4k", .umin = 1u << 10,
+	  .umax = 4u << 20, .off = LDB(block_size), .help = "uncompressed size of a data block" },
+	{ .key = "max_open_files", .type = RPB_OPT_COUNT, .dflt = "1000", .umin = 74, .umax = 50000,
+	  .off = LDB(max_open_files), .help = "table files kept open" },
+	{ .key = "compression", .type = RPB_OPT_COUNT, .dflt = "1", .dflt_fedora45 = "0",
+	  .umin = 0, .umax = 1, .off = LDB(compression),
+	  .help = "1 = snappy block compression, 0 = none" },
+	{ .key = "max_file_size", .type = RPB_OPT_SIZE, .dflt = "2M", .umin = 1u << 20,
+	  .umax = 1u << 30, .off = LDB(max_file_size), .help = "target size of a table file" },
+	{ .key = NULL },
 };
 
 enum rpb_status rpb_leveldb_classify(const char *msg)
@@ -142,37 +158,6 @@ static const char *ldb_version(void)
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	pthread_once(&once, version_fill);
 	return version_buf;
-}
-
-/* block_cache under fedora-4.5 when not given: a cache of capacity 0, which
- * LevelDB supports as "cache nothing". */
-#define LDB_NO_CACHE UINT64_MAX
-
-/* Where LevelDB silently clamps a setting, the range is its clamp, so a
- * value given is a value used. */
-static enum rpb_status ldb_read_tuning(const struct rpb_store_cfg *cfg, struct ldb_tuning *t,
-				       struct rpb_err *err)
-{
-	bool f45 = cfg->profile && strcmp(cfg->profile, "fedora-4.5") == 0;
-	enum rpb_status st = rpb_cfg_check(cfg, "leveldb", ldb_optspecs, err);
-	if (!st)
-		st = rpb_cfg_u64(cfg, "write_buffer", f45 ? 4u << 20 : 16u << 20, 64u << 10,
-				 1u << 30, &t->write_buffer, err);
-	if (!st)
-		st = rpb_cfg_u64(cfg, "block_cache", f45 ? LDB_NO_CACHE : 64u << 20, 0,
-				 64ull << 30, &t->block_cache, err);
-	if (!st)
-		st = rpb_cfg_u64(cfg, "bloom_bits", f45 ? 0 : 10, 0, 32, &t->bloom_bits, err);
-	if (!st)
-		st = rpb_cfg_u64(cfg, "block_size", 4u << 10, 1u << 10, 4u << 20, &t->block_size, err);
-	if (!st)
-		st = rpb_cfg_u64(cfg, "max_open_files", 1000, 74, 50000, &t->max_open_files, err);
-	if (!st)
-		st = rpb_cfg_u64(cfg, "compression", f45 ? 0 : 1, 0, 1, &t->compression, err);
-	if (!st)
-		st = rpb_cfg_u64(cfg, "max_file_size", 2u << 20, 1u << 20, 1u << 30,
-				 &t->max_file_size, err);
-	return st;
 }
 
 static void ldb_apply_tuning(struct rpb_store *st, const struct ldb_tuning *t, bool create)
@@ -269,7 +254,7 @@ static enum rpb_status ldb_store_open(const struct rpb_store_cfg *cfg, struct rp
 {
 	*out = NULL;
 	struct ldb_tuning t;
-	enum rpb_status rc = ldb_read_tuning(cfg, &t, err);
+	enum rpb_status rc = rpb_cfg_parse(cfg, "leveldb", ldb_options, &t, err);
 	if (!rc)
 		rc = rpb_dir_prepare(cfg->dir, cfg->create, err);
 	if (rc)
@@ -863,7 +848,8 @@ const struct rpb_backend rpb_backend_leveldb = {
 	.name = "leveldb",
 	.abi = RPB_BACKEND_ABI,
 	.flags = RPB_BF_NATIVE_UNSYNCED,
-	.options = ldb_optspecs,
+	.options = ldb_options,
+	.config_size = sizeof(struct ldb_tuning),
 	.own_files = ldb_files,
 	.version = ldb_version,
 	.open = ldb_store_open,

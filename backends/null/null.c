@@ -24,7 +24,7 @@ static enum rpb_status null_open(const struct rpb_store_cfg *cfg, struct rpb_sto
 				 struct rpb_err *err)
 {
 	*out = NULL;
-	enum rpb_status st = rpb_cfg_check(cfg, "null", NULL, err);
+	enum rpb_status st = rpb_cfg_parse(cfg, "null", NULL, NULL, err);
 	if (st)
 		return st;
 	*out = calloc(1, sizeof **out);

@@ -112,7 +112,7 @@ Test(pg_layout, one_layout_per_store)
 	s.b->close(s.st);
 	kv.value = "ispn2";
 	cr_assert_eq(s.b->open(&s.cfg, &s.st, &err), RPB_INVALID);
-	cr_assert_str_eq(err.msg, "option layout = 'ispn2' is invalid: give one of auto, kv, ispn");
+	cr_assert_str_eq(err.msg, "[postgres] layout = ispn2 is invalid; give one of: auto, kv, ispn");
 	s.st = NULL;
 	s.cfg.opts = NULL;
 	s.cfg.nopts = 0;

@@ -13,6 +13,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@
 #include "clock.h"
 #include "dsn.h"
 #include "hostinfo.h"
+#include "options.h"
 #include "postgres_untrusted.h"
 
 #define PG_DEFAULT_SCHEMA "rpbench"
@@ -34,27 +36,48 @@
 /* Serialises concurrent creators in one database ("rpbn"). */
 #define PG_CREATE_LOCK 0x7270626eL
 
-/* postgres.layout: auto = ispn under profile = fedora-4.5, kv otherwise. */
+/* postgres.layout: auto = the profile's default (ispn under fedora-4.5). */
 static const char *const pg_layouts[] = {"auto", "kv", "ispn", NULL};
-enum { PG_LAYOUT_AUTO, PG_LAYOUT_KV, PG_LAYOUT_ISPN };
+enum { PG_LAYOUT_ISPN = 2 }; /* its index in pg_layouts */
 
 /* postgres.synchronous_commit: auto = what sync asks (commit on, none off). */
 static const char *const pg_synchronous_commit[] = {"auto", "off", "local", "remote_write", "on",
 						    "remote_apply", NULL};
 
-static const struct rpb_optspec pg_options[] = {
-	{"fetch_rows", "1000", "rows fetched per scan round trip, 1..1M; bounds scan memory"},
-	{"pipeline", "on",
-	 "on = a write transaction's BEGIN, puts and COMMIT go in one round trip (libpq pipeline mode); off = one round trip per statement"},
-	{"read_dsn", "",
-	 "connection string of a hot standby of the server: READ transactions run there, causally (each waits until the standby has replayed what it must see); empty = every transaction on --dsn"},
-	{"synchronous_commit", "auto",
-	 "auto, off, local, remote_write, on or remote_apply: SET synchronous_commit on every session; auto = on with sync = commit, off with sync = none"},
-	{"layout", "auto",
-	 "auto, kv or ispn: kv = tables (k bytea PRIMARY KEY, v bytea), one upsert per put; ispn = Infinispan's string-keyed JDBC store as Fedora 4.5 ran it, tables ispn_entry_<table> (id, datum, version) and per put a SELECT of the id, then an UPDATE or an INSERT; auto = ispn under profile = fedora-4.5, kv otherwise"},
-	{"replica_wait_ms", "60000",
-	 "with read_dsn: longest wait for the standby to replay a read's floor before the read fails, 1..3600000"},
-	{NULL, NULL, NULL},
+/* The tuning options as given (read_dsn: as long as result.json records). */
+struct pg_config {
+	uint64_t fetch_rows, replica_wait_ms;
+	bool pipeline;
+	unsigned synchronous_commit, layout;
+	char read_dsn[4096 + 1];
+};
+
+#define PGC(f) offsetof(struct pg_config, f)
+static const struct rpb_optdef pg_options[] = {
+	{ .key = "fetch_rows", .type = RPB_OPT_COUNT, .dflt = "1000", .umin = 1, .umax = 1000000,
+	  .off = PGC(fetch_rows), .help = "rows fetched per scan round trip; bounds scan memory" },
+	{ .key = "pipeline", .type = RPB_OPT_BOOL, .dflt = "on", .off = PGC(pipeline),
+	  .help = "on = a write transaction's BEGIN, puts and COMMIT go in one round trip (libpq "
+		  "pipeline mode); off = one round trip per statement" },
+	{ .key = "read_dsn", .type = RPB_OPT_STRING, .dflt = "", .umax = 4096, .off = PGC(read_dsn),
+	  .help = "connection string of a hot standby of the server: READ transactions run "
+		  "there, causally (each waits until the standby has replayed what it must see); "
+		  "empty = every transaction on --dsn" },
+	{ .key = "synchronous_commit", .type = RPB_OPT_ENUM, .dflt = "auto",
+	  .choices = pg_synchronous_commit, .off = PGC(synchronous_commit),
+	  .help = "SET synchronous_commit on every session; auto = on with sync = commit, off "
+		  "with sync = none" },
+	{ .key = "layout", .type = RPB_OPT_ENUM, .dflt = "kv", .dflt_fedora45 = "ispn",
+	  .choices = pg_layouts, .off = PGC(layout),
+	  .help = "kv = tables (k bytea PRIMARY KEY, v bytea), one upsert per put; ispn = "
+		  "Infinispan's string-keyed JDBC store as Fedora 4.5 ran it, tables "
+		  "ispn_entry_<table> (id, datum, version) and per put a SELECT of the id, then an "
+		  "UPDATE or an INSERT; auto = the profile's default" },
+	{ .key = "replica_wait_ms", .type = RPB_OPT_COUNT, .dflt = "60000", .umin = 1,
+	  .umax = 3600000, .off = PGC(replica_wait_ms),
+	  .help = "with read_dsn: longest wait for the standby to replay a read's floor before "
+		  "the read fails" },
+	{ .key = NULL },
 };
 
 /* The prepared statements, one of each per table, prepared lazily. */
@@ -529,56 +552,26 @@ static void pg_close(struct rpb_store *st)
 	free(st);
 }
 
-/* An on|off option (1|0 also accepted). */
-static enum rpb_status pg_cfg_onoff(const struct rpb_store_cfg *cfg, const char *name, bool dflt,
-				    bool *out, struct rpb_err *err)
-{
-	*out = dflt;
-	for (size_t i = 0; i < cfg->nopts; i++) {
-		if (strcmp(cfg->opts[i].key, name) != 0)
-			continue;
-		const char *v = cfg->opts[i].value;
-		if (strcmp(v, "on") == 0 || strcmp(v, "1") == 0)
-			*out = true;
-		else if (strcmp(v, "off") == 0 || strcmp(v, "0") == 0)
-			*out = false;
-		else {
-			char shown[64];
-			return rpb_err_usage(err, "option %s = '%s' is invalid: give on or off", name,
-					   rpb_text_shown(shown, sizeof shown, v));
-		}
-	}
-	return RPB_OK;
-}
-
 static enum rpb_status pg_open_config(const struct rpb_store_cfg *cfg, struct rpb_store *st,
 				      struct rpb_err *err)
 {
-	enum rpb_status rc = rpb_cfg_check(cfg, "postgres", pg_options, err);
-	if (!rc)
-		rc = rpb_cfg_u64(cfg, "fetch_rows", 1000, 1, 1000000, &st->fetch_rows, err);
-	if (!rc)
-		rc = pg_cfg_onoff(cfg, "pipeline", true, &st->pipeline, err);
-	if (!rc)
-		rc = rpb_cfg_u64(cfg, "replica_wait_ms", 60000, 1, 3600000, &st->replica_wait_ms, err);
-	if (!rc)
-		rc = rpb_cfg_choice(cfg, "synchronous_commit", pg_synchronous_commit,
-				    &st->synchronous_commit, err);
-	unsigned layout = PG_LAYOUT_AUTO;
-	if (!rc)
-		rc = rpb_cfg_choice(cfg, "layout", pg_layouts, &layout, err);
+	struct pg_config *c = malloc(sizeof *c);
+	if (!c)
+		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory");
+	enum rpb_status rc = rpb_cfg_parse(cfg, "postgres", pg_options, c, err);
+	st->fetch_rows = c->fetch_rows;
+	st->pipeline = c->pipeline;
+	st->replica_wait_ms = c->replica_wait_ms;
+	st->synchronous_commit = c->synchronous_commit;
+	st->ispn = c->layout == PG_LAYOUT_ISPN;
+	if (!rc && *c->read_dsn && !cfg->primary_only) {
+		free(st->read_conninfo);
+		if (!(st->read_conninfo = strdup(c->read_dsn)))
+			rc = rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory");
+	}
+	free(c);
 	if (rc)
 		return rc;
-	if (layout == PG_LAYOUT_AUTO)
-		layout = cfg->profile && strcmp(cfg->profile, "fedora-4.5") == 0 ? PG_LAYOUT_ISPN
-										 : PG_LAYOUT_KV;
-	st->ispn = layout == PG_LAYOUT_ISPN;
-	for (size_t i = 0; i < cfg->nopts && !cfg->primary_only; i++)
-		if (strcmp(cfg->opts[i].key, "read_dsn") == 0 && *cfg->opts[i].value) {
-			free(st->read_conninfo);
-			if (!(st->read_conninfo = strdup(cfg->opts[i].value)))
-				return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory");
-		}
 	const char *name = cfg->name ? cfg->name : PG_DEFAULT_SCHEMA;
 	if (!*name || strlen(name) > PG_NAMEDATALEN)
 		return rpb_err_set(err, RPB_INVALID, 0, NULL,
@@ -1659,6 +1652,7 @@ const struct rpb_backend rpb_backend_postgres = {
 	.abi = RPB_BACKEND_ABI,
 	.flags = RPB_BF_SERVER | RPB_BF_LOCKS,
 	.options = pg_options,
+	.config_size = sizeof(struct pg_config),
 	.version = pg_version,
 	.open = pg_open,
 	.close = pg_close,

@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@
 
 #include "sqlite_backend.h"
 #include "fsutil.h"
+#include "options.h"
 #include "store.h"
 
 #define SQ_FILE "rpbench.sqlite"
@@ -46,12 +48,14 @@ static const unsigned char sq_empty[1];
 
 struct sq_tuning {
 	uint64_t page_size, cache_size, mmap_size, busy_timeout, wal_autocheckpoint, max_pages;
+	unsigned locking_mode; /* index in sq_locking_modes */
 	bool exclusive; /* locking_mode = exclusive */
 	unsigned synchronous; /* index in sq_synchronous: 0 = from sync */
 };
 
 /* sqlite.synchronous: auto = what sync asks (commit FULL, none OFF). */
 static const char *const sq_synchronous[] = {"auto", "off", "normal", "full", "extra", NULL};
+static const char *const sq_locking_modes[] = {"normal", "exclusive", NULL};
 
 /* The largest first put kept for autocommit; a larger one begins at once
  * rather than be copied. */
@@ -94,35 +98,44 @@ struct rpb_session {
 	"sqlite.locking_mode = exclusive allows one session at a time and this run opens more; " \
 	"set threads = 1 and clients = 1, or sqlite.locking_mode = normal"
 
-static const struct rpb_optspec sq_options[] = {
-	{"page_size", "4096",
-	 "page size in bytes, a power of two in [512, 65536], fixed when the store is created; "
-	 "4096 matches the OS page and SSD write unit, so a page write is one device write"},
-	{"cache_size", "64M",
-	 "page cache per session in bytes, [64k, 64G]; large enough for the B-tree interior "
-	 "pages of every table, so a lookup reads at most one leaf page from the OS"},
-	{"mmap_size", "256M",
-	 "bytes of the file read through mmap, [0, 64G], 0 = read(); saves a copy per page "
-	 "read for the hot part of the file without mapping unbounded stores"},
-	{"busy_timeout", "5000",
-	 "ms a session waits for another's write lock before reporting a conflict, "
-	 "[0, 3600000]; long enough for any one benchmark transaction to finish"},
-	{"wal_autocheckpoint", "1000",
-	 "WAL pages after which a commit checkpoints, [0, 2147483647], 0 = never; SQLite's "
-	 "default: keeps the WAL (and read cost through it) small"},
-	{"max_pages", "0",
-	 "page quota of the database file, [0, 1073741823], 0 = unlimited; exceeding it "
-	 "fails with SQLITE_FULL, a disk-full test where a small file system cannot be mounted"},
-	{"synchronous", "auto",
-	 "auto, off, normal, full or extra: PRAGMA synchronous on every connection; auto = FULL "
-	 "with sync = commit, OFF with sync = none; normal is WAL's usual setting (a commit "
-	 "survives a process crash; the WAL is synced at checkpoints, so a power loss may lose "
-	 "the last commits)"},
-	{"locking_mode", "normal",
-	 "normal or exclusive; exclusive keeps the file locked by the one session a run may then "
-	 "open (threads = 1, clients = 1) and its WAL index in process memory, as "
-	 "db_bench_sqlite3 runs"},
-	{NULL, NULL, NULL},
+#define SQ(f) offsetof(struct sq_tuning, f)
+static const struct rpb_optdef sq_options[] = {
+	{ .key = "page_size", .type = RPB_OPT_COUNT, .dflt = "4096", .umin = 512, .umax = 65536,
+	  .off = SQ(page_size),
+	  .help = "page size in bytes, a power of two, fixed when the store is created; 4096 "
+		  "matches the OS page and SSD write unit, so a page write is one device write" },
+	{ .key = "cache_size", .type = RPB_OPT_SIZE, .dflt = "64M", .umin = 64u << 10,
+	  .umax = 64ull << 30, .off = SQ(cache_size),
+	  .help = "page cache per session in bytes; large enough for the B-tree interior pages "
+		  "of every table, so a lookup reads at most one leaf page from the OS" },
+	{ .key = "mmap_size", .type = RPB_OPT_SIZE, .dflt = "256M", .umin = 0, .umax = 64ull << 30,
+	  .off = SQ(mmap_size),
+	  .help = "bytes of the file read through mmap, 0 = read(); saves a copy per page read "
+		  "for the hot part of the file without mapping unbounded stores" },
+	{ .key = "busy_timeout", .type = RPB_OPT_COUNT, .dflt = "5000", .umin = 0, .umax = 3600000,
+	  .off = SQ(busy_timeout),
+	  .help = "ms a session waits for another's write lock before reporting a conflict; long "
+		  "enough for any one benchmark transaction to finish" },
+	{ .key = "wal_autocheckpoint", .type = RPB_OPT_COUNT, .dflt = "1000", .umin = 0,
+	  .umax = INT32_MAX, .off = SQ(wal_autocheckpoint),
+	  .help = "WAL pages after which a commit checkpoints, 0 = never; SQLite's default: keeps "
+		  "the WAL (and read cost through it) small" },
+	{ .key = "max_pages", .type = RPB_OPT_COUNT, .dflt = "0", .umin = 0, .umax = 1073741823,
+	  .off = SQ(max_pages),
+	  .help = "page quota of the database file, 0 = unlimited; exceeding it fails with "
+		  "SQLITE_FULL, a disk-full test where a small file system cannot be mounted" },
+	{ .key = "synchronous", .type = RPB_OPT_ENUM, .dflt = "auto", .choices = sq_synchronous,
+	  .off = SQ(synchronous),
+	  .help = "PRAGMA synchronous on every connection; auto = FULL with sync = commit, OFF "
+		  "with sync = none; normal is WAL's usual setting (a commit survives a process "
+		  "crash; the WAL is synced at checkpoints, so a power loss may lose the last "
+		  "commits)" },
+	{ .key = "locking_mode", .type = RPB_OPT_ENUM, .dflt = "normal",
+	  .choices = sq_locking_modes, .off = SQ(locking_mode),
+	  .help = "exclusive keeps the file locked by the one session a run may then open "
+		  "(threads = 1, clients = 1) and its WAL index in process memory, as "
+		  "db_bench_sqlite3 runs" },
+	{ .key = NULL },
 };
 
 enum rpb_status rpb_sqlite_classify(int code)
@@ -316,35 +329,11 @@ static enum rpb_status sq_connect(struct rpb_store *st, bool create, sqlite3 **o
 static enum rpb_status sq_tuning_read(const struct rpb_store_cfg *cfg, struct sq_tuning *t,
 				      struct rpb_err *err)
 {
-	enum rpb_status st = rpb_cfg_check(cfg, "sqlite", sq_options, err);
-	t->exclusive = false;
-	if (!st)
-		st = rpb_cfg_u64(cfg, "page_size", 4096, 512, 65536, &t->page_size, err);
+	enum rpb_status st = rpb_cfg_parse(cfg, "sqlite", sq_options, t, err);
 	if (!st && (t->page_size & (t->page_size - 1)))
-		st = rpb_err_usage(err, "option page_size = %llu is invalid: give a power of two in [512, 65536]",
-				 (unsigned long long)t->page_size);
-	if (!st)
-		st = rpb_cfg_u64(cfg, "cache_size", 64u << 20, 64u << 10, 64ull << 30, &t->cache_size, err);
-	if (!st)
-		st = rpb_cfg_u64(cfg, "mmap_size", 256u << 20, 0, 64ull << 30, &t->mmap_size, err);
-	if (!st)
-		st = rpb_cfg_u64(cfg, "busy_timeout", 5000, 0, 3600000, &t->busy_timeout, err);
-	if (!st)
-		st = rpb_cfg_u64(cfg, "wal_autocheckpoint", 1000, 0, INT32_MAX,
-				 &t->wal_autocheckpoint, err);
-	if (!st)
-		st = rpb_cfg_u64(cfg, "max_pages", 0, 0, 1073741823, &t->max_pages, err);
-	if (!st)
-		st = rpb_cfg_choice(cfg, "synchronous", sq_synchronous, &t->synchronous, err);
-	for (size_t i = 0; !st && i < cfg->nopts; i++) {
-		if (strcmp(cfg->opts[i].key, "locking_mode") != 0)
-			continue;
-		const char *v = cfg->opts[i].value;
-		t->exclusive = strcmp(v, "exclusive") == 0;
-		if (!t->exclusive && strcmp(v, "normal") != 0)
-			st = rpb_err_usage(err, "option locking_mode = '%.40s' is invalid: give normal or exclusive",
-					 v);
-	}
+		st = rpb_err_usage(err, "[sqlite] page_size = %llu is invalid; give a power of two "
+				 "in [512, 65536]", (unsigned long long)t->page_size);
+	t->exclusive = t->locking_mode == 1;
 	return st;
 }
 
@@ -914,6 +903,7 @@ const struct rpb_backend rpb_backend_sqlite = {
 	.abi = RPB_BACKEND_ABI,
 	.flags = RPB_BF_LOCKS,
 	.options = sq_options,
+	.config_size = sizeof(struct sq_tuning),
 	.own_files = sq_files,
 	.version = sq_version,
 	.open = sq_open,

@@ -1,9 +1,11 @@
 /* The nearest known name (nearest.h). */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "nearest.h"
 #include "options.h"
+#include "shown.h"
 
 #define NAME_LIMIT 64
 
@@ -69,4 +71,22 @@ bool rpb_nearest_hint(char *buf, size_t n, const struct rpb_nearest *nr, const c
 	if (best)
 		rpb_cat(buf, n, " (did you mean %s%s%s?)", prefix, best, suffix);
 	return best != NULL;
+}
+
+void rpb_nearest_unknown_key(char *err, size_t n, const char *section,
+			     const struct rpb_optdef *opts, const char *key)
+{
+	char k[RPB_SHOWN_SIZE];
+	struct rpb_nearest nr;
+	rpb_nearest_init(&nr, key);
+	for (const struct rpb_optdef *d = opts; d && d->key; d++)
+		rpb_nearest_offer(&nr, d->key);
+	snprintf(err, n, "unknown key '%s' in [%s]", rpb_shown(k, sizeof k, key), section);
+	rpb_nearest_hint(err, n, &nr, "", "");
+	if (!opts || !opts->key) {
+		rpb_cat(err, n, "; [%s] has no keys, remove it", section);
+		return;
+	}
+	rpb_cat(err, n, "; valid keys: ");
+	rpb_opt_list_keys(err, n, opts);
 }

@@ -24,6 +24,12 @@ const char *rpb_nearest_best(const struct rpb_nearest *nr);
 bool rpb_nearest_hint(char *buf, size_t n, const struct rpb_nearest *nr, const char *prefix,
 		      const char *suffix);
 
+/* "unknown key 'K' in [section] (did you mean X?); valid keys: ..." for a
+ * key that is no row of an option table (options.h; NULL = none). */
+struct rpb_optdef;
+void rpb_nearest_unknown_key(char *err, size_t n, const char *section,
+			     const struct rpb_optdef *opts, const char *key);
+
 /* Optimal string alignment distance: insertions, deletions, substitutions
  * and swaps of two neighbours each count one. Names longer than 64 bytes are
  * never near anything (SIZE_MAX). */

@@ -10,6 +10,7 @@
 
 #include "dsn.h"
 #include "options.h"
+#include "profile.h"
 #include "shown.h"
 #include "store.h"
 #include "text.h"
@@ -52,7 +53,8 @@ static void fmt_bound(char *buf, size_t n, uint64_t v, bool size)
 		snprintf(buf, n, "2^64-1");
 		return;
 	}
-	if (v >= RPB_OPT_P32 && (v & (v - 1)) == 0) {
+	/* A size reads better with its suffix (64G) up to a petabyte. */
+	if (v >= RPB_OPT_P32 && (v & (v - 1)) == 0 && (!size || v >= UINT64_C(1) << 50)) {
 		snprintf(buf, n, "2^%d", __builtin_ctzll(v));
 		return;
 	}
@@ -81,7 +83,7 @@ void rpb_opt_range(char *buf, size_t n, const struct rpb_optdef *d)
 	case RPB_OPT_SIZE:
 		fmt_bound(lo, sizeof lo, d->umin, d->type == RPB_OPT_SIZE);
 		fmt_bound(hi, sizeof hi, d->umax, d->type == RPB_OPT_SIZE);
-		snprintf(buf, n, "[%s, %s]", lo, hi);
+		snprintf(buf, n, "[%s, %s]%s%s", lo, hi, d->none ? "|" : "", d->none ? d->none : "");
 		break;
 	case RPB_OPT_DOUBLE:
 	case RPB_OPT_SECONDS:
@@ -121,9 +123,10 @@ static void fmt_expect(char *buf, size_t n, const struct rpb_optdef *d)
 	case RPB_OPT_SIZE:
 		fmt_bound(lo, sizeof lo, d->umin, d->type == RPB_OPT_SIZE);
 		fmt_bound(hi, sizeof hi, d->umax, d->type == RPB_OPT_SIZE);
-		snprintf(buf, n, "%s in [%s, %s]%s",
+		snprintf(buf, n, "%s in [%s, %s]%s%s%s",
 			 d->type == RPB_OPT_SIZE ? "a size in bytes" : "an integer", lo, hi,
-			 d->type == RPB_OPT_SIZE ? " (suffix k, M, G or T)" : "");
+			 d->type == RPB_OPT_SIZE ? " (suffix k, M, G or T)" : "",
+			 d->none ? " or " : "", d->none ? d->none : "");
 		break;
 	case RPB_OPT_DOUBLE:
 		rpb_fmt_double(lo, sizeof lo, d->dmin);
@@ -342,6 +345,10 @@ enum rpb_opt_result rpb_opt_store(void *cfg, const struct rpb_optdef *d, const c
 	switch (d->type) {
 	case RPB_OPT_COUNT:
 	case RPB_OPT_SIZE:
+		if (d->none && strcmp(value, d->none) == 0) {
+			*(uint64_t *)field = UINT64_MAX;
+			break;
+		}
 		r = parse_u64(value, d->type == RPB_OPT_SIZE, &u);
 		if (r == RPB_OPT_OK && (u < d->umin || u > d->umax))
 			r = RPB_OPT_RANGE;
@@ -435,6 +442,25 @@ void rpb_opt_defaults(void *cfg, const struct rpb_optdef *opts)
 		(void)rpb_opt_store(cfg, d, d->dflt);
 }
 
+const char *rpb_opt_default(const struct rpb_optdef *d, const char *profile)
+{
+	bool f45 = profile && strcmp(profile, rpb_profile_names[RPB_PROFILE_FEDORA45]) == 0;
+	return f45 && d->dflt_fedora45 ? d->dflt_fedora45 : d->dflt;
+}
+
+void rpb_opt_defaults_for(void *cfg, const struct rpb_optdef *opts, const char *profile)
+{
+	for (const struct rpb_optdef *d = opts; d && d->key; d++)
+		(void)rpb_opt_store(cfg, d, rpb_opt_default(d, profile));
+}
+
+void rpb_opt_default_text(char *buf, size_t n, const struct rpb_optdef *d)
+{
+	snprintf(buf, n, "%s", d->dflt);
+	if (d->dflt_fedora45)
+		rpb_cat(buf, n, " (%s: %s)", rpb_profile_names[RPB_PROFILE_FEDORA45], d->dflt_fedora45);
+}
+
 int rpb_opt_apply(void *cfg, const char *section, const struct rpb_optdef *d, const char *value,
 		  char *err, size_t n)
 {
@@ -456,7 +482,10 @@ void rpb_opt_format(char *buf, size_t n, const void *cfg, const struct rpb_optde
 	switch (d->type) {
 	case RPB_OPT_COUNT:
 	case RPB_OPT_SIZE:
-		snprintf(buf, n, "%" PRIu64, *(const uint64_t *)field);
+		if (d->none && *(const uint64_t *)field == UINT64_MAX)
+			snprintf(buf, n, "%s", d->none);
+		else
+			snprintf(buf, n, "%" PRIu64, *(const uint64_t *)field);
 		break;
 	case RPB_OPT_DOUBLE:
 	case RPB_OPT_SECONDS:

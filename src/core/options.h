@@ -92,6 +92,13 @@ struct rpb_optdef {
 	const char *help;
 	enum rpb_opt_path path; /* STRING naming a file or directory: made absolute
 				 * and canonical before it is used or recorded */
+	/* The default under profile = fedora-4.5, where it differs (NULL: dflt):
+	 * a backend keeps the settings of the store Fedora 4.5 ran there. An
+	 * ENUM row with one takes its choice "auto" as "the profile's default". */
+	const char *dflt_fedora45;
+	/* COUNT, SIZE: a word accepted for "none", stored as UINT64_MAX (LevelDB's
+	 * block_cache = none, a cache that keeps nothing); NULL = no such word. */
+	const char *none;
 };
 
 /* Large bounds, as --help shows them (2^62, 2^32). */
@@ -116,6 +123,13 @@ int rpb_opt_paths_absolute(void *cfg, const char *section, const struct rpb_optd
 			   const char *where, char *msg, size_t n);
 /* Stores every row's default. */
 void rpb_opt_defaults(void *cfg, const struct rpb_optdef *opts);
+/* The default text of d under profile (a [run] profile name; NULL = durable). */
+const char *rpb_opt_default(const struct rpb_optdef *d, const char *profile);
+/* Stores every row's default under profile. */
+void rpb_opt_defaults_for(void *cfg, const struct rpb_optdef *opts, const char *profile);
+/* The default as --help shows it: "16M", or "16M (fedora-4.5: 4M)". */
+void rpb_opt_default_text(char *buf, size_t n, const struct rpb_optdef *d);
+
 /* Parses value into d's field; on failure writes "[section] key = value is
  * invalid|out of range; give ..." to err and returns -1. */
 int rpb_opt_apply(void *cfg, const char *section, const struct rpb_optdef *d, const char *value,

@@ -11,10 +11,13 @@
 
 #include "buildinfo.h"
 #include "clock.h"
+#include "dsn.h"
 #include "fsutil.h"
 #include "hostinfo.h"
 #include "jsontext.h"
+#include "options.h"
 #include "paths.h"
+#include "profile.h"
 #include "progress.h"
 #include "results.h"
 #include "runlimits.h"
@@ -302,6 +305,40 @@ static int set_server(json_t *man, struct rpb_runner *rn)
 	return json_object_set_new(man, server ? "server" : "settings", o);
 }
 
+/* The backend's tuning options as its table read them for this run, as
+ * "backend_options": every row, at the profile's default or as given, in
+ * the text --set accepts, a secret redacted (dsn.h). */
+static int set_backend_options(json_t *man, const struct rpb_runner *rn)
+{
+	const struct rpb_backend *b = rn->backend;
+	if (!b->options || !b->options->key)
+		return 0;
+	struct rpb_store_cfg cfg = {.profile = rpb_profile_names[rn->job->run.profile]};
+	const struct rpb_backend_section *sec = rpb_job_backend(rn->job, b->name);
+	if (sec) {
+		cfg.opts = sec->kv;
+		cfg.nopts = sec->n;
+	}
+	void *conf = calloc(1, b->config_size);
+	json_t *o = json_object();
+	struct rpb_err err;
+	/* The store opened with these options, so they parse. */
+	bool ok = conf && o && rpb_cfg_parse(&cfg, b->name, b->options, conf, &err) == RPB_OK;
+	for (const struct rpb_optdef *d = b->options; ok && d->key; d++) {
+		char text[RPB_JOB_VALUE_MAX + 1];
+		rpb_opt_format(text, sizeof text, conf, d);
+		char *shown = rpb_value_redacted(d->key, strlen(d->key), text);
+		ok = shown && !json_object_set_new(o, d->key, rpb_json_text(shown));
+		free(shown);
+	}
+	free(conf);
+	if (!ok) {
+		json_decref(o);
+		return -1;
+	}
+	return json_object_set_new(man, "backend_options", o);
+}
+
 static json_t *manifest_json(struct rpb_runner *rn, const struct rpb_store_where *where)
 {
 	char start[40], end[40], fstype[32];
@@ -339,7 +376,7 @@ static json_t *manifest_json(struct rpb_runner *rn, const struct rpb_store_where
 	if (man && ((where->out && rpb_json_set_exact(man, "out", where->out)) ||
 		    (where->workload && rpb_json_set_exact(man, "workload", where->workload)) ||
 		    set_command(man, where) || set_quota(man, where->quota) || set_host(man) ||
-		    set_build(man) || set_server(man, rn) ||
+		    set_build(man) || set_server(man, rn) || set_backend_options(man, rn) ||
 		    json_object_set_new(man, "clock_source", json_string(rpb_clock_source())))) {
 		json_decref(man);
 		return NULL;

@@ -59,7 +59,7 @@ struct rpb_err {
 	char sqlstate[6];  /* PostgreSQL SQLSTATE, else "" */
 	char msg[256];     /* the native message, copied at once */
 	bool user_input;   /* RPB_INVALID from the user's own settings (a backend's
-			    * tuning option, rpb_cfg_*): a usage error, not the
+			    * tuning option, rpb_cfg_parse): a usage error, not the
 			    * environment's */
 };
 
@@ -141,12 +141,8 @@ struct rpb_kv {
 	const char *value;
 };
 
-/* Describes one tuning option for --help and validation. */
-struct rpb_optspec {
-	const char *name;
-	const char *dflt;
-	const char *help; /* includes the valid range */
-};
+/* A backend's tuning options are rows of an option table (options.h). */
+struct rpb_optdef;
 
 /* Who may use a store at the same time (docs/faults.md, "The store lock").
  * Embedded stores are locked by the core on their directory before open
@@ -181,20 +177,13 @@ struct rpb_store_cfg {
 			      * backend may keep defaults of its own per profile */
 };
 
-/* Reads a tuning option as an unsigned integer with an optional k/M/G suffix
- * (powers of 1024). Missing: *out = dflt. Out of [min, max], malformed or
- * unknown: RPB_INVALID naming the option and its range. */
-enum rpb_status rpb_cfg_u64(const struct rpb_store_cfg *cfg, const char *name,
-			    uint64_t dflt, uint64_t min, uint64_t max,
-			    uint64_t *out, struct rpb_err *err);
-/* Reads a tuning option that is one of choices (NULL-terminated) into *out,
- * its index; missing: 0 (the first choice is the default). Anything else:
- * RPB_INVALID naming the option and the choices. */
-enum rpb_status rpb_cfg_choice(const struct rpb_store_cfg *cfg, const char *name,
-			       const char *const *choices, unsigned *out, struct rpb_err *err);
-/* Checks that every option in cfg is one of specs; else RPB_INVALID. */
-enum rpb_status rpb_cfg_check(const struct rpb_store_cfg *cfg, const char *backend,
-			      const struct rpb_optspec *specs, struct rpb_err *err);
+/* Reads cfg->opts into out, a backend's config struct: every row of table
+ * (NULL-terminated by key, NULL = none) at its default for cfg->profile,
+ * then each option given, range-checked. An unknown key (with the nearest
+ * known one) or a bad value: RPB_INVALID from rpb_err_usage, "[backend]
+ * key = value is invalid; give ...". */
+enum rpb_status rpb_cfg_parse(const struct rpb_store_cfg *cfg, const char *backend,
+			      const struct rpb_optdef *table, void *out, struct rpb_err *err);
 
 /* A reading taken off a store's servers at one moment, such as how far a
  * read replica lags behind the server that takes the writes. */
@@ -238,7 +227,11 @@ struct rpb_backend {
 	const char *name;   /* its folder's name under backends/ */
 	int abi;            /* RPB_BACKEND_ABI */
 	unsigned flags;     /* enum rpb_backend_flags */
-	const struct rpb_optspec *options; /* NULL-terminated by name, may be NULL */
+	/* Its tuning options, NULL-terminated by key (may be NULL), read by
+	 * rpb_cfg_parse into a struct of config_size bytes; --help, the man
+	 * pages and result.json's manifest.backend_options come from them. */
+	const struct rpb_optdef *options;
+	size_t config_size;
 	/* Embedded backends: the names (fnmatch patterns) of the files the
 	 * library makes in its directory, NULL-terminated; --fresh empties a
 	 * store only when it holds nothing else (storeloc.h). */

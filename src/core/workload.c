@@ -17,6 +17,7 @@
 #include "help.h"
 #include "jsontext.h"
 #include "nearest.h"
+#include "opthelp.h"
 #include "pattern.h"
 #include "shown.h"
 #include "text.h"
@@ -192,12 +193,12 @@ static void offer_keys(struct rpb_nearest *nr, const struct rpb_optdef *table, b
 static void unknown_key(char *err, size_t n, const char *section, const char *key)
 {
 	const struct rpb_optdef *table = section_table(section);
-	char k[RPB_SHOWN_SIZE];
-	struct rpb_nearest nr;
 	bool cls = strncmp(key, "on_error.", 9) == 0 && rpb_opt_find(table, "on_error");
-	rpb_nearest_init(&nr, cls ? key + 9 : key);
-	offer_keys(&nr, table, cls);
 	if (cls) {
+		char k[RPB_SHOWN_SIZE];
+		struct rpb_nearest nr;
+		rpb_nearest_init(&nr, key + 9);
+		offer_keys(&nr, table, true);
 		rpb_shown(k, sizeof k, key + 9);
 		snprintf(err, n, "unknown error class '%s' in [%s] on_error.%s", k, section, k);
 		rpb_nearest_hint(err, n, &nr, "", "");
@@ -205,10 +206,7 @@ static void unknown_key(char *err, size_t n, const char *section, const char *ke
 		rpb_opt_list_classes(err, n, table);
 		return;
 	}
-	snprintf(err, n, "unknown key '%s' in [%s]", rpb_shown(k, sizeof k, key), section);
-	rpb_nearest_hint(err, n, &nr, "", "");
-	rpb_cat(err, n, "; valid keys: ");
-	rpb_opt_list_keys(err, n, table);
+	rpb_nearest_unknown_key(err, n, section, table, key);
 }
 
 static void unknown_section(char *err, size_t n, const char *name)
@@ -950,88 +948,23 @@ int rpb_job_from_json(struct rpb_job *job, const json_t *obj, char *msg, size_t 
 
 /* ---- --help ---- */
 
-/* Column widths of the text tables, one set for every section so they
- * align; the range column is capped (a longer range pushes its meaning to
- * the next line) so the meaning keeps room for words. */
-#define RANGE_COLUMN_MAX 24
-struct help_widths {
-	int key, dflt, range;
-};
-
-static void measure(struct help_widths *w, const struct rpb_optdef *table)
-{
-	for (const struct rpb_optdef *d = table; d && d->key; d++) {
-		char r[128];
-		rpb_opt_range(r, sizeof r, d);
-		int k = (int)strlen(d->key), f = (int)strlen(d->dflt), g = (int)strlen(r);
-		w->key = k > w->key ? k : w->key;
-		w->dflt = f > w->dflt ? f : w->dflt;
-		w->range = g > w->range && g <= RANGE_COLUMN_MAX ? g : w->range;
-	}
-}
-
-static void print_row(struct rpb_help *h, const struct help_widths *w, const struct rpb_optdef *d)
-{
-	char r[128];
-	rpb_opt_range(r, sizeof r, d);
-	if (h->format == RPB_HELP_MAN) {
-		char term[256], text[1024];
-		snprintf(term, sizeof term, "%s = %s", d->key, *d->dflt ? d->dflt : "(empty)");
-		snprintf(text, sizeof text, "%s (%s)", d->help, r);
-		rpb_help_item(h, term, text);
-		return;
-	}
-	int col = 2 + w->key + 2 + w->dflt + 2 + w->range + 2;
-	int at = fprintf(h->f, "  %-*s  %-*s  %-*s  ", w->key, d->key, w->dflt, d->dflt, w->range, r);
-	if (at > col) {
-		fprintf(h->f, "\n%*s", col, "");
-		at = col;
-	}
-	rpb_help_wrap(h->f, d->help, col, at);
-}
-
-static void print_section(struct rpb_help *h, const struct help_widths *w, const char *section,
-			  const struct rpb_optdef *table, bool pattern)
+static void pattern_table(struct rpb_help *h, const struct rpb_pattern *p)
 {
 	char title[128];
-	if (pattern)
-		snprintf(title, sizeof title, "[%s]  (the section selects the %s pattern)", section, section);
-	else
-		snprintf(title, sizeof title, "[%s]", section);
-	if (h->format == RPB_HELP_MAN) {
-		fprintf(h->f, ".SS \"%s\"\n", title);
-	} else {
-		fprintf(h->f, "\n%s\n", title);
-		fprintf(h->f, "  %-*s  %-*s  %-*s  %s\n", w->key, "key", w->dflt, "default", w->range,
-			"range", "meaning");
-	}
-	for (const struct rpb_optdef *d = table; d && d->key; d++)
-		print_row(h, w, d);
-}
-
-/* Column widths of one section's table (at least the column titles'). */
-static struct help_widths section_widths(const struct rpb_optdef *table)
-{
-	struct help_widths w = {0, 0, 0};
-	measure(&w, table);
-	w.dflt = w.dflt < 7 ? 7 : w.dflt;
-	w.range = w.range < 5 ? 5 : w.range;
-	return w;
+	snprintf(title, sizeof title, "[%s]  (the section selects the %s pattern)", p->name, p->name);
+	rpb_opt_help_table(h, title, p->options);
 }
 
 bool rpb_job_print_help_section(struct rpb_help *h, const char *section)
 {
-	struct help_widths w;
 	if (!strcmp(section, "run")) {
-		w = section_widths(run_options);
-		print_section(h, &w, "run", run_options, false);
+		rpb_opt_help_table(h, "[run]", run_options);
 		return true;
 	}
 	const struct rpb_pattern *p = rpb_pattern_find(section);
 	if (!p || !p->options)
 		return false;
-	w = section_widths(p->options);
-	print_section(h, &w, p->name, p->options, true);
+	pattern_table(h, p);
 	return true;
 }
 
@@ -1042,14 +975,10 @@ void rpb_job_print_help(struct rpb_help *h)
 	rpb_help_para(h, 2, "Set them in the workload file under their [section], "
 		      "or with --set section.key=value (or key=value when the key is in one section "
 		      "only). Sizes take k/M/G/T suffixes (powers of 1024); times take ms, s, m or h.");
-	struct help_widths w = section_widths(run_options);
-	print_section(h, &w, "run", run_options, false);
-	for (size_t i = 0; i < rpb_pattern_count(); i++) {
-		const struct rpb_pattern *p = rpb_pattern_at(i);
-		w = section_widths(p->options);
-		if (p->options)
-			print_section(h, &w, p->name, p->options, true);
-	}
+	rpb_opt_help_table(h, "[run]", run_options);
+	for (size_t i = 0; i < rpb_pattern_count(); i++)
+		if (rpb_pattern_at(i)->options)
+			pattern_table(h, rpb_pattern_at(i));
 	char sections[128] = "";
 	for (size_t i = 0; i < nbackend_sections; i++)
 		rpb_cat(sections, sizeof sections, "%s[%s]", i ? " " : "", backend_sections[i]);

@@ -419,7 +419,7 @@ static enum rpb_status sm_open(const struct rpb_store_cfg *cfg, struct rpb_store
 			       struct rpb_err *err)
 {
 	*out = NULL;
-	enum rpb_status rc = rpb_cfg_check(cfg, "sortmap", NULL, err);
+	enum rpb_status rc = rpb_cfg_parse(cfg, "sortmap", NULL, NULL, err);
 	if (rc)
 		return rc;
 	if (!cfg->dir || !*cfg->dir)
