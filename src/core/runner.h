@@ -20,7 +20,7 @@
 #include "store.h"
 #include "workload.h"
 
-#define RPB_MAX_LABELS 8
+#define RPB_MAX_LABELS 12
 
 struct rpb_runner;
 struct rpb_worker;

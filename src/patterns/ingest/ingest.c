@@ -14,19 +14,25 @@
 
 #include "clock.h"
 #include "paths.h"
+#include "rng.h"
 #include "ingest.h"
 #include "ingest_fedora_run.h"
 #include "runner.h"
 
 static const char *const ingest_labels[L_COUNT] = {
 	"create", "probe-create", "probe-head", "probe-get", "probe-patch", "probe-delete",
+	"list",   "list-paged",   "fileget",
 };
 /* Creates carry the content written; HEAD and GET what they read; PATCH
- * and DELETE record no bytes. */
+ * and DELETE record no bytes; the reads what they read. */
 static const enum rpb_bytes_dir ingest_label_dirs[L_COUNT] = {
-	RPB_BYTES_SENT,	    RPB_BYTES_SENT, RPB_BYTES_RECEIVED,
-	RPB_BYTES_RECEIVED, RPB_BYTES_NONE, RPB_BYTES_NONE,
+	RPB_BYTES_SENT,	    RPB_BYTES_SENT,	RPB_BYTES_RECEIVED,
+	RPB_BYTES_RECEIVED, RPB_BYTES_NONE,	RPB_BYTES_NONE,
+	RPB_BYTES_RECEIVED, RPB_BYTES_RECEIVED, RPB_BYTES_RECEIVED,
 };
+/* Which object a fileget reads: its own stream, so reads never shift the
+ * creates' draws. */
+#define INGEST_READ_STREAM (UINT64_C(1) << 34)
 
 /* ---- the pattern ---- */
 
@@ -188,10 +194,25 @@ struct probe_ctx {
 	uint64_t op, probe;
 };
 
+/* A side operation's failure (a probe's, a read's) that the policy says
+ * must stop the run does so: the runner's error policy only sees the
+ * create's status, which was acknowledged. */
+static void side_failed(struct rpb_worker *w, uint64_t op, enum rpb_status st,
+			const struct rpb_err *err)
+{
+	struct rpb_runner *rn = w->rn;
+	if (st && st < RPB_STATUS_COUNT &&
+	    rn->job->run.on_error[st].action == RPB_ACT_STOP &&
+	    rpb_request_stop(rn, RPB_STOP_ERROR)) {
+		rn->stop_err = *err;
+		rn->stop_worker = w->id;
+		rn->stop_op = op;
+	}
+}
+
 /* Records one probe sample, logs it to probe.csv, records a failed step in
- * the ledger (verify then knows what it may have left behind), and makes a
- * failure that the policy says must stop the run do so: the runner's error
- * policy only sees the create's status, which was acknowledged. */
+ * the ledger (verify then knows what it may have left behind), and applies
+ * the error policy to a failure. */
 static void probe_done(const struct probe_ctx *pc, unsigned label, uint64_t start,
 		       uint64_t end, enum rpb_status st, bool in_doubt, uint64_t bytes,
 		       const struct rpb_err *err)
@@ -215,13 +236,7 @@ static void probe_done(const struct probe_ctx *pc, unsigned label, uint64_t star
 			(end - start) / 1000, rpb_status_name(st), acked);
 		funlockfile(sh->probe);
 	}
-	if (st && st < RPB_STATUS_COUNT &&
-	    rn->job->run.on_error[st].action == RPB_ACT_STOP &&
-	    rpb_request_stop(rn, RPB_STOP_ERROR)) {
-		rn->stop_err = *err;
-		rn->stop_worker = w->id;
-		rn->stop_op = pc->op;
-	}
+	side_failed(w, pc->op, st, err);
 }
 
 static enum rpb_status probe_create(const struct probe_ctx *pc, bool *at_commit,
@@ -394,6 +409,64 @@ static void run_fedora_probe(struct rpb_worker *w, struct ingest_worker *iw, uin
 	}
 }
 
+/* ---- reads (model = fedora, read_mix) ---- */
+
+/* The reads read_mix puts after create op i, which made object n of the
+ * thread: each name:N/P entry's N reads after every Pth create, lists of
+ * the container at read_at, filegets of objects drawn uniformly from the
+ * thread's 0..n. A read changes nothing: a failure is its sample's only
+ * trace (and the error policy's). */
+static void run_fedora_reads(struct rpb_worker *w, struct ingest_worker *iw, uint64_t i,
+			     uint64_t n)
+{
+	struct rpb_runner *rn = w->rn;
+	const struct rpb_ingest_opts *o = ingest_opts(rn->job);
+	struct ingest_shared *sh = rn->pattern_state;
+	static const unsigned labels[INGEST_NREADS] = {L_LIST, L_LIST_PAGED, L_FILEGET};
+	struct rpb_rng rng;
+	rpb_rng_seed(&rng, rn->job->run.seed, INGEST_READ_STREAM | w->id, n);
+	for (unsigned k = 0; k < INGEST_NREADS; k++) {
+		const struct ingest_read_rate *r = &o->reads[k];
+		if (!r->n || (n + 1) % r->every)
+			continue;
+		for (uint64_t j = 0; j < r->n; j++) {
+			if (atomic_load_explicit(&rn->stop, memory_order_relaxed) != RPB_STOP_NONE)
+				return;
+			uint64_t object = rpb_rng_range(&rng, 0, n + 1);
+			/* Every attempt is a sample; on_error's retry:N retries a
+			 * failed read as it would the create. */
+			for (unsigned attempt = 0;; attempt++) {
+				struct rpb_err rerr;
+				uint64_t bytes;
+				uint64_t start = rpb_now_ns();
+				enum rpb_status st =
+					k == INGEST_READ_FILEGET
+						? fed_fileget(w, sh->fed, iw->fed, i, object, &bytes,
+							      &rerr)
+						: fed_list(w, sh->fed, iw->fed, i,
+							   k == INGEST_READ_LIST ? UINT64_MAX
+										 : o->list_page,
+							   &bytes, &rerr);
+				uint64_t end = rpb_now_ns();
+				/* The null backend keeps nothing: not-found is its only answer. */
+				if (st == RPB_NOT_FOUND && (rn->backend->flags & RPB_BF_STORES_NOTHING))
+					st = RPB_OK;
+				rpb_sample(w, labels[k], start, end, st, st ? 0 : bytes,
+					   st ? &rerr : NULL);
+				const struct rpb_policy *pol =
+					&rn->job->run.on_error[(unsigned)st < RPB_STATUS_COUNT ? st
+												: RPB_IO];
+				if (st && pol->action == RPB_ACT_RETRY && attempt < pol->retries &&
+				    atomic_load_explicit(&rn->stop, memory_order_relaxed) ==
+					    RPB_STOP_NONE)
+					continue;
+				side_failed(w, i, st, &rerr);
+				break;
+			}
+		}
+	}
+}
+
 /* ---- the operation ---- */
 
 /* model = fedora: the create as Fedora made it (ingest_fedora.c). */
@@ -456,6 +529,8 @@ static enum rpb_status ingest_op(struct rpb_worker *w, uint64_t i, struct rpb_er
 		else
 			run_probe(w, iw, i, (n + 1) / every);
 	}
+	if (iw->fed && ingest_reads_any(ingest_opts(rn->job)))
+		run_fedora_reads(w, iw, i, fed_made(iw->fed));
 	return iw->fed ? fed_batch_end(w, sh->fed, iw->fed, size, rn->job->run.ops == i + 1, err)
 		       : RPB_OK;
 }

@@ -28,7 +28,19 @@ enum {
 	L_PROBE_GET,
 	L_PROBE_PATCH,
 	L_PROBE_DELETE,
+	L_LIST,       /* model = fedora, read_mix: a container's whole child list */
+	L_LIST_PAGED, /* its first list_page children */
+	L_FILEGET,    /* a binary's description and content */
 	L_COUNT
+};
+
+/* The read operations of read_mix, in its order. */
+enum ingest_read { INGEST_READ_LIST = 0, INGEST_READ_PAGED, INGEST_READ_FILEGET, INGEST_NREADS };
+#define INGEST_READ_MIX_MAX 128
+#define INGEST_READ_AT_MAX 32
+/* read_mix's entry name:N or name:N/P: N reads after every Pth create. */
+struct ingest_read_rate {
+	uint64_t n, every;
 };
 
 /* The [ingest] section (ingest_options.c). */
@@ -51,6 +63,13 @@ struct rpb_ingest_opts {
 	uint64_t doc_cache;    /* fedora-4.5: documents kept in memory in front of the store */
 	uint64_t start_at;     /* fedora: creates already in the store; thread t's op i makes
 				* object start_at / threads + i */
+	/* fedora: the reads measured after each create (ingest_reads.c). */
+	char read_mix[INGEST_READ_MIX_MAX + 1]; /* "list:1,fileget:10"; empty: none */
+	char read_at[INGEST_READ_AT_MAX + 1];   /* root, level:K, parent */
+	uint64_t list_page;    /* list-paged's page: the first list_page children */
+	/* Resolved by finish from read_mix and read_at. */
+	struct ingest_read_rate reads[INGEST_NREADS];
+	uint64_t read_level;   /* the listed container: level read_level of the new node's path */
 	/* Not an option: set by the verb preload (ingest_fedora_preload.c),
 	 * creates per store transaction; 0 = a measured run. */
 	uint64_t preload_batch;
@@ -70,6 +89,13 @@ static inline uint64_t ingest_first_object(const struct rpb_job *job)
 {
 	return ingest_opts(job)->start_at / (job->run.threads ? job->run.threads : 1);
 }
+
+/* Parses read_mix and read_at into reads and read_level (ingest_reads.c);
+ * 0, or -1 with "problem; fix" prefixed by where. */
+int ingest_reads_finish(struct rpb_ingest_opts *o, const char *where, char *msg, size_t n);
+/* Whether read_mix names any read. */
+bool ingest_reads_any(const struct rpb_ingest_opts *o);
+extern const char *const ingest_read_names[INGEST_NREADS];
 
 /* The verb preload's hook (ingest_fedora_preload.c). */
 int ingest_preload(void *config, const struct rpb_job *job, uint64_t objects, uint64_t before,

@@ -45,6 +45,9 @@ struct fed_stats {
 	uint64_t rewrites[FED_BUCKETS];
 	uint64_t branches, files, deduped, inlined;
 	uint64_t store_txns, docs_written, doc_bytes, refs;
+	/* read_mix: documents and blocks the lists read, documents and
+	 * files the filegets read, contents they took from a document. */
+	uint64_t list_docs, list_blocks, get_docs, files_read, inline_read;
 };
 
 /* fedora-4.5's document cache, shared by the workers (Infinispan's). */
@@ -105,6 +108,8 @@ struct fed_worker {
 	unsigned char *content;     /* ingest_content_cap bytes */
 	char digest[FED_SHA1_HEX + 1];
 	struct rpb_buf doc_in, doc_out, block;
+	struct rpb_buf listed, body; /* read_mix: the listed container's document; a file read */
+	struct fed_path target;      /* read_mix: the binary a fileget reads */
 	char key[FED_KEY_MAX];
 	unsigned locked[FED_LEVELS_MAX + 3];
 	unsigned nlocked;
@@ -272,6 +277,10 @@ enum rpb_status fed_worker_init(struct fed_worker **out, size_t content_cap, str
 		st = rpb_buf_reserve(&fw->doc_in, content_cap + FED_HEAD_MAX, err);
 	if (!st)
 		st = rpb_buf_reserve(&fw->block, 4096, err);
+	if (!st)
+		st = rpb_buf_reserve(&fw->listed, FED_HEAD_MAX, err);
+	if (!st)
+		st = rpb_buf_reserve(&fw->body, content_cap + 1, err);
 	*out = fw;
 	return st;
 }
@@ -283,6 +292,8 @@ void fed_worker_fini(struct fed_worker *fw)
 	rpb_buf_free(&fw->doc_in);
 	rpb_buf_free(&fw->doc_out);
 	rpb_buf_free(&fw->block);
+	rpb_buf_free(&fw->listed);
+	rpb_buf_free(&fw->body);
 	for (unsigned i = 0; i < FED_WS_MAX; i++)
 		rpb_buf_free(&fw->ws[i].val);
 	free(fw->content);
@@ -1355,6 +1366,158 @@ enum rpb_status fed_probe(struct rpb_worker *w, struct fed_shared *sh, struct fe
 	return RPB_INVALID;
 }
 
+/* ---- reads: a container's children, a binary (read_mix) ---- */
+
+uint64_t fed_made(const struct fed_worker *fw)
+{
+	return fw->made_n;
+}
+
+/* A list's walk over the container's child names. */
+struct list_walk {
+	struct fed_ctx *c;
+	const char *path;
+	size_t len;
+	uint64_t limit, seen, bytes;
+	enum rpb_status st;
+};
+
+/* Reads one listed child's document (the first limit of them). */
+static void read_child(void *ctx, const char *name, size_t nlen)
+{
+	struct list_walk *lw = ctx;
+	struct fed_ctx *c = lw->c;
+	if (lw->st || lw->seen >= lw->limit)
+		return;
+	lw->seen++;
+	char path[FED_PATH_MAX];
+	size_t pl = lw->len == 1 ? 0 : lw->len; /* the root's children: "/<name>" */
+	if (pl + 1 + nlen >= sizeof path) {
+		lw->st = rpb_err_set(c->err, RPB_CORRUPT, 0, NULL,
+				     "node %s lists a child name of %zu bytes, longer than a path",
+				     lw->path, nlen);
+		return;
+	}
+	memcpy(path, lw->path, pl);
+	path[pl] = '/';
+	memcpy(path + pl + 1, name, nlen);
+	path[pl + 1 + nlen] = '\0';
+	char key[FED_KEY_MAX];
+	size_t kl = fed_node_key(key, c->tag, path, pl + 1 + nlen);
+	enum rpb_status st = fed_read(c, RPB_T_DESCRIPTIONS, key, kl, &c->fw->doc_in);
+	if (st == RPB_NOT_FOUND && !(c->b->flags & RPB_BF_STORES_NOTHING))
+		st = rpb_err_set(c->err, RPB_CORRUPT, 0, NULL,
+				 "node %s lists %.*s, which is not there", lw->path, (int)nlen, name);
+	if (!st) {
+		lw->bytes += c->fw->doc_in.len;
+		c->stats->list_docs++;
+	}
+	lw->st = st;
+}
+
+enum rpb_status fed_list(struct rpb_worker *w, struct fed_shared *sh, struct fed_worker *fw,
+			 uint64_t op, uint64_t limit, uint64_t *bytes, struct rpb_err *err)
+{
+	const struct rpb_ingest_opts *o = ingest_opts(w->rn->job);
+	struct fed_ctx c = {w, sh, fw, &sh->stats[w->id], rpb_next_session(w), w->rn->backend, o,
+			    w->rn->run_tag, rpb_wall_ms(), err, sh->f45 && !sh->batch, 0};
+	unsigned k = (unsigned)o->read_level;
+	struct list_walk lw = {&c, fw->path.at[k], fw->path.len[k], limit, 0, 0, RPB_OK};
+	char key[FED_KEY_MAX];
+	size_t kl = fed_node_key(key, c.tag, lw.path, lw.len);
+	struct fed_doc pd;
+	bool at_commit;
+	*bytes = 0;
+	enum rpb_status st = tx_begin(&c, RPB_TXN_READ, op);
+	if (!st)
+		st = fed_read(&c, RPB_T_DESCRIPTIONS, key, kl, &fw->listed);
+	if (!st && !fed_doc_parse(fw->listed.data, fw->listed.len, &pd))
+		st = rpb_err_set(err, RPB_CORRUPT, 0, NULL, "node %s: its document is malformed",
+				 lw.path);
+	if (!st) {
+		lw.bytes = fw->listed.len;
+		c.stats->list_docs++;
+		if (!o->child_block)
+			fed_doc_children(&pd, read_child, &lw);
+		for (uint64_t b = 0; o->child_block && b < pd.blocks && !lw.st && lw.seen < limit;
+		     b++) {
+			char bkey[FED_KEY_MAX];
+			size_t bl = fed_block_key(bkey, c.tag, lw.path, lw.len, b);
+			lw.st = fed_read(&c, RPB_T_MEMBERS, bkey, bl, &fw->block);
+			if (lw.st == RPB_NOT_FOUND)
+				lw.st = rpb_err_set(err, RPB_CORRUPT, 0, NULL,
+						    "node %s: child block %" PRIu64 " is missing",
+						    lw.path, b);
+			if (!lw.st) {
+				lw.bytes += fw->block.len;
+				c.stats->list_blocks++;
+				fed_block_names(fw->block.data, fw->block.len, read_child, &lw);
+			}
+		}
+		st = lw.st;
+	}
+	if (!st)
+		*bytes = lw.bytes;
+	return tx_end(&c, st, &at_commit);
+}
+
+enum rpb_status fed_fileget(struct rpb_worker *w, struct fed_shared *sh, struct fed_worker *fw,
+			    uint64_t op, uint64_t object, uint64_t *bytes, struct rpb_err *err)
+{
+	const struct rpb_job *job = w->rn->job;
+	const struct rpb_ingest_opts *o = ingest_opts(job);
+	struct fed_ctx c = {w, sh, fw, &sh->stats[w->id], rpb_next_session(w), w->rn->backend, o,
+			    w->rn->run_tag, rpb_wall_ms(), err, sh->f45 && !sh->batch, 0};
+	struct fed_path *p = &fw->target;
+	fed_place(p, o, job->run.seed, w->id, object);
+	const char *leaf = p->at[p->depth];
+	size_t leaf_len = p->len[p->depth];
+	struct fed_doc d;
+	bool at_commit;
+	*bytes = 0;
+	/* The description: the nt:file node, then its jcr:content node. */
+	enum rpb_status st = tx_begin(&c, RPB_TXN_READ, op);
+	if (!st)
+		st = get_doc(&c, leaf, leaf_len, &d);
+	if (!st && d.type != FED_FILE)
+		st = rpb_err_set(err, RPB_CORRUPT, 0, NULL, "node %s is a %s, not a binary's file node",
+				 leaf, fed_type_names[d.type]);
+	char ckey[FED_KEY_MAX];
+	if (!st) {
+		c.stats->get_docs++;
+		st = get_doc_at(&c, ckey, fed_content_key(ckey, c.tag, leaf, leaf_len), leaf, &d);
+	}
+	if (!st && d.type != FED_BINARY)
+		st = rpb_err_set(err, RPB_CORRUPT, 0, NULL, "node %s/" FED_CONTENT_NAME " is a %s, not "
+				 "a binary", leaf, fed_type_names[d.type]);
+	if (!st) {
+		c.stats->get_docs++;
+		if (d.is_file) {
+			/* The content: its file, named by the digest. */
+			char digest[FED_SHA1_HEX + 1];
+			size_t dl = d.digest.len < FED_SHA1_HEX ? d.digest.len : FED_SHA1_HEX;
+			memcpy(digest, d.digest.data, dl);
+			digest[dl] = '\0';
+			st = sh->bs.dir[0] ? fed_binstore_get(&sh->bs, digest, &fw->body, err)
+					   : rpb_err_set(err, RPB_CORRUPT, 0, NULL,
+							 "node %s: its content is in a file, and "
+							 "there is no binary store", leaf);
+			if (!st && fw->body.len != d.size)
+				st = rpb_err_set(err, RPB_CORRUPT, 0, NULL,
+						 "binary %s: its file holds %zu bytes, its node says "
+						 "%" PRIu64, leaf, fw->body.len, d.size);
+			if (!st) {
+				c.stats->files_read++;
+				*bytes = fw->body.len;
+			}
+		} else {
+			c.stats->inline_read++;
+			*bytes = d.content.len;
+		}
+	}
+	return tx_end(&c, st, &at_commit);
+}
+
 /* ---- result.json ---- */
 
 void fed_report_json(const struct rpb_runner *rn, const struct fed_shared *sh, json_t *obj)
@@ -1415,6 +1578,23 @@ void fed_report_json(const struct rpb_runner *rn, const struct fed_shared *sh, j
 		json_object_set_new(f, "doc_cache", json_integer((json_int_t)sh->cache.cap));
 		json_object_set_new(f, "doc_cache_hits", json_integer((json_int_t)sh->cache.hits));
 		json_object_set_new(f, "doc_cache_misses", json_integer((json_int_t)sh->cache.misses));
+	}
+	if (ingest_reads_any(o)) {
+		uint64_t r[5] = {0};
+		for (unsigned t = 0; t < sh->nstats; t++) {
+			r[0] += sh->stats[t].list_docs;
+			r[1] += sh->stats[t].list_blocks;
+			r[2] += sh->stats[t].get_docs;
+			r[3] += sh->stats[t].files_read;
+			r[4] += sh->stats[t].inline_read;
+		}
+		json_object_set_new(f, "reads",
+				    json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I}", "read_mix",
+					      o->read_mix, "read_at", o->read_at, "list_page",
+					      (json_int_t)o->list_page, "list_documents",
+					      (json_int_t)r[0], "list_blocks", (json_int_t)r[1],
+					      "fileget_documents", (json_int_t)r[2], "files_read",
+					      (json_int_t)r[3], "inline_read", (json_int_t)r[4]));
 	}
 	if (sh->swept) /* a run before this one died: what it left in doubt */
 		json_object_set_new(f, "leftovers_removed",

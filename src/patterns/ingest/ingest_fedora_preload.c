@@ -5,6 +5,7 @@
  * store. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "ingest.h"
 
@@ -33,6 +34,10 @@ int ingest_preload(void *config, const struct rpb_job *job, uint64_t objects, ui
 			 o->start_at);
 		return -1;
 	}
+	/* Reads change nothing: a preload, which only fills the store, skips
+	 * them (the run that continues it measures them). */
+	o->read_mix[0] = '\0';
+	memset(o->reads, 0, sizeof o->reads);
 	o->preload_batch = INGEST_PRELOAD_BATCH;
 	return 0;
 }

@@ -56,6 +56,21 @@ enum rpb_status fed_probe(struct rpb_worker *w, struct fed_shared *sh, struct fe
 			  enum fed_probe_step step, uint64_t probe, uint64_t size, uint64_t *bytes,
 			  bool *at_commit, struct rpb_err *err);
 
+/* The reads of read_mix, each one request as the profile reads (durable:
+ * one read transaction; fedora-4.5: through the document cache, each miss
+ * a store transaction), without node locks. list: the container at level
+ * read_level of the path create op made, its document, its child list
+ * (its blocks with child_block) and the first limit of its children's
+ * documents (UINT64_MAX: all). fileget: object `object` of this thread's,
+ * its nt:file and jcr:content documents and its content, read from its
+ * file or from the jcr:content document. *bytes: bytes read. */
+enum rpb_status fed_list(struct rpb_worker *w, struct fed_shared *sh, struct fed_worker *fw,
+			 uint64_t op, uint64_t limit, uint64_t *bytes, struct rpb_err *err);
+enum rpb_status fed_fileget(struct rpb_worker *w, struct fed_shared *sh, struct fed_worker *fw,
+			    uint64_t op, uint64_t object, uint64_t *bytes, struct rpb_err *err);
+/* The object this thread made by the staged create (start_at / threads + op). */
+uint64_t fed_made(const struct fed_worker *fw);
+
 /* result.json's pattern.fedora: the options in force, the binary store,
  * the branches and files made, and the cost signature: mean bytes a parent
  * rewrite put, by the parent's children before it. */

@@ -69,6 +69,20 @@ const struct rpb_optdef ingest_options[] = {
 	  .help = "fedora: creates already in the store under the run tag of the preload it "
 		  "continues (run --continue sets both); each thread's creates begin at object "
 		  "start_at / threads" },
+	{ .key = "read_mix", .type = RPB_OPT_STRING, .dflt = "",
+	  .umax = INGEST_READ_MIX_MAX, .off = ING(read_mix),
+	  .help = "fedora: reads measured after the creates, name:N (N after every create) or "
+		  "name:N/P (N after every Pth), comma-separated: list (a container's whole child "
+		  "list), list-paged (its first list_page children), fileget (a binary's "
+		  "description and content); empty = none" },
+	{ .key = "read_at", .type = RPB_OPT_STRING, .dflt = "parent",
+	  .umax = INGEST_READ_AT_MAX, .off = ING(read_at),
+	  .help = "fedora: the container list and list-paged read, on the path of the node the "
+		  "create just made: root, level:K (K pairtree levels below the root), parent (the "
+		  "container the create added to, level:pairtree_count)" },
+	{ .key = "list_page", .type = RPB_OPT_COUNT, .dflt = "1000",
+	  .umin = 1, .umax = 1000000, .off = ING(list_page),
+	  .help = "fedora: children list-paged reads: the first list_page of the container's" },
 	{ .key = NULL },
 };
 
@@ -116,7 +130,7 @@ int ingest_finish(void *config, const struct rpb_job *job, const char *where, ch
 			 job->run.threads);
 		return -1;
 	}
-	return 0;
+	return ingest_reads_finish(config, where, msg, n);
 }
 
 bool ingest_binary_payload(const void *config)
