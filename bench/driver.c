@@ -282,7 +282,7 @@ static void unmake_out(struct made_dirs *m, const char *dir, bool own_store)
 
 /* The result files of the core; each pattern lists its own. */
 static const char *const core_result_files[] = {"result.json", "summary.txt",   "intervals.csv",
-						"samples.jtl", "report.txt",    RPB_LEDGER_FILE,
+						"samples.jtl", "report.txt",    "histograms.hlog", RPB_LEDGER_FILE,
 						RPB_FAILURES_FILE, NULL};
 
 /* After a start that failed before any operation: removes every result
