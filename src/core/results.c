@@ -819,6 +819,11 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 	if (!rn->quiet) {
 		FILE *say = rn->say ? rn->say : stdout;
 		fputs(summary, say);
+		/* Whole ms hide a fast backend's latencies (not with --quiet:
+		 * the summariser line alone). */
+		char warn[160];
+		if (rpb_jtl_zero_warning(rn, warn, sizeof warn))
+			fprintf(say, "warning: %s\n", warn);
 		fprintf(say, "Results: %s\n", where->out ? where->out : rn->out_dir);
 		rpb_stdout_lost();
 	} else if (rn->summary_only && !rn->pattern->stdout_output) {
