@@ -282,7 +282,7 @@ static void unmake_out(struct made_dirs *m, const char *dir, bool own_store)
 
 /* The result files of the core; each pattern lists its own. */
 static const char *const core_result_files[] = {"result.json", "summary.txt",   "intervals.csv",
-						"samples.jtl", "report.txt",    RPB_LEDGER_FILE,
+						"samples.jtl", "report.txt",    "histograms.hlog", RPB_LEDGER_FILE,
 						RPB_FAILURES_FILE, NULL};
 
 /* After a start that failed before any operation: removes every result
@@ -757,9 +757,12 @@ static int cmd_run(const struct rpb_backend *b, struct cli *c, const char *prog,
 	rn.rank = (unsigned)rpb_dist_rank();
 	if (rpb_dist_on() && gethostname(host, sizeof host - 1) == 0)
 		rn.jtl_host = host;
-	if (job.run.jtl && !(rn.jtl = open_output(out, "samples.jtl",
-						  rn.jtl_host ? rpb_jtl_header_host(job.run.jtl_columns)
-							      : rpb_jtl_header(job.run.jtl_columns)))) {
+	char jtl_head[512];
+	snprintf(jtl_head, sizeof jtl_head, "%s%s",
+		 rn.jtl_host ? rpb_jtl_header_host(job.run.jtl_columns)
+			     : rpb_jtl_header(job.run.jtl_columns),
+		 job.run.jtl_us ? RPB_JTL_US_COLUMN : "");
+	if (job.run.jtl && !(rn.jtl = open_output(out, "samples.jtl", jtl_head))) {
 		snprintf(msg, sizeof msg, "cannot write %s/samples.jtl: %s", out, strerror(errno));
 		goto fail;
 	}

@@ -18,7 +18,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 
 packages=(
 	build-essential cmake pkg-config libpq-dev
-	libxxhash-dev libcriterion-dev libinih-dev libjansson-dev libssl-dev
+	libxxhash-dev libcriterion-dev libinih-dev libjansson-dev libssl-dev zlib1g-dev
 	gnuplot-nox libxml2-utils jq util-linux procps e2fsprogs man-db dpkg-dev strace
 	clang libclang-rt-14-dev jmeter libopenmpi-dev openmpi-bin python3-jsonschema
 )

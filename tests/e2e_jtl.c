@@ -10,6 +10,7 @@
 
 #include "e2e_util.h"
 #include "pattern.h"
+#include "progress.h"
 #include "runner.h"
 
 /* Every run here is a SQLite run (the minimal build has none). */
@@ -163,6 +164,107 @@ Test(e2e_jtl, jmeter_2_13_reads_the_default, .fini = e2e_cleanup)
 	cr_assert(!strncmp(got, "ERROR ", 6), "JMeter 2.13 read a header with sentBytes: %.200s",
 		  got);
 	free(got);
+	/* jtl_us's column, quoted, is a sample variable's to JMeter: the file
+	 * loads, every sample of it. */
+	char ous[E2E_PATH];
+	e2e_path(&e, ous, "ous");
+	run_jtl(&e, ous, "jtl_us=on");
+	got = jmeter_read(&e, ous);
+	size_t lines = count_char(got, '\n', SIZE_MAX);
+	cr_assert(lines == rows + 1 && strstr(got, "\nEND\n"),
+		  "JMeter 2.13 with jtl_us = on: %zu lines for %zu rows: %.200s", lines, rows, got);
+	free(got);
+	e2e_env_fini(&e);
+}
+
+/* jtl_us = on: the quoted "elapsed_us" column last, in every row the
+ * latency in µs, which rounds to elapsed's ms; recorded in the manifest. */
+Test(e2e_jtl, jtl_us_adds_elapsed_us, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	char out[E2E_PATH];
+	e2e_env_init(&e, "sqlite");
+	e2e_path(&e, out, "us");
+	run_jtl(&e, out, "jtl_us=on");
+	size_t rows, nonzero = 0;
+	char head[sizeof cols_2_13 + sizeof RPB_JTL_US_COLUMN];
+	snprintf(head, sizeof head, "%s%s", cols_2_13, RPB_JTL_US_COLUMN);
+	char *jtl = check_jtl(out, head, &rows);
+	for (char *line = jtl + strcspn(jtl, "\n") + 1; *line; line += strcspn(line, "\n") + 1) {
+		unsigned long long ms, us;
+		const char *last = line + strcspn(line, "\n");
+		while (last > line && last[-1] != ',')
+			last--;
+		cr_assert(sscanf(line, "%*[0-9],%llu,", &ms) == 1 && sscanf(last, "%llu", &us) == 1,
+			  "row: %.*s", (int)strcspn(line, "\n"), line);
+		cr_assert(us + 501 >= ms * 1000 && us <= ms * 1000 + 501, "%llu us, %llu ms", us, ms);
+		nonzero += us > 0;
+	}
+	cr_assert_gt(nonzero, 0, "every elapsed_us is 0");
+	free(jtl);
+	json_t *r = e2e_result(out);
+	cr_assert_str_eq(json_string_value(json_object_get(
+				 json_object_get(json_object_get(r, "manifest"), "options"), "run.jtl_us")),
+			 "on");
+	json_decref(r);
+	e2e_env_fini(&e);
+}
+
+/* The line at the end of a run: due when more than half of the rows are
+ * 0 ms and jtl_us is off. */
+Test(e2e_jtl, zero_ms_warning_rule)
+{
+	struct rpb_job job = {0};
+	struct rpb_runner rn = {.job = &job, .jtl = stderr, .jtl_rows = 100, .jtl_zero_ms = 50};
+	char buf[160];
+	cr_assert_not(rpb_jtl_zero_warning(&rn, buf, sizeof buf), "half is not more than half");
+	rn.jtl_zero_ms = 93;
+	cr_assert(rpb_jtl_zero_warning(&rn, buf, sizeof buf));
+	cr_assert_str_eq(buf, "samples.jtl: 93% of elapsed values are 0 ms; set jtl_us = on for µs");
+	job.run.jtl_us = true;
+	cr_assert_not(rpb_jtl_zero_warning(&rn, buf, sizeof buf), "jtl_us is on");
+	job.run.jtl_us = false;
+	rn.jtl = NULL;
+	cr_assert_not(rpb_jtl_zero_warning(&rn, buf, sizeof buf), "jtl is off");
+}
+
+/* A real run without --quiet: the warning after the summary says the share
+ * of 0 ms rows in its samples.jtl, when that is more than half; with
+ * jtl_us = on, none. */
+Test(e2e_jtl, zero_ms_warning_at_the_end, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "sqlite");
+	for (int us = 0; us < 2; us++) {
+		char out[E2E_PATH];
+		e2e_path(&e, out, us ? "us" : "ms");
+		struct e2e_args a = {0};
+		e2e_args_add(&a, e.bin, "run", E2E_WORKLOAD("raw-ci.ini"), "--out", out, NULL);
+		e2e_args_add(&a, "--set", "jtl=on", "--set", "num=200", "--set",
+			     us ? "jtl_us=on" : "jtl_us=off", NULL);
+		struct e2e_proc p;
+		e2e_exec(&p, e.cap, &a);
+		e2e_assert_code(&p, 0);
+		char *jtl = e2e_slurp_in(out, "samples.jtl");
+		unsigned long long rows = 0, zero = 0;
+		for (char *line = jtl + strcspn(jtl, "\n") + 1; *line;
+		     line += strcspn(line, "\n") + 1) {
+			unsigned long long ms;
+			cr_assert(sscanf(line, "%*[0-9],%llu,", &ms) == 1);
+			rows++, zero += ms == 0;
+		}
+		char want[160];
+		snprintf(want, sizeof want,
+			 "warning: samples.jtl: %llu%% of elapsed values are 0 ms; set jtl_us = on for µs\n",
+			 rows ? 100 * zero / rows : 0);
+		if (!us && 2 * zero > rows)
+			cr_assert(strstr(p.out, want), "stdout: %s\nwant: %s", p.out, want);
+		else
+			cr_assert_null(strstr(p.out, "elapsed values are 0 ms"), "stdout: %s", p.out);
+		e2e_assert_quiet(&p);
+		free(jtl);
+		e2e_proc_free(&p);
+	}
 	e2e_env_fini(&e);
 }
 

@@ -187,7 +187,7 @@ Test(workload, unknown_key)
 					  "threads?); valid keys: threads, clients, ops, duration, bytes, "
 					  "warmup, rate, latency, interval, seed, "
 					  "sync, profile, txn_timeout, inject, slow_ms, max_slow, on_error, "
-					  "on_error.<class>, jtl, jtl_columns");
+					  "on_error.<class>, jtl, jtl_columns, jtl_us");
 	load_fails("bad_class.ini", "2: unknown error class 'disk_full' in [run] on_error.disk_full "
 				    "(did you mean disk-full?); give one of: not-found, exists, disk-full, "
 				    "txn-timeout, conflict, conn-lost, io, corrupt, invalid, nomem");
@@ -311,7 +311,7 @@ Test(workload, set_forms)
 				    "write backend.thread for a backend option, see --help for the others");
 	set_fails(&job, "run.thread=2", "unknown key 'thread' in [run] (did you mean threads?); "
 					"valid keys: threads, clients, ops, duration, bytes, warmup, rate, latency, interval, seed, sync, "
-					"profile, txn_timeout, inject, slow_ms, max_slow, on_error, on_error.<class>, jtl, jtl_columns");
+					"profile, txn_timeout, inject, slow_ms, max_slow, on_error, on_error.<class>, jtl, jtl_columns, jtl_us");
 	char sections[640];
 	snprintf(sections, sizeof sections, "unknown section [ingset] (did you mean [ingest]?); "
 		 "valid sections: %s", valid_sections());

@@ -429,6 +429,20 @@ void rpb_jtl_row(struct rpb_worker *w, unsigned label, uint64_t end_ns, uint64_t
 		putc_unlocked(',', f);
 		csv_field(f, rn->jtl_host);
 	}
-	fputs(",0,0\n", f);
+	fputs(",0,0", f);
+	if (rn->job->run.jtl_us)
+		fprintf(f, ",%" PRIu64, (lat_ns + 500u) / 1000u);
+	putc_unlocked('\n', f);
+	rn->jtl_rows++;
+	rn->jtl_zero_ms += ms == 0;
 	funlockfile(f);
+}
+
+bool rpb_jtl_zero_warning(const struct rpb_runner *rn, char *buf, size_t n)
+{
+	if (!rn->jtl || rn->job->run.jtl_us || !rn->jtl_rows || 2 * rn->jtl_zero_ms <= rn->jtl_rows)
+		return false;
+	snprintf(buf, n, "samples.jtl: %" PRIu64 "%% of elapsed values are 0 ms; set jtl_us = on for µs",
+		 100 * rn->jtl_zero_ms / rn->jtl_rows);
+	return true;
 }

@@ -85,6 +85,13 @@ const char *rpb_jtl_header(enum rpb_jtl_columns cols);
 /* The same with JMeter's Hostname column (after Latency), for a run of
  * several ranks (rn->jtl_host set): one samples.jtl per rank. */
 const char *rpb_jtl_header_host(enum rpb_jtl_columns cols);
+/* The header's last column with jtl_us = on: quoted, so JMeter's CSV reader
+ * takes it for a sample variable's and loads the file (an unquoted name it
+ * does not know makes it read the header as a sample, and fail). */
+#define RPB_JTL_US_COLUMN ",\"elapsed_us\""
+/* The end-of-run line when most of samples.jtl's elapsed values are 0 ms
+ * and jtl_us is off, into buf; false when none is due. */
+bool rpb_jtl_zero_warning(const struct rpb_runner *rn, char *buf, size_t n);
 /* Writes one samples.jtl row (err of a successful sample: the pattern's
  * note for responseMessage, or NULL for "OK") (worker thread; the FILE's own lock orders rows). */
 void rpb_jtl_row(struct rpb_worker *w, unsigned label, uint64_t end_ns, uint64_t lat_ns,

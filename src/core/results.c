@@ -13,6 +13,7 @@
 #include "clock.h"
 #include "dsn.h"
 #include "fsutil.h"
+#include "hdrlog.h"
 #include "hostinfo.h"
 #include "jsontext.h"
 #include "options.h"
@@ -603,6 +604,28 @@ int rpb_results_begin(struct rpb_runner *rn, const struct rpb_store_where *where
 	return rc;
 }
 
+/* histograms.hlog (hdrlog.h): the labels result.json has, over the
+ * measured window, timed from the run's start. */
+static int write_hdrlog(struct rpb_runner *rn, const struct rpb_hist_snap *const *snaps,
+			const bool *listed, char *msg, size_t n)
+{
+	struct rpb_hdrlog_label labels[RPB_MAX_LABELS];
+	unsigned k = 0;
+	for (unsigned l = 0; l < rn->pattern->nlabels; l++)
+		if (listed[l])
+			labels[k++] = (struct rpb_hdrlog_label){rn->pattern->labels[l], snaps[l]};
+	double secs = measured_seconds(rn);
+	double start = (double)(rn->t_end - rn->t_start) / 1e9 - secs;
+	char *text = rpb_hdrlog_text(rn->wall_start_ms, start > 0 ? start : 0, secs, labels, k);
+	if (!text) {
+		snprintf(msg, n, "out of memory writing histograms.hlog");
+		return -1;
+	}
+	int rc = rpb_results_file(rn->out_dir, "histograms.hlog", text, msg, n);
+	free(text);
+	return rc;
+}
+
 /* The end-of-run latency table, one row per label with measured samples,
  * in microseconds (fio's clat and pgbench's latency lines, per label). */
 static void latency_table(char *buf, size_t n, const char *const *names,
@@ -650,12 +673,14 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 	uint64_t samples = 0, errors = 0, bytes = 0, measured_all = 0;
 	rpb_snap_init(all);
 	const struct rpb_hist_snap *snaps[RPB_MAX_LABELS];
+	bool listed[RPB_MAX_LABELS] = {false};
 	for (unsigned l = 0; l < rn->pattern->nlabels; l++) {
 		struct label_totals *t = &lt[l];
 		label_measured(rn, l, t, tmp, diff);
 		snaps[l] = &t->snap;
 		if (!t->samples && l)
 			continue;
+		listed[l] = true;
 		json_object_set_new(labels, rn->pattern->labels[l],
 				    rpb_hist_json(&t->snap, t->samples, t->errors, t->bytes, secs));
 		rpb_snap_add(all, &t->snap);
@@ -785,6 +810,8 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 		sync_streamed(rn);
 		rc = rpb_results_file(rn->out_dir, "result.json", text, msg, n);
 		if (!rc)
+			rc = write_hdrlog(rn, snaps, listed, msg, n);
+		if (!rc)
 			rc = rpb_results_file(rn->out_dir, "summary.txt", summary, msg, n);
 		if (!rc && rn->pattern->write_report)
 			rc = rpb_results_report(rn, root, rn->out_dir, msg, n);
@@ -792,6 +819,11 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 	if (!rn->quiet) {
 		FILE *say = rn->say ? rn->say : stdout;
 		fputs(summary, say);
+		/* Whole ms hide a fast backend's latencies (not with --quiet:
+		 * the summariser line alone). */
+		char warn[160];
+		if (rpb_jtl_zero_warning(rn, warn, sizeof warn))
+			fprintf(say, "warning: %s\n", warn);
 		fprintf(say, "Results: %s\n", where->out ? where->out : rn->out_dir);
 		rpb_stdout_lost();
 	} else if (rn->summary_only && !rn->pattern->stdout_output) {

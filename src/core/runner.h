@@ -181,6 +181,7 @@ struct rpb_runner {
 	uint64_t objects_at_start;     /* informational */
 	FILE *jtl;                     /* samples.jtl or NULL */
 	const char *jtl_host;          /* several ranks: samples.jtl's Hostname, else NULL */
+	uint64_t jtl_rows, jtl_zero_ms; /* samples.jtl's rows, those of 0 ms (under jtl's lock) */
 	unsigned rank;                 /* this load node's MPI rank (0 standalone) */
 	void *pattern_state;           /* shared pattern state from prepare */
 	struct rpb_live_ledger *live;  /* acknowledgements on disk while running, or NULL */

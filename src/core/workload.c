@@ -122,6 +122,9 @@ static const struct rpb_optdef run_options[] = {
 	{ .key = "jtl_columns", .type = RPB_OPT_ENUM, .dflt = "2.13",
 	  .choices = jtl_column_names, .off = RUN(jtl_columns),
 	  .help = "samples.jtl columns: 2.13 (JMeter 2.13 and 5.x read them) or 5 (adds sentBytes)" },
+	{ .key = "jtl_us", .type = RPB_OPT_BOOL, .dflt = "off",
+	  .off = RUN(jtl_us),
+	  .help = "adds samples.jtl's last column \"elapsed_us\", the latency in µs (elapsed is whole ms)" },
 	{ .key = NULL },
 };
 

@@ -52,6 +52,7 @@ struct rpb_run_opts {
 	struct rpb_policy on_error[RPB_STATUS_COUNT];
 	bool jtl;              /* write samples.jtl */
 	enum rpb_jtl_columns jtl_columns;
+	bool jtl_us;           /* samples.jtl's last column: elapsed_us */
 };
 
 /* A backend section: tuning options as given, validated by the backend. */

@@ -70,7 +70,7 @@ static int free_name(const char *dir, const char *name, const char *what, char *
 	/* Every other result file of the run keeps its own name. */
 	static const char *const taken[] = {"result.json", "summary.txt", "intervals.csv",
 		"samples.jtl", "report.txt", "ledger.bin", "failures.log", "ycsb.txt",
-		YCSB_ACK_FILE, YCSB_GIVEN_UP_FILE, "probe.csv", "store", NULL};
+		YCSB_ACK_FILE, YCSB_GIVEN_UP_FILE, "probe.csv", "histograms.hlog", "store", NULL};
 	for (const char *const *t = taken; *t; t++)
 		if (strcmp(name, *t) == 0) {
 			snprintf(msg, n, "%s = %s is a result file of the run's own; give another name",
