@@ -6,14 +6,15 @@
 # "100000 1000000". PostgreSQL runs when PGHOST or RPB_PG_DSN names a
 # server (its store: schema rpbench_preload). Each store and results
 # directory goes under ${TMPDIR:-/tmp}/rpbench-preload.XXXXXX, removed at
-# the end; the table goes to stdout.
+# the end; the table goes to stdout (with result.json's peak RSS of each
+# preload: flat in N, as the preload keeps no per-object state).
 set -eu
 build=${1:-build}
 workload=${2:-fedora-test2}
 counts=${3:-"100000 1000000"}
 work=$(mktemp -d "${TMPDIR:-/tmp}/rpbench-preload.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-printf '%-9s %10s %10s %12s %14s\n' backend objects seconds creates/s store_bytes
+printf '%-9s %10s %10s %12s %14s %14s\n' backend objects seconds creates/s store_bytes peak_rss_bytes
 for b in leveldb sqlite postgres; do
 	bin="$build/bin/rpbench-$b"
 	[ -x "$bin" ] || continue
@@ -31,8 +32,9 @@ for b in leveldb sqlite postgres; do
 		"$bin" preload "$workload" --objects "$n" $loc -o "$out" -q >/dev/null
 		end=$(date +%s.%N)
 		bytes=$(sed -n 's/.*"store_bytes": *\([0-9]*\).*/\1/p' "$out/result.json" | head -n 1)
-		awk -v b="$b" -v n="$n" -v s="$start" -v e="$end" -v by="${bytes:-?}" \
-			'BEGIN { printf "%-9s %10d %10.1f %12.0f %14s\n", b, n, e - s, n / (e - s), by }'
+		rss=$(sed -n 's/.*"peak_rss_bytes": *\([0-9]*\).*/\1/p' "$out/result.json" | head -n 1)
+		awk -v b="$b" -v n="$n" -v s="$start" -v e="$end" -v by="${bytes:-?}" -v rss="${rss:-?}" \
+			'BEGIN { printf "%-9s %10d %10.1f %12.0f %14s %14s\n", b, n, e - s, n / (e - s), by, rss }'
 		rm -rf "$out" "$work/$b-$n.store"
 	done
 done

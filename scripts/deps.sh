@@ -47,5 +47,8 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "rpbench: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
-apt-get install -y -q --no-install-recommends "${missing[@]}"
+# Another apt (an unattended upgrade on a fresh machine) may hold dpkg's
+# lock for a while: wait for it instead of failing.
+lock=(-o DPkg::Lock::Timeout=600)
+apt-get "${lock[@]}" update -q
+apt-get "${lock[@]}" install -y -q --no-install-recommends "${missing[@]}"

@@ -72,7 +72,7 @@ Test(workload, defaults)
 	cr_assert_eq(job.run.warmup.ops, 0);
 	cr_assert_eq(job.run.warmup.seconds, 0);
 	cr_assert_eq(job.run.rate, 0);
-	cr_assert_eq(job.run.interval, 10);
+	cr_assert_eq(job.run.interval, RPB_OPT_SECONDS_NONE, "auto, resolved by rpb_job_finish");
 	cr_assert_eq(job.run.seed, 42);
 	cr_assert_eq(job.run.sync, RPB_SYNC_AUTO, "resolved by rpb_job_finish");
 	cr_assert_eq(job.run.txn_timeout, 0);
@@ -510,7 +510,7 @@ Test(workload, seconds_suffixes)
 	set_ok(&job, "interval=100ms");
 	cr_assert_eq(job.run.interval, 0.1);
 	set_fails(&job, "interval=50ms", "[run] interval = 50ms is out of range; give seconds in "
-					 "[0.1, 86400] (suffix ms, s, m or h)");
+					 "[0.1, 86400] (suffix ms, s, m or h) or auto");
 	set_ok(&job, "rate=1e9");
 	cr_assert_eq(job.run.rate, 1e9);
 	set_fails(&job, "rate=2e9", "[run] rate = 2e9 is out of range; give a number in [0, 1000000000]");
@@ -674,4 +674,32 @@ Test(workload, sync_auto_follows_profile)
 	cr_assert_eq(finished_sync("fedora-4.5", NULL), RPB_SYNC_NATIVE);
 	cr_assert_eq(finished_sync("fedora-4.5", "commit"), RPB_SYNC_COMMIT);
 	cr_assert_eq(finished_sync("durable", "none"), RPB_SYNC_NONE);
+}
+
+/* interval = auto follows the run's length: a 30th of its duration within
+ * [0.1 s, 10 s], 10 s when no duration bounds it; a given one wins. */
+static double finished_interval(const char *duration, const char *interval)
+{
+	struct rpb_job job;
+	char msg[512], set[64];
+	rpb_job_defaults(&job);
+	cr_assert_eq(rpb_job_load(&job, RPB_SOURCE_DIR "/data/workloads/ci-ingest.ini", msg,
+				  sizeof msg), 0, "%s", msg);
+	snprintf(set, sizeof set, "duration=%s", duration);
+	cr_assert_eq(rpb_job_set(&job, set, msg, sizeof msg), 0, "%s", msg);
+	snprintf(set, sizeof set, "interval=%s", interval);
+	cr_assert_eq(rpb_job_set(&job, set, msg, sizeof msg), 0, "%s", msg);
+	cr_assert_eq(rpb_job_finish(&job, msg, sizeof msg), 0, "%s", msg);
+	double v = job.run.interval;
+	rpb_job_free(&job);
+	return v;
+}
+
+Test(workload, interval_auto_follows_duration)
+{
+	cr_assert_float_eq(finished_interval("3", "auto"), 0.1, 1e-9);
+	cr_assert_float_eq(finished_interval("60", "auto"), 2.0, 1e-9);
+	cr_assert_float_eq(finished_interval("1h", "auto"), 10.0, 1e-9);
+	cr_assert_float_eq(finished_interval("0", "auto"), 10.0, 1e-9);
+	cr_assert_float_eq(finished_interval("60", "5"), 5.0, 1e-9);
 }

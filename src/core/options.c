@@ -136,7 +136,8 @@ static void fmt_expect(char *buf, size_t n, const struct rpb_optdef *d)
 	case RPB_OPT_SECONDS:
 		rpb_fmt_double(lo, sizeof lo, d->dmin);
 		rpb_fmt_double(hi, sizeof hi, d->dmax);
-		snprintf(buf, n, "seconds in [%s, %s] (suffix ms, s, m or h)", lo, hi);
+		snprintf(buf, n, "seconds in [%s, %s] (suffix ms, s, m or h)%s%s", lo, hi,
+			 d->none ? " or " : "", d->none ? d->none : "");
 		break;
 	case RPB_OPT_ENUM:
 		rpb_cat(buf, n, "one of: ");
@@ -358,6 +359,10 @@ enum rpb_opt_result rpb_opt_store(void *cfg, const struct rpb_optdef *d, const c
 	case RPB_OPT_DOUBLE:
 	case RPB_OPT_SECONDS: {
 		const char *end = "";
+		if (d->none && strcmp(value, d->none) == 0) { /* e.g. interval = auto */
+			*(double *)field = RPB_OPT_SECONDS_NONE;
+			break;
+		}
 		r = d->type == RPB_OPT_SECONDS ? parse_seconds(value, &x)
 					       : parse_number(value, &x, &end);
 		if (r == RPB_OPT_OK && *end)
@@ -489,7 +494,10 @@ void rpb_opt_format(char *buf, size_t n, const void *cfg, const struct rpb_optde
 		break;
 	case RPB_OPT_DOUBLE:
 	case RPB_OPT_SECONDS:
-		rpb_fmt_double(buf, n, *(const double *)field);
+		if (d->none && *(const double *)field == RPB_OPT_SECONDS_NONE)
+			snprintf(buf, n, "%s", d->none);
+		else
+			rpb_fmt_double(buf, n, *(const double *)field);
 		break;
 	case RPB_OPT_ENUM:
 		snprintf(buf, n, "%s", d->choices[*(const unsigned *)field]);

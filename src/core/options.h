@@ -97,7 +97,8 @@ struct rpb_optdef {
 	 * ENUM row with one takes its choice "auto" as "the profile's default". */
 	const char *dflt_fedora45;
 	/* COUNT, SIZE: a word accepted for "none", stored as UINT64_MAX (LevelDB's
-	 * block_cache = none, a cache that keeps nothing); NULL = no such word. */
+	 * block_cache = none, a cache that keeps nothing); SECONDS: stored as
+	 * RPB_OPT_SECONDS_NONE (interval = auto); NULL = no such word. */
 	const char *none;
 };
 
@@ -151,5 +152,8 @@ bool rpb_parse_u64(const char *s, uint64_t *out);
 void rpb_fmt_double(char *buf, size_t n, double v);
 /* Appends to a fixed buffer, truncating: messages are best effort. */
 void rpb_cat(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* A SECONDS option given as its none word (below the range of every one). */
+#define RPB_OPT_SECONDS_NONE (-1.0)
 
 #endif

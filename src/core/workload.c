@@ -66,9 +66,10 @@ static const struct rpb_optdef run_options[] = {
 	  .help = "under rate, every sample's latency counts from its operation's intended start "
 		  "(intended), its actual start (op) or both; auto: the pattern's (ycsb: op, "
 		  "YCSB's measurement.interval default; the others: intended)" },
-	{ .key = "interval", .type = RPB_OPT_SECONDS, .dflt = "10",
+	{ .key = "interval", .type = RPB_OPT_SECONDS, .dflt = "auto", .none = "auto",
 	  .dmin = 0.1, .dmax = 86400, .off = RUN(interval),
-	  .help = "seconds between progress lines" },
+	  .help = "seconds between progress lines (and intervals.csv rows); auto: a 30th of "
+		  "duration, in [0.1 s, 10 s], when the run is bound by duration, else 10 s" },
 	{ .key = "seed", .type = RPB_OPT_COUNT, .dflt = "42",
 	  .umin = 0, .umax = UINT64_MAX, .off = RUN(seed),
 	  .help = "random seed; the same seed, the same operations" },
@@ -806,6 +807,12 @@ int rpb_job_finish(struct rpb_job *job, char *msg, size_t n)
 	 * 4.5 left as it is: 60 s. */
 	if (job->run.profile == RPB_PROFILE_FEDORA45 && job->run.txn_timeout == 0)
 		job->run.txn_timeout = RPB_FEDORA45_TXN_TIMEOUT_MS;
+	/* interval = auto: enough rows for a short run's figures, no flood for
+	 * a long one; a run bound by ops or bytes has no known length. */
+	if (job->run.interval == RPB_OPT_SECONDS_NONE) {
+		double d = job->run.duration / 30.0;
+		job->run.interval = job->run.duration == 0 ? 10 : d < 0.1 ? 0.1 : d > 10 ? 10 : d;
+	}
 	if (job->run.sync == RPB_SYNC_AUTO)
 		job->run.sync = job->run.profile == RPB_PROFILE_FEDORA45 ? RPB_SYNC_NATIVE
 									 : RPB_SYNC_COMMIT;
