@@ -3,9 +3,10 @@
 #
 #   rpb_add_backend(<name> SOURCES <file>... [DESCRIPTION <text>]
 #                   [FIND_PACKAGE <find_package arguments>...] [LIBS <target>...]
-#                   [TESTS <file>...] [SERVER | STORES_NOTHING] [ALWAYS])
+#                   [TESTS <file>...] [SERVER | STORES_NOTHING] [ALWAYS | OFF])
 #
-# makes the switch RPB_WITH_<NAME> (none with ALWAYS: the null backend),
+# makes the switch RPB_WITH_<NAME> (none with ALWAYS: the null backend; OFF
+# by default with OFF: a backend that is not yet ready to ship),
 # finds the library, builds the static library rpb_backend_<name> from the
 # folder's sources and adds the backend to the global lists everything else is
 # derived from: RPB_BACKENDS_DECLARED (every folder, built or not: the workload
@@ -25,7 +26,7 @@
 # page, backends.txt line, workload section or switch). Every backend's kind
 # is also the property RPB_BACKEND_KIND_<name>, which picks its contract suite.
 function(rpb_add_backend name)
-	cmake_parse_arguments(PARSE_ARGV 1 A "SERVER;STORES_NOTHING;ALWAYS" "DESCRIPTION" "SOURCES;FIND_PACKAGE;LIBS;TESTS")
+	cmake_parse_arguments(PARSE_ARGV 1 A "SERVER;STORES_NOTHING;ALWAYS;OFF" "DESCRIPTION" "SOURCES;FIND_PACKAGE;LIBS;TESTS")
 	if(NOT name MATCHES "^[a-z][a-z0-9]*$")
 		message(FATAL_ERROR "backend name '${name}' must be lower-case letters and digits")
 	endif()
@@ -52,7 +53,11 @@ function(rpb_add_backend name)
 		set_property(GLOBAL APPEND PROPERTY RPB_BACKENDS_DECLARED ${name})
 	endif()
 	if(NOT A_ALWAYS)
-		option(RPB_WITH_${N} "Build the ${A_DESCRIPTION} backend" ON)
+		set(dflt ON)
+		if(A_OFF)
+			set(dflt OFF)
+		endif()
+		option(RPB_WITH_${N} "Build the ${A_DESCRIPTION} backend" ${dflt})
 		if(NOT RPB_WITH_${N})
 			return()
 		endif()

@@ -197,6 +197,11 @@ run_case leveldb leveldb 8M
 # ... or, with a small memtable, the log write or a background flush (an
 # error LevelDB keeps), whichever comes first.
 run_case leveldb-flush leveldb 8M --set leveldb.write_buffer=256k
+# RocksDB: the WAL append fails (the 64 MiB memtable is never flushed) ...
+run_case rocksdb rocksdb 8M
+# ... or, with a small memtable, a background flush, which RocksDB keeps as
+# its background error and returns to every later write.
+run_case rocksdb-flush rocksdb 8M --set rocksdb.write_buffer=256k
 run_case sqlite sqlite 8M
 run_max_pages
 # PostgreSQL, the cluster (~40 MiB, one 16 MiB WAL segment) on the quota
@@ -210,6 +215,7 @@ run_case postgres-wal-panic postgres +15M
 fedora=(--set model=fedora --set size_max=100k)
 run_case fedora-leveldb leveldb 16M "${fedora[@]}"
 run_case fedora-sqlite sqlite 16M "${fedora[@]}"
+run_case fedora-rocksdb rocksdb 16M "${fedora[@]}"
 run_case fedora-postgres postgres +8M "${fedora[@]}" --set 'binary_dir={quota}/binaries'
 
 if [ "$failed" -eq 0 ]; then

@@ -1,0 +1,14 @@
+/* The RocksDB backend's table and its pure error classifier (testable
+ * without a store). */
+#ifndef RPB_ROCKSDB_BACKEND_H
+#define RPB_ROCKSDB_BACKEND_H
+
+#include "store.h"
+
+extern const struct rpb_backend rpb_backend_rocksdb;
+
+/* Maps a RocksDB status string ("IO error: No space left on device: ...",
+ * "Resource busy: ", "Corruption: ...", ...) to an error class. */
+enum rpb_status rpb_rocksdb_classify(const char *status_msg);
+
+#endif
