@@ -52,10 +52,21 @@ static size_t put_zigzag(unsigned char *p, int64_t v)
 	return n;
 }
 
-/* The counts in HdrHistogram's layout: each rpbench bucket's samples at the
- * value rpbench reports for it. */
-static void convert(const struct rpb_hist_snap *s, uint64_t *counts)
+/* One nonzero count of HdrHistogram's layout. */
+struct hdr_count {
+	unsigned index;
+	uint64_t count;
+};
+
+/* The counts in HdrHistogram's layout, sparse and in index order: each
+ * rpbench bucket's samples at the value rpbench reports for it (values
+ * grow with the bucket, so indexes never go down; equal ones merge).
+ * Returns how many; out holds at most RPB_HIST_BUCKETS. Kept sparse so
+ * the encoding's memory follows the label's buckets in use, not the
+ * layout's whole range. */
+static size_t convert(const struct rpb_hist_snap *s, struct hdr_count *out)
 {
+	size_t n = 0;
 	for (unsigned i = 0; i < RPB_HIST_BUCKETS; i++) {
 		if (!s->buckets[i])
 			continue;
@@ -65,28 +76,33 @@ static void convert(const struct rpb_hist_snap *s, uint64_t *counts)
 			v = v < s->min ? s->min : v;
 			v = v > s->max ? s->max : v;
 		}
-		counts[rpb_hdr_index(v > RPB_HIST_MAX ? RPB_HIST_MAX : v)] += s->buckets[i];
+		unsigned idx = rpb_hdr_index(v > RPB_HIST_MAX ? RPB_HIST_MAX : v);
+		if (n && out[n - 1].index >= idx)
+			out[n - 1].count += s->buckets[i];
+		else
+			out[n++] = (struct hdr_count){idx, s->buckets[i]};
 	}
+	return n;
 }
 
-/* The uncompressed V2 encoding into buf (HDR_HEADER + 9 bytes a count);
- * returns its length. */
-static size_t encode_v2(const uint64_t *counts, unsigned char *buf)
+/* The uncompressed V2 encoding into buf (HDR_HEADER + 18 bytes a nonzero
+ * count: the count and the run of zeros before it); returns its length. */
+static size_t encode_v2(const struct hdr_count *c, size_t nc, unsigned char *buf)
 {
-	unsigned limit = RPB_HDR_COUNTS;
-	while (limit > 1 && !counts[limit - 1])
-		limit--;
 	size_t n = HDR_HEADER;
-	for (unsigned i = 0; i < limit;) {
-		uint64_t c = counts[i++];
-		int64_t zeros = 0;
-		if (!c) {
-			zeros = 1;
-			while (i < limit && !counts[i])
-				zeros++, i++;
-		}
-		n += put_zigzag(buf + n, zeros > 1 ? -zeros : (int64_t)(c > INT64_MAX ? INT64_MAX : c));
+	unsigned next = 0; /* the index the encoding has reached */
+	for (size_t k = 0; k < nc; k++) {
+		unsigned zeros = c[k].index - next;
+		if (zeros == 1)
+			n += put_zigzag(buf + n, 0);
+		else if (zeros > 1)
+			n += put_zigzag(buf + n, -(int64_t)zeros);
+		uint64_t v = c[k].count;
+		n += put_zigzag(buf + n, (int64_t)(v > INT64_MAX ? INT64_MAX : v));
+		next = c[k].index + 1;
 	}
+	if (nc == 0) /* an empty histogram: one zero count */
+		n += put_zigzag(buf + n, 0);
 	double ratio = 1.0;
 	uint64_t ratio_bits;
 	memcpy(&ratio_bits, &ratio, sizeof ratio_bits);
@@ -102,14 +118,17 @@ static size_t encode_v2(const uint64_t *counts, unsigned char *buf)
 
 char *rpb_hdr_encode(const struct rpb_hist_snap *s)
 {
-	uint64_t *counts = calloc(RPB_HDR_COUNTS, sizeof *counts);
-	unsigned char *raw = malloc(HDR_HEADER + 9 * (size_t)RPB_HDR_COUNTS);
-	uLongf zlen = compressBound(HDR_HEADER + 9 * (uLong)RPB_HDR_COUNTS);
+	size_t used = 0;
+	for (unsigned i = 0; i < RPB_HIST_BUCKETS; i++)
+		used += s->buckets[i] != 0;
+	struct hdr_count *counts = malloc((used ? used : 1) * sizeof *counts);
+	size_t cap = HDR_HEADER + 18 * (used + 1);
+	unsigned char *raw = malloc(cap);
+	uLongf zlen = compressBound((uLong)cap);
 	unsigned char *z = malloc(8 + zlen);
 	char *b64 = NULL;
 	if (counts && raw && z) {
-		convert(s, counts);
-		size_t n = encode_v2(counts, raw);
+		size_t n = encode_v2(counts, convert(s, counts), raw);
 		if (compress2(z + 8, &zlen, raw, (uLong)n, Z_BEST_COMPRESSION) == Z_OK) {
 			put_be(z, RPB_HDR_COMPRESSED_COOKIE, 4);
 			put_be(z + 4, zlen, 4);
