@@ -135,8 +135,8 @@ function(rpb_backend_registry target)
 endfunction()
 
 # rpb_backend_main(<name> <file>): writes the main of rpbench-<name>, the
-# shared driver with that backend (bench/rpbench-main.c.in).
+# shared driver with that backend (cli/rpbench-main.c.in).
 function(rpb_backend_main b out)
 	set(RPB_MAIN_BACKEND ${b})
-	configure_file(${PROJECT_SOURCE_DIR}/bench/rpbench-main.c.in ${out} @ONLY)
+	configure_file(${PROJECT_SOURCE_DIR}/cli/rpbench-main.c.in ${out} @ONLY)
 endfunction()

@@ -7,7 +7,7 @@
 #     pattern's and no report file, report no pattern's (includes by path
 #     are refused too: the include directories already keep bare names apart);
 #  3. a backend is its folder: no backend includes another backend's header
-#     (nor src/ or bench/ any backend's), and no C file of src/ or bench/
+#     (nor src/ or cli/ any backend's), and no C file of src/ or cli/
 #     names a backend in a string literal ("sqlite") but those of the
 #     allow-list below;
 #  4. only src/core/dist_mpi.c and dist_mpi_merge.c include <mpi.h>: everything
@@ -29,7 +29,7 @@ status=0
 # ---- 1. symbol dependencies between objects ----
 # The objects of the project's libraries as the build has them now (not
 # stale objects of files that moved), named by folder/file.
-mapfile -t archives < <(find "$build/src" "$build/backends" "$build/bench" -name 'librpb_*.a' | sort)
+mapfile -t archives < <(find "$build/src" "$build/backends" "$build/cli" -name 'librpb_*.a' | sort)
 registry=$(find "$build/src/patterns" -path '*rpb_patterns.dir/*' -name 'registry.c.o' | head -1)
 [ ${#archives[@]} -gt 0 ] && [ -n "$registry" ] || {
 	echo "$prog: no libraries under $build; build first (scripts/build.sh)" >&2; exit 2; }
@@ -91,7 +91,7 @@ backends=$(cd "$top/backends" && ls -d */ | tr -d / | paste -sd'|')
 backend_headers=$(cd "$top/backends" && find . -mindepth 2 -name '*.h' -printf '%f\n' |
 	sed 's/\./\\./' | paste -sd'|')
 check_includes src "$backend_headers" "a backend's header (use struct rpb_backend and its flags)"
-check_includes bench "$backend_headers" "a backend's header (use struct rpb_backend and its flags)"
+check_includes cli "$backend_headers" "a backend's header (use struct rpb_backend and its flags)"
 for b in ${backends//|/ }; do
 	others=$(cd "$top/backends" && find . -mindepth 2 -name '*.h' ! -path "./$b/*" -printf '%f\n' |
 		sed 's/\./\\./' | paste -sd'|')
@@ -101,7 +101,7 @@ done
 #   src/report/figure.c: each known backend's fixed colour in every report;
 #   src/report/compare.c: the server's product name in the version row.
 name_allowed='^src/report/(figure|compare)\.c:'
-names=$(cd "$top" && grep -rnE "\"($backends)\"" --include='*.c' --include='*.h' src bench |
+names=$(cd "$top" && grep -rnE "\"($backends)\"" --include='*.c' --include='*.h' src cli |
 	grep -vE "$name_allowed" || true)
 if [ -n "$names" ]; then
 	echo "$prog: a backend's name outside backends/ (ask its flags or hooks instead; docs/architecture.md):" >&2
@@ -109,7 +109,7 @@ if [ -n "$names" ]; then
 	status=1
 fi
 # ---- 4. MPI stays behind src/core/dist.h: only dist_mpi*.c include it ----
-mpi_users=$(cd "$top" && grep -rlE '^#include <mpi\.h>' src backends bench tests 2>/dev/null |
+mpi_users=$(cd "$top" && grep -rlE '^#include <mpi\.h>' src backends cli bench tests 2>/dev/null |
 	grep -vE '^src/core/dist_mpi(_merge)?\.[ch]$' || true)
 if [ -n "$mpi_users" ]; then
 	echo "$prog: MPI is used outside src/core/dist_mpi*.c (call dist.h instead):"
