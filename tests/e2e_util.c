@@ -283,7 +283,7 @@ static void env_init_bin(struct e2e_env *e, const char *backend, const char *pro
 	cr_assert_not_null(b, "backend %s is not built in", backend);
 	e->server = (b->flags & RPB_BF_SERVER) != 0;
 	if (e->server) {
-		e->dsn = rpbt_pg_dsn();
+		e->dsn = rpbt_server_dsn(backend);
 		snprintf(e->schema, sizeof e->schema, "e2e_%d_%u", (int)getpid(), counter++);
 	}
 }

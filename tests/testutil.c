@@ -15,6 +15,23 @@ const char *rpbt_pg_dsn(void)
 	return dsn;
 }
 
+const char *rpbt_server_dsn(const char *backend)
+{
+	if (strcmp(backend, "postgres") == 0)
+		return rpbt_pg_dsn();
+	/* RPB_TEST_<NAME>_DSN, set by the backend's throwaway server script. */
+	char var[96] = "RPB_TEST_";
+	size_t n = strlen(var);
+	for (const char *c = backend; *c && n + 5 < sizeof var; c++)
+		var[n++] = (char)(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
+	memcpy(var + n, "_DSN", 5);
+	const char *dsn = getenv(var);
+	if (!dsn || !*dsn)
+		cr_assert_fail("%s is not set: run the suite through scripts/test.sh, which starts "
+			       "a throwaway server for every server backend", var);
+	return dsn;
+}
+
 const char *rpbt_pg_standby_dsn(void)
 {
 	const char *dsn = getenv("RPB_TEST_PG_STANDBY_DSN");
@@ -73,7 +90,7 @@ void rpbt_open_profile(struct rpbt_store *s, const char *backend, const char *pr
 	s->cfg.sync = RPB_SYNC_NONE;
 	if (s->b->flags & RPB_BF_SERVER) {
 		snprintf(s->name, sizeof s->name, "t_%d_%u", (int)getpid(), counter++);
-		s->cfg.dsn = rpbt_pg_dsn();
+		s->cfg.dsn = rpbt_server_dsn(backend);
 		s->cfg.name = s->name;
 	} else {
 		rpbt_tmpdir(s->dir, sizeof s->dir, backend);

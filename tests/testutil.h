@@ -19,6 +19,10 @@ struct rpbt_store {
  * because the suite never skips PostgreSQL. */
 const char *rpbt_pg_dsn(void);
 
+/* The DSN of backend's test server: RPB_TEST_<NAME>_DSN (RPB_TEST_PG_DSN
+ * for postgres); fails the test when unset. */
+const char *rpbt_server_dsn(const char *backend);
+
 /* The DSN of the test server's hot standby (RPB_TEST_PG_STANDBY_DSN, set
  * by pg-throwaway run --standby); fails the test when unset. */
 const char *rpbt_pg_standby_dsn(void);
