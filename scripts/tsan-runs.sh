@@ -34,7 +34,7 @@ cases=(
 	"reaper ci-ingest.ini 3 threads=3 clients=2 ops=400 txn_timeout=100 inject=stall:3600000@150"
 )
 [ -f "$dir/backends.txt" ] || { echo "tsan-runs.sh: no $dir/backends.txt; configure the build first" >&2; exit 2; }
-while read -r b kind <&3; do
+while read -r b kind _ <&3; do
 	for c in "${cases[@]}"; do
 		read -r name workload want sets <<<"$c"
 		[ "$kind" = nothing ] && [ "$name" = reaper ] && continue
@@ -60,7 +60,7 @@ done 3<"$dir/backends.txt"
 # YCSB: a load, then workload D (inserts and latest reads over the shared
 # acknowledged insert counter) in four threads, verified; YCSB's status
 # lines every 0.1 s read the threads' own measurements while they record.
-while read -r b kind <&3; do
+while read -r b kind _ <&3; do
 	loc=(--dir "$out/$b-ycsb-store")
 	[ "$kind" = server ] && loc=(--dsn "$RPB_TEST_PG_DSN" --schema "tsan_ycsb_$$")
 	for phase in load run; do
