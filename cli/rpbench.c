@@ -25,6 +25,7 @@
 #include "paths.h"
 #include "report.h"
 #include "scale.h"
+#include "servers_plan.h"
 #include "shown.h"
 #include "sweep.h"
 #include "workload.h"
@@ -208,9 +209,9 @@ static void help_compare_options(struct rpb_help *h)
 	rpb_help_item(h, "-o, --out DIR", "output directory, new or empty (default: "
 		      "results/compare-<pattern>-<YYYYmmddTHHMMSSZ>; with --results: no files unless "
 		      "given)");
-	help_server_options(h, "each its backend's script in share/rpbench/scripts (postgres: "
-			    "pg-throwaway), or the program RPB_<NAME>_THROWAWAY names (postgres: "
-			    "RPB_PG_THROWAWAY); always stopped and removed at the end, also on error or signal");
+	help_server_options(h, "each by its backend's script in share/rpbench/scripts (postgres: "
+			    "pg-throwaway), or by the program the variable of the script's name names "
+			    "(RPB_PG_THROWAWAY); always stopped and removed at the end, also on error or signal");
 	rpb_help_item(h, "--verify", "after the runs, run rpbench-<backend> verify on every run's "
 		      "store (before a --start-servers server is removed); its line per run in the "
 		      "output, compare.md and compare.json; exit 7 when one fails");
@@ -888,8 +889,9 @@ static int check_runs(const struct cli *cl, struct rpb_job *job, char *bindir, s
 	for (size_t i = 0; i < cl->ndsns; i++)
 		if (rpb_servers_dsn_option(sv, cl->dsns[i], msg, sizeof msg) != 0)
 			return usage_error("%s", msg);
-	if (rpb_servers_plan(sv, cl->backends, cl->nbackends, cl->start_servers, cl->start_pg, msg,
-			     sizeof msg) != 0)
+	/* --start-postgres: the older spelling of --start-servers, for postgres alone. */
+	if (rpb_servers_plan(sv, cl->backends, cl->nbackends, cl->start_servers,
+			     cl->start_pg ? "postgres" : NULL, msg, sizeof msg) != 0)
 		return usage_error("%s", msg);
 	size_t np = cl->nprofiles ? cl->nprofiles : 1, ns = cl->nsyncs ? cl->nsyncs : 1;
 	if (cl->nbackends * np * ns > RPB_CMP_MAX_BACKENDS ||

@@ -247,17 +247,23 @@ static void t_compare(const char *const *backends, size_t nb, const char *list)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "sqlite");
-	const char *dsn = getenv("RPB_TEST_PG_DSN");
 	struct e2e_proc p;
 	/* Paced to 1000 creates/s with 100 ms intervals: each run spans 6
 	 * intervals or more, so the figures over time have lines to draw. */
-	if (strstr(list, "postgres"))
-		rpbench(&p, &e, e.out, "compare", E2E_CI_INGEST, "--backends", list, "--set", "ops=300",
-			"--set", "rate=1000", "--set", "interval=0.1", "--out", "OUT", "--quiet",
-			"--dsn", dsn, NULL);
-	else
-		rpbench(&p, &e, e.out, "compare", E2E_CI_INGEST, "--backends", list, "--set", "ops=300",
-			"--set", "rate=1000", "--set", "interval=0.1", "--out", "OUT", "--quiet", NULL);
+	struct e2e_args a = {0};
+	e2e_args_add(&a, RPBENCH, "compare", E2E_CI_INGEST, "--backends", list, "--set", "ops=300",
+		     "--set", "rate=1000", "--set", "interval=0.1", "--out", e.out, "--quiet", NULL);
+	/* Each server backend's test server, named: --dsn NAME=DSN. */
+	static char named[8][PATHBUF];
+	for (size_t i = 0; i < nb && i < 8; i++) {
+		const struct rpb_backend *b = rpb_backend_find(backends[i]);
+		if (!b || !(b->flags & RPB_BF_SERVER))
+			continue;
+		snprintf(named[i], sizeof named[i], "%s=%s", backends[i], rpbt_server_dsn(backends[i]));
+		e2e_args_add(&a, "--dsn", named[i], NULL);
+	}
+	cr_assert_eq(e2e_spawn(&p, e.cap, &a), 0, "cannot start %s", RPBENCH);
+	e2e_wait(&p);
 	e2e_assert_code(&p, 0);
 	e2e_assert_quiet(&p);
 	for (size_t i = 0; i < nb; i++)

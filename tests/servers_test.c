@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "compare_exec.h"
-#include "servers.h"
+#include "servers_plan.h"
 
 static const struct rpb_backend one = {.name = "postgres", .flags = RPB_BF_SERVER};
 static const struct rpb_backend two = {.name = "otherdb", .flags = RPB_BF_SERVER};
@@ -30,7 +30,7 @@ static int plan(struct rpb_servers *sv, const char *const *dsns, size_t nd, cons
 	for (size_t i = 0; i < nd; i++)
 		if (rpb_servers_dsn_option(sv, dsns[i], msg, n) != 0)
 			return -1;
-	return rpb_servers_plan(sv, b, nb, start_all, start_pg, msg, n);
+	return rpb_servers_plan(sv, b, nb, start_all, start_pg ? "postgres" : NULL, msg, n);
 }
 
 Test(servers_plan, bare_dsn_needs_one_server, .init = setup)

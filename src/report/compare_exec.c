@@ -444,20 +444,27 @@ int rpb_exec_verify(const char *bindir, const char *backend, const char *dir, co
 
 /* ---- the throwaway servers ---- */
 
-/* RPB_<NAME>_THROWAWAY (postgres: RPB_PG_THROWAWAY), else the backend's
- * script (its SERVER_SCRIPT) in share/rpbench beside the executable
- * (installed or in the build tree, paths.h). */
+/* The override of a script: RPB_ and its file name in capitals, '-' as
+ * '_' (scripts/pg-throwaway: RPB_PG_THROWAWAY). */
+static void override_var(char *var, size_t n, const char *script)
+{
+	const char *base = strrchr(script, '/');
+	size_t k = (size_t)snprintf(var, n, "RPB_%s", base ? base + 1 : script);
+	for (size_t i = 4; i < k && i < n; i++)
+		var[i] = (char)(var[i] >= 'a' && var[i] <= 'z' ? var[i] - 'a' + 'A'
+				: (var[i] >= 'A' && var[i] <= 'Z') || (var[i] >= '0' && var[i] <= '9') ? var[i] : '_');
+}
+
+/* The override (RPB_PG_THROWAWAY for scripts/pg-throwaway), else the
+ * backend's script (its SERVER_SCRIPT) in share/rpbench beside the
+ * executable (installed or in the build tree, paths.h). */
 const char *rpb_exec_server_script(const char *backend, char *buf, size_t n)
 {
-	char var[96] = "RPB_PG_THROWAWAY";
-	if (strcmp(backend, "postgres") != 0) {
-		size_t k = (size_t)snprintf(var, sizeof var, "RPB_%s", backend);
-		for (size_t i = 4; i < k && i < sizeof var; i++)
-			var[i] = (char)(var[i] >= 'a' && var[i] <= 'z' ? var[i] - 'a' + 'A' : var[i]);
-		snprintf(var + strlen(var), sizeof var - strlen(var), "_THROWAWAY");
-	}
-	const char *s = getenv(var);
 	const char *script = script_of ? script_of(backend) : NULL;
+	char var[128] = "";
+	if (script)
+		override_var(var, sizeof var, script);
+	const char *s = var[0] ? getenv(var) : NULL;
 	if (s && *s)
 		snprintf(buf, n, "%s", s);
 	else if (!script)

@@ -71,9 +71,10 @@ int rpb_exec_runs(const struct rpb_cmp_plan *p, struct rpb_cmp *c, char *msg, si
 int rpb_exec_verify(const char *bindir, const char *backend, const char *dir, const char *dsn,
 		    char *line, size_t ln, char *msg, size_t n);
 
-/* The throwaway-server script of a server backend as it is run:
- * RPB_<NAME>_THROWAWAY (postgres: RPB_PG_THROWAWAY) when set, else its
- * script in share/rpbench beside the executable; into buf (a phrase that
+/* The throwaway-server script of a server backend as it is run: the
+ * program RPB_<SCRIPT> names when set (its script's file name in capitals,
+ * '-' as '_': RPB_PG_THROWAWAY), else its script in share/rpbench beside
+ * the executable; into buf (a phrase that
  * says what is missing when there is none). */
 const char *rpb_exec_server_script(const char *backend, char *buf, size_t n);
 /* SCRIPT start: makes a new directory under /tmp (dir), starts the server
