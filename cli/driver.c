@@ -13,6 +13,7 @@
 #include "driver_ycsb.h"
 #include "dsn.h"
 #include "paths.h"
+#include "pattern.h"
 #include "results.h"
 #include "shown.h"
 #include "driver_cli.h"
@@ -30,6 +31,11 @@ static int driver_main(const struct rpb_backend *b, int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		return RPB_EXIT_ENV;
 	}
+	for (size_t i = 0; i < rpb_pattern_count(); i++)
+		if (rpb_pattern_validate(rpb_pattern_at(i), &err) != RPB_OK) {
+			fprintf(stderr, "%s: %s\n", prog, err.msg);
+			return RPB_EXIT_ENV;
+		}
 	/* YCSB's own flags (-threads, -target, -s, -load, ...) in the driver's words. */
 	char ymsg[512];
 	if (rpb_ycsb_argv(&argc, &argv, ymsg, sizeof ymsg) != 0)

@@ -365,9 +365,11 @@ static json_t *manifest_json(struct rpb_runner *rn, const struct rpb_store_where
 		return NULL;
 	}
 	/* The seed as text: it goes up to 2^64-1 (jsontext.h). */
-	json_t *man = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:s, s:s, s:s, s:s, s:{s:i, s:I}, s:o}",
+	json_t *man = json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:o, s:o, s:s, s:s, s:s, s:s, s:{s:i, s:I}, s:o}",
 				"rpbench_version", RPB_VERSION, "backend", rn->backend->name,
 				"backend_version", rn->backend->version(), "pattern", rn->pattern->name,
+				"pattern_noun", rn->pattern->noun, "stores_objects",
+				rn->pattern->stores_objects,
 				"options", rpb_job_to_json(rn->job), "seed", rpb_json_u64(rn->job->run.seed),
 				"sync", rn->job->run.sync == RPB_SYNC_COMMIT ? "commit" : "none", "run_tag",
 				rn->run_tag, "start", start, "end", end, "host", "cores",
