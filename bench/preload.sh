@@ -7,14 +7,16 @@
 # server (its store: schema rpbench_preload). Each store and results
 # directory goes under ${TMPDIR:-/tmp}/rpbench-preload.XXXXXX, removed at
 # the end; the table goes to stdout (with result.json's peak RSS of each
-# preload: flat in N, as the preload keeps no per-object state).
+# preload and its sampled parts: anonymous memory, flat in N as the preload
+# keeps no per-object state, and mapped files' pages).
 set -eu
 build=${1:-build}
 workload=${2:-fedora-test2}
 counts=${3:-"100000 1000000"}
 work=$(mktemp -d "${TMPDIR:-/tmp}/rpbench-preload.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-printf '%-9s %10s %10s %12s %14s %14s\n' backend objects seconds creates/s store_bytes peak_rss_bytes
+printf '%-9s %10s %10s %12s %14s %14s %14s %14s\n' backend objects seconds creates/s store_bytes \
+	peak_rss_bytes rss_anon_bytes rss_file_bytes
 for b in leveldb sqlite postgres; do
 	bin="$build/bin/rpbench-$b"
 	[ -x "$bin" ] || continue
@@ -33,8 +35,11 @@ for b in leveldb sqlite postgres; do
 		end=$(date +%s.%N)
 		bytes=$(sed -n 's/.*"store_bytes": *\([0-9]*\).*/\1/p' "$out/result.json" | head -n 1)
 		rss=$(sed -n 's/.*"peak_rss_bytes": *\([0-9]*\).*/\1/p' "$out/result.json" | head -n 1)
+		anon=$(sed -n 's/.*"peak_rss_anon_bytes": *\([0-9]*\).*/\1/p' "$out/result.json" | head -n 1)
+		file=$(sed -n 's/.*"peak_rss_file_bytes": *\([0-9]*\).*/\1/p' "$out/result.json" | head -n 1)
 		awk -v b="$b" -v n="$n" -v s="$start" -v e="$end" -v by="${bytes:-?}" -v rss="${rss:-?}" \
-			'BEGIN { printf "%-9s %10d %10.1f %12.0f %14s %14s\n", b, n, e - s, n / (e - s), by, rss }'
+			-v anon="${anon:-?}" -v file="${file:-?}" \
+			'BEGIN { printf "%-9s %10d %10.1f %12.0f %14s %14s %14s %14s\n", b, n, e - s, n / (e - s), by, rss, anon, file }'
 		rm -rf "$out" "$work/$b-$n.store"
 	done
 done
