@@ -19,9 +19,9 @@
 # backend's RPB_BF_SERVER and RPB_BF_STORES_NOTHING flags say, which
 # tests/backend_list_test.c checks) and RPB_BACKEND_INCLUDE_DIRS (the tests see every folder's
 # header) and RPB_BACKEND_TESTS (TESTS: the folder's own test files, compiled
-# into the Criterion suite when the backend is built). A SERVER backend names
-# its throwaway-server script, SERVER_SCRIPT (a path under scripts/, e.g.
-# scripts/pg-throwaway): `start [--durable] DIR` prints a DSN, `stop DIR`
+# into the Criterion suite when the backend is built). A SERVER backend has
+# a throwaway-server script, SERVER_SCRIPT (a path under scripts/, by default
+# scripts/<name>-throwaway; postgres names scripts/pg-throwaway): `start [--durable] DIR` prints a DSN, `stop DIR`
 # removes the server, `run DIR -- CMD` sets RPB_TEST_<NAME>_DSN for CMD
 # (docs/architecture.md). It is linked into build/share/rpbench/scripts,
 # installed beside pg-throwaway (RPB_SERVER_SCRIPTS, cmake/install.cmake),
@@ -60,11 +60,14 @@ function(rpb_add_backend name)
 		message(FATAL_ERROR "rpb_add_backend(${name}): SERVER_SCRIPT is for a SERVER backend")
 	endif()
 	if(A_SERVER AND shipped EQUAL 0)
+		if(NOT A_SERVER_SCRIPT)
+			set(A_SERVER_SCRIPT scripts/${name}-throwaway)
+		endif()
 		if(NOT A_SERVER_SCRIPT MATCHES "^scripts/[A-Za-z0-9._-]+$"
 		   OR NOT EXISTS ${PROJECT_SOURCE_DIR}/${A_SERVER_SCRIPT})
-			message(FATAL_ERROR "rpb_add_backend(${name}) is a SERVER backend: give SERVER_SCRIPT "
-				"scripts/<file>, its throwaway-server script (start DIR / stop DIR / run DIR -- CMD), "
-				"which must exist ('${A_SERVER_SCRIPT}' does not)")
+			message(FATAL_ERROR "rpb_add_backend(${name}) is a SERVER backend: its throwaway-server "
+				"script (start DIR / stop DIR / run DIR -- CMD) must exist under scripts/: "
+				"'${A_SERVER_SCRIPT}' does not; write it or name it with SERVER_SCRIPT scripts/<file>")
 		endif()
 	endif()
 	set_property(GLOBAL APPEND PROPERTY RPB_BACKEND_INCLUDE_DIRS ${CMAKE_CURRENT_SOURCE_DIR})
