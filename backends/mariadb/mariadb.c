@@ -21,9 +21,12 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/statvfs.h>
+#include <unistd.h>
 
 #include "mariadb_backend.h"
+#include "clock.h"
 #include "dsn.h"
+#include "hostinfo.h"
 #include "options.h"
 
 #define MY_DEFAULT_DB "rpbench"
@@ -362,7 +365,8 @@ static enum rpb_status my_connect(const struct rpb_store *st, MYSQL **out, struc
 		if (err && rc != RPB_NOMEM) {
 			err->status = rc = RPB_CONN_LOST;
 			size_t len = strlen(err->msg);
-			snprintf(err->msg + len, sizeof err->msg - len, "%s", len < 200 ? "; check --dsn" : "");
+			if (!strstr(err->msg, "--dsn") && len < 200)
+				snprintf(err->msg + len, sizeof err->msg - len, "; check --dsn");
 		}
 		mysql_close(c);
 		return rc;
@@ -377,6 +381,10 @@ static void my_close(struct rpb_store *st)
 {
 	if (!st)
 		return;
+	/* Released here, not when the server notices the closed connection:
+	 * a store opened right after this close must find the lock free. */
+	if (st->admin)
+		(void)mysql_real_query(st->admin, "DO RELEASE_ALL_LOCKS()", 22);
 	mysql_close(st->admin);
 	mysql_close(st->killer);
 	pthread_mutex_destroy(&st->admin_lock);
@@ -484,13 +492,48 @@ static enum rpb_status my_lock_call(struct rpb_store *st, const char *fn, int sl
 	return my_numbers(st, st->admin, sql, out, 1, "locking the store", err);
 }
 
-/* Who holds a lock: the connection, its user and host. */
-static void my_lock_holder(struct rpb_store *st, int slot, char *who, size_t n)
+/* A run's holder names itself in the store's rpb_owner table, keyed by
+ * its connection id (a row of a connection that ended is never asked
+ * for): the lock, not the row, is the truth. */
+#define MY_OWNER_PREFIX "rpbench pid "
+
+/* Who holds a lock: the rpbench process and its start when the holding
+ * connection recorded one, else the connection. */
+static void my_lock_holder(struct rpb_store *st, int slot, char *who, size_t n, long *rpb_pid)
 {
 	double id = -1;
+	*rpb_pid = 0;
 	snprintf(who, n, "another session");
-	if (my_lock_call(st, "IS_USED_LOCK", slot, "", &id, NULL) == RPB_OK && id > 0)
-		snprintf(who, n, "MariaDB connection %.0f", id);
+	if (my_lock_call(st, "IS_USED_LOCK", slot, "", &id, NULL) != RPB_OK || id <= 0)
+		return;
+	snprintf(who, n, "MariaDB connection %.0f", id);
+	char sql[256];
+	snprintf(sql, sizeof sql, "SELECT owner FROM %s.rpb_owner WHERE conn = %.0f", st->db_sql, id);
+	if (mysql_real_query(st->admin, sql, strlen(sql)) != 0)
+		return;
+	MYSQL_RES *res = mysql_store_result(st->admin);
+	MYSQL_ROW row = res ? mysql_fetch_row(res) : NULL;
+	char started[40];
+	if (row && row[0] && sscanf(row[0], MY_OWNER_PREFIX "%ld started %39s", rpb_pid, started) == 2 &&
+	    *rpb_pid > 0)
+		snprintf(who, n, "process %ld (started %s)", *rpb_pid, started);
+	else
+		*rpb_pid = 0;
+	mysql_free_result(res);
+}
+
+/* A run records itself as the lock's holder (after the store exists). */
+static enum rpb_status my_record_owner(struct rpb_store *st, struct rpb_err *err)
+{
+	char sql[512], started[40];
+	snprintf(sql, sizeof sql,
+		 "CREATE TABLE IF NOT EXISTS %s.rpb_owner (conn BIGINT UNSIGNED NOT NULL PRIMARY KEY,"
+		 " owner VARCHAR(96) NOT NULL) ENGINE=InnoDB", st->db_sql);
+	enum rpb_status rc = my_exec(st, st->admin, sql, "recording the store's lock holder", err);
+	rpb_iso_time(started, sizeof started, rpb_wall_ms());
+	snprintf(sql, sizeof sql, "REPLACE INTO %s.rpb_owner VALUES (CONNECTION_ID(), '" MY_OWNER_PREFIX
+		 "%ld started %s')", st->db_sql, (long)getpid(), started);
+	return rc ? rc : my_exec(st, st->admin, sql, "recording the store's lock holder", err);
 }
 
 static enum rpb_status my_lock_store(struct rpb_store *st, enum rpb_store_lock mode,
@@ -498,11 +541,16 @@ static enum rpb_status my_lock_store(struct rpb_store *st, enum rpb_store_lock m
 {
 	double got = 0, v = 0;
 	char who[96];
+	long pid;
 	enum rpb_status rc = my_lock_call(st, "GET_LOCK", -1, ", 0", &got, err);
 	if (rc)
 		return rc;
 	if (got != 1) {
-		my_lock_holder(st, -1, who, sizeof who);
+		my_lock_holder(st, -1, who, sizeof who, &pid);
+		if (mode == RPB_LOCK_VERIFY && pid)
+			return rpb_err_set(err, RPB_CONFLICT, 0, NULL,
+					   "run %ld is still writing this store (schema \"%s\"); wait for it or stop it",
+					   pid, st->db);
 		if (mode == RPB_LOCK_VERIFY)
 			return rpb_err_set(err, RPB_CONFLICT, 0, NULL,
 					   "a run (%s) is still writing this store (schema \"%s\"); wait for it or stop it",
@@ -513,7 +561,7 @@ static enum rpb_status my_lock_store(struct rpb_store *st, enum rpb_store_lock m
 	if (mode == RPB_LOCK_RUN) { /* keeps "-run" once no verify holds a slot */
 		for (int i = 0; i < MY_VERIFY_SLOTS && !rc; i++)
 			if (!(rc = my_lock_call(st, "IS_FREE_LOCK", i, "", &v, err)) && v != 1) {
-				my_lock_holder(st, i, who, sizeof who);
+				my_lock_holder(st, i, who, sizeof who, &pid);
 				rc = rpb_err_set(err, RPB_CONFLICT, 0, NULL,
 						 "store schema \"%s\" is in use by a verify (%s); wait for it or stop it",
 						 st->db, who);
@@ -698,6 +746,8 @@ static enum rpb_status my_open(const struct rpb_store_cfg *cfg, struct rpb_store
 		rc = my_create(st, err);
 	if (!rc)
 		rc = my_check_exists(st, err);
+	if (!rc && cfg->lock == RPB_LOCK_RUN)
+		rc = my_record_owner(st, err);
 	if (!rc)
 		rc = my_set_flush(st, err);
 	if (!rc)
