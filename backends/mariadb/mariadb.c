@@ -141,7 +141,7 @@ enum rpb_status rpb_mariadb_classify(unsigned code, const char *message)
 	switch (code) {
 	case ER_DISK_FULL: case ER_RECORD_FILE_FULL:
 		return RPB_DISK_FULL;
-	case ER_LOCK_DEADLOCK: case ER_CHECKREAD: case ER_LOCK_ABORTED:
+	case ER_LOCK_DEADLOCK: case ER_CHECKREAD: case ER_LOCK_ABORTED: case ER_TABLE_DEF_CHANGED:
 		return RPB_CONFLICT;
 	case ER_LOCK_WAIT_TIMEOUT: case ER_QUERY_INTERRUPTED: case ER_STATEMENT_TIMEOUT:
 		return RPB_TXN_TIMEOUT;
@@ -157,8 +157,8 @@ enum rpb_status rpb_mariadb_classify(unsigned code, const char *message)
 	case CR_OUT_OF_MEMORY:
 		return RPB_NOMEM;
 	case ER_CRASHED_ON_USAGE: case ER_CRASHED_ON_REPAIR: case ER_NOT_KEYFILE:
-	case ER_INDEX_CORRUPT: case ER_TABLE_CORRUPT: case ER_TABLE_DEF_CHANGED:
-		return code == ER_TABLE_DEF_CHANGED ? RPB_CONFLICT : RPB_CORRUPT;
+	case ER_INDEX_CORRUPT: case ER_TABLE_CORRUPT:
+		return RPB_CORRUPT;
 	case ER_PARSE_ERROR: case ER_NO_SUCH_TABLE: case ER_BAD_DB_ERROR: case ER_BAD_FIELD_ERROR:
 	case ER_ACCESS_DENIED_ERROR: case ER_DBACCESS_DENIED_ERROR: case ER_TABLEACCESS_DENIED_ERROR:
 	case ER_SPECIFIC_ACCESS_DENIED_ERROR: case ER_DATA_TOO_LONG: case ER_NET_PACKET_TOO_LARGE:
