@@ -8,7 +8,8 @@
  * one src/core/dsn.c shows and masks DSNs with): host (a path beginning
  * with '/' is the server's unix socket file), port, user, password, dbname
  * (the database to connect to; the store has its own), connect_timeout.
- * No option file and no environment variable is read. */
+ * No option file is read; a DSN from a results directory is used without
+ * Connector/C's MYSQL_PWD (docs/security.md). */
 #include <libpq-fe.h>
 #include <mysql.h>
 #include <errmsg.h>
@@ -90,6 +91,7 @@ struct my_target {
 struct rpb_store {
 	struct my_target to;
 	char *dsn;          /* for masking secrets in messages */
+	bool untrusted;     /* dsn came from a results directory: no MYSQL_PWD */
 	char db[MY_NAME_MAX + 1];
 	char db_sql[2 * MY_NAME_MAX + 3]; /* `quoted` */
 	char db_lit[4 * MY_NAME_MAX + 3]; /* 'quoted' */
@@ -359,7 +361,9 @@ static enum rpb_status my_connect(const struct rpb_store *st, MYSQL **out, struc
 	if (timeout)
 		mysql_optionsv(c, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
 	const char *host = st->to.host ? st->to.host : st->to.socket ? "localhost" : NULL;
-	if (!mysql_real_connect(c, host, st->to.user, st->to.password, st->to.dbname, st->to.port,
+	/* Without a password Connector/C would take MYSQL_PWD's. */
+	const char *password = st->to.password ? st->to.password : st->untrusted ? "" : NULL;
+	if (!mysql_real_connect(c, host, st->to.user, password, st->to.dbname, st->to.port,
 				st->to.socket, 0)) {
 		enum rpb_status rc = my_conn_fail(st, c, "connect", err);
 		if (err && rc != RPB_NOMEM) {
@@ -729,6 +733,7 @@ static enum rpb_status my_open(const struct rpb_store_cfg *cfg, struct rpb_store
 	pthread_mutex_init(&st->admin_lock, NULL);
 	pthread_mutex_init(&st->kill_lock, NULL);
 	st->sync = cfg->sync;
+	st->untrusted = cfg->dsn_untrusted;
 	enum rpb_status rc = rpb_cfg_parse(cfg, "mariadb", my_options, &st->c, err);
 	if (!rc)
 		rc = my_name(st, cfg->name ? cfg->name : MY_DEFAULT_DB, err);
