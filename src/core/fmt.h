@@ -88,9 +88,27 @@ static inline char *rpb_fmt_hex64(char *p, uint64_t v)
 	return rpb_fmt_hex32_swar(rpb_fmt_hex32_swar(p, (uint32_t)(v >> 32)), (uint32_t)v);
 }
 
+/* Copies n bytes. The keys, tags and fields of the timed loop are a few
+ * dozen bytes whose length is known only at run time: copied inline in
+ * two overlapping words, not by a call to memcpy. */
 static inline char *rpb_fmt_mem(char *p, const void *s, size_t n)
 {
-	memcpy(p, s, n);
+	const char *q = s;
+	if (__builtin_constant_p(n) || n > 32) {
+		memcpy(p, q, n);
+	} else if (n >= 16) {
+		memcpy(p, q, 16);
+		memcpy(p + n - 16, q + n - 16, 16);
+	} else if (n >= 8) {
+		memcpy(p, q, 8);
+		memcpy(p + n - 8, q + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(p, q, 4);
+		memcpy(p + n - 4, q + n - 4, 4);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			p[i] = q[i];
+	}
 	return p + n;
 }
 

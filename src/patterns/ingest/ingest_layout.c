@@ -153,7 +153,8 @@ char *ingest_iso_ms(char *p, uint64_t wall_ms)
 		head_len = (size_t)(h - head);
 		last_secs = secs;
 	}
-	p = rpb_fmt_mem(p, head, head_len);
+	memcpy(p, head, head_len);
+	p += head_len;
 	p = rpb_fmt_dec_back(p + 3, wall_ms % 1000, 3) + 3;
 	return rpb_fmt_str(p, "Z");
 }
