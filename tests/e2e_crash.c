@@ -132,12 +132,8 @@ T(sqlite, commit)
 T(sqlite, acked)
 T(sqlite, file)
 #endif
-#ifdef RPB_HAVE_POSTGRES
-T(postgres, begin)
-T(postgres, commit)
-T(postgres, acked)
-T(postgres, file)
-#endif
+#define CRASH_TESTS(b) T(b, begin) T(b, commit) T(b, acked) T(b, file)
+RPBT_EACH_SERVER(CRASH_TESTS)
 
 /* ---- a ledger read as it reached the disk ---- */
 

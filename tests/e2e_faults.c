@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backends.h"
 #include "e2e_util.h"
 #include "ledger.h"
 
@@ -28,16 +29,15 @@ enum {
 	EXIT_KILLED = 128 + SIGKILL,
 };
 
-#define PG_THROWAWAY RPB_SOURCE_DIR "/scripts/pg-throwaway"
-
-/* A private PostgreSQL server of this test, stopped and removed by .fini. */
-static char private_pg[E2E_PATH], private_cap[300];
+/* A private server of this test, started by its backend's throwaway-server
+ * script (start, stop, restart), stopped and removed by .fini. */
+static char private_pg[E2E_PATH], private_cap[300], private_script[E2E_PATH];
 
 static void private_server_remove(void)
 {
 	if (private_pg[0]) {
 		struct e2e_args a = {0};
-		e2e_args_add(&a, PG_THROWAWAY, "stop", private_pg, NULL);
+		e2e_args_add(&a, private_script, "stop", private_pg, NULL);
 		struct e2e_proc p;
 		e2e_exec(&p, private_cap, &a);
 		e2e_proc_free(&p);
@@ -165,55 +165,29 @@ static long long verify_clean(const struct e2e_env *e)
 /* The store's count of objects whose key starts with prefix. */
 static long long store_count(const struct e2e_env *e, const char *prefix)
 {
-	if (!e->server) {
-		struct e2e_store s;
-		e2e_store_open(&s, e->backend, e->store);
-		long long n = (long long)e2e_scan_prefix(&s, RPB_T_OBJECTS, prefix, NULL, NULL);
-		e2e_store_close(&s);
-		return n;
-	}
-	/* The keys with the prefix lie in [prefix, prefix with its last byte + 1). */
-	char upto[64], sql[512];
-	snprintf(upto, sizeof upto, "%s", prefix);
-	upto[strlen(upto) - 1]++;
-	snprintf(sql, sizeof sql,
-		 "SELECT count(*) FROM %s.objects WHERE k >= '%s'::bytea AND k < '%s'::bytea",
-		 e->schema, prefix, upto);
-	struct e2e_args a = {0};
-	e2e_args_add(&a, "psql", "-X", "-v", "ON_ERROR_STOP=1", e->dsn, "-Atc", sql, NULL);
-	return e2e_query_count(e, &a);
+	struct e2e_store s;
+	e2e_env_store_open(&s, e);
+	long long n = (long long)e2e_scan_prefix(&s, RPB_T_OBJECTS, prefix, NULL, NULL);
+	e2e_store_close(&s);
+	return n;
 }
 
 /* Deletes one object's content and description behind rpbench's back. */
 static void store_delete(const struct e2e_env *e, const char *key)
 {
-	if (!e->server) {
-		struct e2e_store s;
-		e2e_store_open(&s, e->backend, e->store);
-		struct rpb_err err = {0};
-		rpb_slice k = rpb_slice_make(key, strlen(key));
-		enum rpb_status st = s.b->begin(s.s, RPB_TXN_WRITE, &err);
-		if (!st)
-			st = s.b->del(s.s, RPB_T_OBJECTS, k, &err);
-		if (!st)
-			st = s.b->del(s.s, RPB_T_DESCRIPTIONS, k, &err);
-		if (!st)
-			st = s.b->commit(s.s, &err);
-		cr_assert_eq(st, RPB_OK, "deleting %s from the %s store: %s", key, e->backend, err.msg);
-		e2e_store_close(&s);
-		return;
-	}
-	char sql[512];
-	snprintf(sql, sizeof sql,
-		 "DELETE FROM %s.objects WHERE k = '%s'::bytea; "
-		 "DELETE FROM %s.descriptions WHERE k = '%s'::bytea",
-		 e->schema, key, e->schema, key);
-	struct e2e_args a = {0};
-	e2e_args_add(&a, "psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", e->dsn, "-c", sql, NULL);
-	struct e2e_proc p;
-	e2e_exec(&p, e->cap, &a);
-	e2e_assert_code(&p, 0);
-	e2e_proc_free(&p);
+	struct e2e_store s;
+	e2e_env_store_open(&s, e);
+	struct rpb_err err = {0};
+	rpb_slice k = rpb_slice_make(key, strlen(key));
+	enum rpb_status st = s.b->begin(s.s, RPB_TXN_WRITE, &err);
+	if (!st)
+		st = s.b->del(s.s, RPB_T_OBJECTS, k, &err);
+	if (!st)
+		st = s.b->del(s.s, RPB_T_DESCRIPTIONS, k, &err);
+	if (!st)
+		st = s.b->commit(s.s, &err);
+	cr_assert_eq(st, RPB_OK, "deleting %s from the %s store: %s", key, e->backend, err.msg);
+	e2e_store_close(&s);
 }
 
 /* "o/<run tag>/": the prefix of every object key of the run. */
@@ -341,46 +315,58 @@ static void t_timeout_retry(const char *backend)
 
 /* ---- 4. lock conflicts: retry outlasts the lock, stop ends the run ---- */
 
-/* SQLite waits busy_timeout = 50 ms for the lock, PostgreSQL lock_timeout
- * = 50 ms (SQLSTATE 55P03). The injected lock is held until the run stops
- * where one conflict ends the run; where the run goes on, for HOLD_BASE_MS
- * (scaled): long enough that the worker, woken once the lock is taken,
- * surely meets it, and retry:N outlasts it ten times over (each attempt
- * waits 50 ms). */
-#define HOLD_BASE_MS 1000.0
+/* Each backend's short lock wait and the class a wait that runs out has
+ * (docs/backends.md): SQLite busy_timeout = 50 ms and PostgreSQL
+ * lock_timeout = 50 ms (SQLSTATE 55P03) are conflicts; MariaDB's shortest
+ * innodb_lock_wait_timeout, 1 s, is txn-timeout (error 1205). The
+ * injected lock is held until the run stops where one failure ends the
+ * run; where the run goes on, for hold_ms (scaled), five waits and at least
+ * a second: long enough that the worker, woken once the lock is taken,
+ * surely meets it and its wait runs out, and retry:N outlasts it ten times
+ * over. */
 static char lock_dsn[1024];
 
-static void conflict_env(struct e2e_env *e, const char *backend, const char **opt)
+struct lock_wait {
+	const char *opt;    /* --set of the short wait, NULL: in the DSN */
+	const char *cls;    /* the class of a wait that ran out */
+	const char *status; /* summary.txt's Status when it ends the run */
+	unsigned wait_ms, hold_ms;
+};
+
+static struct lock_wait conflict_env(struct e2e_env *e, const char *backend)
 {
 	e2e_env_init(e, backend);
-	*opt = "sqlite.busy_timeout=50";
+	if (!strcmp(backend, "mariadb"))
+		return (struct lock_wait){"mariadb.innodb_lock_wait_timeout=1", "txn-timeout",
+					  "Test ended when the store timed a transaction out", 1000, 5000};
+	static const char conflicted[] = "Test ended on a failed sample (conflict)";
 	if (e->server) {
 		snprintf(lock_dsn, sizeof lock_dsn, "%s options='-c lock_timeout=50'", e->dsn);
 		e->dsn = lock_dsn;
-		*opt = NULL;
+		return (struct lock_wait){NULL, "conflict", conflicted, 50, 1000};
 	}
+	return (struct lock_wait){"sqlite.busy_timeout=50", "conflict", conflicted, 50, 1000};
 }
 
 /* "inject=lock:<held>@10" with the scaled hold. */
-static const char *held_lock(char *buf, size_t n)
+static const char *held_lock(char *buf, size_t n, const struct lock_wait *w)
 {
-	snprintf(buf, n, "inject=lock:%u@10", (unsigned)rpbt_limit_s(HOLD_BASE_MS));
+	snprintf(buf, n, "inject=lock:%u@10", (unsigned)rpbt_limit_s(w->hold_ms));
 	return buf;
 }
 
 static void t_conflict_retry(const char *backend)
 {
 	struct e2e_env e;
-	const char *opt;
-	conflict_env(&e, backend, &opt);
+	struct lock_wait w = conflict_env(&e, backend);
 	char lock[64], retry[64];
-	snprintf(retry, sizeof retry, "on_error.conflict=retry:%u",
-		 (unsigned)(10 * rpbt_limit_s(HOLD_BASE_MS) / 50));
-	json_t *r = run_ci(&e, EXIT_OK, "ops=10", held_lock(lock, sizeof lock), retry, opt, NULL);
+	unsigned tries = (unsigned)(10 * rpbt_limit_s(w.hold_ms) / w.wait_ms);
+	snprintf(retry, sizeof retry, "on_error.%s=retry:%u", w.cls, tries);
+	json_t *r = run_ci(&e, EXIT_OK, "ops=10", held_lock(lock, sizeof lock, &w), retry, w.opt, NULL);
 	assert_stop(r, "completed", NULL);
 	json_int_t retries = threads_sum(r, "retries");
 	cr_assert_gt(retries, 0, "the lock was never met");
-	cr_assert_eq(class_count(r, "conflict"), retries,
+	cr_assert_eq(class_count(r, w.cls), retries,
 		     "every failed attempt was retried: none left failed");
 	cr_assert_eq(ledger_failures(r), 0);
 	cr_assert_eq(e2e_jint(r, "totals.acked"), 20);
@@ -392,15 +378,14 @@ static void t_conflict_retry(const char *backend)
 static void t_conflict_stop(const char *backend)
 {
 	struct e2e_env e;
-	const char *opt;
-	conflict_env(&e, backend, &opt);
-	json_t *r = run_ci(&e, EXIT_STOPPED, "ops=10", "inject=lock:" UNTIL_REAPED "@10", opt, NULL);
-	assert_stop(r, "error", "conflict");
-	if (e.server)
+	struct lock_wait w = conflict_env(&e, backend);
+	json_t *r = run_ci(&e, EXIT_STOPPED, "ops=10", "inject=lock:" UNTIL_REAPED "@10", w.opt, NULL);
+	assert_stop(r, "error", w.cls);
+	if (!strcmp(backend, "postgres"))
 		cr_assert_str_eq(e2e_jstr(r, "stop.sqlstate"), "55P03");
 	char status[2048];
 	summary_err(&e, r, status, sizeof status);
-	cr_assert(strstr(status, "Test ended on a failed sample (conflict)"), "status: %s", status);
+	cr_assert(strstr(status, w.status), "status: %s", status);
 	assert_store_is_acked(&e, r);
 	json_decref(r);
 	e2e_env_fini(&e);
@@ -410,14 +395,13 @@ static void t_conflict_stop(const char *backend)
 static void t_conflict_continue(const char *backend)
 {
 	struct e2e_env e;
-	const char *opt;
-	conflict_env(&e, backend, &opt);
-	char lock[64];
-	json_t *r = run_ci(&e, EXIT_OK, "ops=10", held_lock(lock, sizeof lock),
-			   "on_error.conflict=continue", opt, NULL);
+	struct lock_wait w = conflict_env(&e, backend);
+	char lock[64], cont[64];
+	snprintf(cont, sizeof cont, "on_error.%s=continue", w.cls);
+	json_t *r = run_ci(&e, EXIT_OK, "ops=10", held_lock(lock, sizeof lock, &w), cont, w.opt, NULL);
 	assert_stop(r, "completed", NULL);
 	json_int_t stalled = 2 * (10 / 10);
-	cr_assert_eq(class_count(r, "conflict"), stalled, "errors.conflict.count");
+	cr_assert_eq(class_count(r, w.cls), stalled, "errors.%s.count", w.cls);
 	cr_assert_eq(e2e_jint(r, "totals.acked"), 20 - stalled);
 	cr_assert_eq(ledger_failures(r), stalled);
 	assert_store_is_acked(&e, r);
@@ -544,11 +528,12 @@ static void t_sigkill(const char *backend)
 
 /* ---- 7. the PostgreSQL server dies under the run ---- */
 
-/* Runs pg-throwaway CMD on the private server; returns its DSN line. */
+/* Runs the backend's throwaway-server script CMD on the private server;
+ * returns its DSN line. */
 static void private_server(const struct e2e_env *e, const char *cmd, char *dsn, size_t n)
 {
 	struct e2e_args a = {0};
-	e2e_args_add(&a, PG_THROWAWAY, cmd, private_pg, NULL);
+	e2e_args_add(&a, private_script, cmd, private_pg, NULL);
 	struct e2e_proc p;
 	e2e_exec(&p, e->cap, &a);
 	e2e_assert_code(&p, 0);
@@ -557,10 +542,12 @@ static void private_server(const struct e2e_env *e, const char *cmd, char *dsn, 
 	e2e_proc_free(&p);
 }
 
-static pid_t postmaster_pid(void)
+/* The server's pid, from the pid file its script has it write. */
+static pid_t server_pid(const char *backend)
 {
 	char path[E2E_PATH + 32];
-	snprintf(path, sizeof path, "%s/data/postmaster.pid", private_pg);
+	snprintf(path, sizeof path, "%s/%s", private_pg,
+		 !strcmp(backend, "postgres") ? "data/postmaster.pid" : "mariadbd.pid");
 	char *text = e2e_slurp(path, NULL);
 	cr_assert_not_null(text, "cannot read %s", path);
 	long pid = strtol(text, NULL, 10);
@@ -574,14 +561,17 @@ static void t_server_lost(const char *backend)
 	struct e2e_env e;
 	e2e_env_init(&e, backend);
 	snprintf(private_cap, sizeof private_cap, "%s", e.cap);
-	rpbt_tmpdir(private_pg, sizeof private_pg, "pgk");
+	const char *script = rpb_backend_server_script(backend);
+	cr_assert_not_null(script, "%s names no throwaway-server script", backend);
+	snprintf(private_script, sizeof private_script, "%s/%s", RPB_SOURCE_DIR, script);
+	rpbt_tmpdir(private_pg, sizeof private_pg, "srk");
 	char dsn[E2E_PATH + 64];
 	private_server(&e, "start", dsn, sizeof dsn);
 	e.dsn = dsn;
 
 	struct e2e_proc p;
 	e2e_spawn_ingest_until(&p, &e, 40, NULL);
-	cr_assert_eq(kill(postmaster_pid(), SIGKILL), 0);
+	cr_assert_eq(kill(server_pid(backend), SIGKILL), 0);
 	e2e_wait(&p);
 	e2e_assert_code(&p, EXIT_STOPPED);
 	e2e_assert_quiet(&p);
@@ -652,15 +642,15 @@ T(sqlite, disk_full_continue, t_disk_full_continue("sqlite"))
 T(sqlite, disk_full_stop, t_disk_full_stop("sqlite"))
 T(sqlite, sigkill, t_sigkill("sqlite"))
 #endif
-#ifdef RPB_HAVE_POSTGRES
-T(postgres, timeout_stall_stop, t_timeout_stop("postgres", "stall"))
-T(postgres, timeout_lock_stop, t_timeout_stop("postgres", "lock"))
-T(postgres, timeout_stall_continue, t_timeout_continue("postgres"))
-T(postgres, timeout_stall_retry, t_timeout_retry("postgres"))
-T(postgres, conflict_retry, t_conflict_retry("postgres"))
-T(postgres, conflict_stop, t_conflict_stop("postgres"))
-T(postgres, conflict_continue, t_conflict_continue("postgres"))
-T(postgres, sigkill, t_sigkill("postgres"))
-T(postgres, server_lost, t_server_lost("postgres"))
-#endif
+#define SERVER_TESTS(b) \
+	T(b, timeout_stall_stop, t_timeout_stop(#b, "stall")) \
+	T(b, timeout_lock_stop, t_timeout_stop(#b, "lock")) \
+	T(b, timeout_stall_continue, t_timeout_continue(#b)) \
+	T(b, timeout_stall_retry, t_timeout_retry(#b)) \
+	T(b, conflict_retry, t_conflict_retry(#b)) \
+	T(b, conflict_stop, t_conflict_stop(#b)) \
+	T(b, conflict_continue, t_conflict_continue(#b)) \
+	T(b, sigkill, t_sigkill(#b)) \
+	T(b, server_lost, t_server_lost(#b))
+RPBT_EACH_SERVER(SERVER_TESTS)
 T(null, lock_refused, t_lock_refused("null"))

@@ -80,9 +80,7 @@ T(leveldb)
 #ifdef RPB_HAVE_SQLITE
 T(sqlite)
 #endif
-#ifdef RPB_HAVE_POSTGRES
-T(postgres)
-#endif
+RPBT_EACH_SERVER(T)
 
 Test(e2e_null, fedora_completes, .fini = e2e_cleanup)
 {
@@ -429,6 +427,4 @@ TL(leveldb)
 #ifdef RPB_HAVE_SQLITE
 TL(sqlite)
 #endif
-#ifdef RPB_HAVE_POSTGRES
-TL(postgres)
-#endif
+RPBT_EACH_SERVER(TL)

@@ -132,16 +132,8 @@ static void assert_report_layout(const char *out, json_t *r)
 /* Every snapshot row was dropped at the end of its harvest. */
 static void assert_no_snapshots(const struct e2e_env *e)
 {
-	if (e->server) {
-		char sql[256];
-		snprintf(sql, sizeof sql, "SELECT count(*) FROM %s.snapshots", e->schema);
-		struct e2e_args a = {0};
-		e2e_args_add(&a, "psql", "-X", "-v", "ON_ERROR_STOP=1", e->dsn, "-Atc", sql, NULL);
-		cr_assert_eq(e2e_query_count(e, &a), 0, "snapshot rows left behind");
-		return;
-	}
 	struct e2e_store s;
-	e2e_store_open(&s, e->backend, e->store);
+	e2e_env_store_open(&s, e);
 	cr_assert_eq(e2e_scan_prefix(&s, RPB_T_SNAPSHOTS, "hvs/", NULL, NULL), 0,
 		     "snapshot rows left behind");
 	e2e_store_close(&s);
@@ -221,9 +213,8 @@ T(leveldb, harvest_run_verify)
 #ifdef RPB_HAVE_SQLITE
 T(sqlite, harvest_run_verify)
 #endif
-#ifdef RPB_HAVE_POSTGRES
-T(postgres, harvest_run_verify)
-#endif
+#define RUN_VERIFY(b) T(b, harvest_run_verify)
+RPBT_EACH_SERVER(RUN_VERIFY)
 
 /* writers = 2: every completed harvest returned each expected record once
  * or lost it to an update (moved), nothing else; verify replays the
@@ -338,9 +329,8 @@ T(leveldb, harvest_writers)
 #ifdef RPB_HAVE_SQLITE
 T(sqlite, harvest_writers)
 #endif
-#ifdef RPB_HAVE_POSTGRES
-T(postgres, harvest_writers)
-#endif
+#define WRITERS(b) T(b, harvest_writers)
+RPBT_EACH_SERVER(WRITERS)
 
 #ifdef RPB_HAVE_SQLITE
 /* A corpus writers changed is refused by reuse = on. */

@@ -286,9 +286,7 @@ T(leveldb)
 #ifdef RPB_HAVE_SQLITE
 T(sqlite)
 #endif
-#ifdef RPB_HAVE_POSTGRES
-T(postgres)
-#endif
+RPBT_EACH_SERVER(T)
 
 /* Patterns and models without a preload: one line naming what works. */
 static void refused(const char *workload, const char *extra, const char *needle)

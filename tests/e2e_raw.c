@@ -140,9 +140,8 @@ T(leveldb, raw_run_verify)
 #ifdef RPB_HAVE_SQLITE
 T(sqlite, raw_run_verify)
 #endif
-#ifdef RPB_HAVE_POSTGRES
-T(postgres, raw_run_verify)
-#endif
+#define RUN_VERIFY(b) T(b, raw_run_verify)
+RPBT_EACH_SERVER(RUN_VERIFY)
 
 Test(e2e_null, raw_completes, .fini = e2e_cleanup)
 {
@@ -236,9 +235,8 @@ T(leveldb, raw_batched_sequence)
 #ifdef RPB_HAVE_SQLITE
 T(sqlite, raw_batched_sequence)
 #endif
-#ifdef RPB_HAVE_POSTGRES
-T(postgres, raw_batched_sequence)
-#endif
+#define BATCHED_SEQUENCE(b) T(b, raw_batched_sequence)
+RPBT_EACH_SERVER(BATCHED_SEQUENCE)
 
 /* scan_chunk = 0: readseq reads the whole table in one scan, one transaction. */
 static void t_raw_one_scan(const char *backend)
@@ -263,9 +261,8 @@ static void t_raw_one_scan(const char *backend)
 #ifdef RPB_HAVE_LEVELDB
 T(leveldb, raw_one_scan)
 #endif
-#ifdef RPB_HAVE_POSTGRES
-T(postgres, raw_one_scan)
-#endif
+#define ONE_SCAN(b) T(b, raw_one_scan)
+RPBT_EACH_SERVER(ONE_SCAN)
 
 /* db_bench's fresh_db: every fill starts on an empty raw table, so after a
  * full fillseq, fillrandom's num uniform draws leave about 1 - 1/e = 63.2%
@@ -295,6 +292,5 @@ T(leveldb, raw_fill_starts_empty)
 #ifdef RPB_HAVE_SQLITE
 T(sqlite, raw_fill_starts_empty)
 #endif
-#ifdef RPB_HAVE_POSTGRES
-T(postgres, raw_fill_starts_empty)
-#endif
+#define FILL_STARTS_EMPTY(b) T(b, raw_fill_starts_empty)
+RPBT_EACH_SERVER(FILL_STARTS_EMPTY)

@@ -204,6 +204,5 @@ T(leveldb, fresh_refuses_foreign_lock, t_fresh_foreign_lock("leveldb"))
 T(sqlite, in_use_refused_until_killed, t_store_in_use("sqlite"))
 T(sqlite, stdout_closed_run_completes, t_stdout_closed("sqlite"))
 #endif
-#ifdef RPB_HAVE_POSTGRES
-T(postgres, in_use_refused_until_killed, t_store_in_use("postgres"))
-#endif
+#define IN_USE(b) T(b, in_use_refused_until_killed, t_store_in_use(#b))
+RPBT_EACH_SERVER(IN_USE)

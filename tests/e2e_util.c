@@ -658,17 +658,34 @@ void e2e_assert_tree_kept(const char *before, const char *after, const char *wha
 
 /* ---- stores ---- */
 
-void e2e_store_open(struct e2e_store *s, const char *backend, const char *dir)
+static void store_open_cfg(struct e2e_store *s, const char *backend, const struct rpb_store_cfg *cfg,
+			   const char *where)
 {
 	memset(s, 0, sizeof *s);
 	s->b = rpb_backend_find(backend);
 	cr_assert_not_null(s->b, "backend %s is not built in", backend);
-	struct rpb_store_cfg cfg = {.sync = RPB_SYNC_NONE, .dir = dir, .create = false};
 	struct rpb_err err = {0};
-	enum rpb_status st = s->b->open(&cfg, &s->st, &err);
-	cr_assert_eq(st, RPB_OK, "reopening the %s store %s: %s", backend, dir, err.msg);
+	enum rpb_status st = s->b->open(cfg, &s->st, &err);
+	cr_assert_eq(st, RPB_OK, "reopening the %s store %s: %s", backend, where, err.msg);
 	st = s->b->session_open(s->st, &s->s, &err);
 	cr_assert_eq(st, RPB_OK, "%s session_open: %s", backend, err.msg);
+}
+
+void e2e_store_open(struct e2e_store *s, const char *backend, const char *dir)
+{
+	struct rpb_store_cfg cfg = {.sync = RPB_SYNC_NONE, .dir = dir, .create = false};
+	store_open_cfg(s, backend, &cfg, dir);
+}
+
+void e2e_env_store_open(struct e2e_store *s, const struct e2e_env *e)
+{
+	if (!e->server) {
+		e2e_store_open(s, e->backend, e->store);
+		return;
+	}
+	struct rpb_store_cfg cfg = {.sync = RPB_SYNC_NONE, .dsn = e->dsn, .name = e->schema,
+				    .create = false, .primary_only = true};
+	store_open_cfg(s, e->backend, &cfg, e->schema);
 }
 
 void e2e_store_close(struct e2e_store *s)

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "server_backends.h"
 #include "testutil.h"
 #include "timelimit.h"
 
@@ -202,6 +203,9 @@ struct e2e_store {
 	struct rpb_session *s;
 };
 void e2e_store_open(struct e2e_store *s, const char *backend, const char *dir);
+/* Opens the test's own store, whatever its backend: e's directory or, for
+ * a server backend, its DSN and schema (no store lock: a test's tool). */
+void e2e_env_store_open(struct e2e_store *s, const struct e2e_env *e);
 void e2e_store_close(struct e2e_store *s);
 /* Calls fn for every key of t that starts with prefix, in key order, in one
  * read transaction; returns the count. fn may be NULL. */

@@ -143,9 +143,8 @@ T(leveldb, ycsb_workloads)
 #ifdef RPB_HAVE_SQLITE
 T(sqlite, ycsb_workloads)
 #endif
-#ifdef RPB_HAVE_POSTGRES
-T(postgres, ycsb_workloads)
-#endif
+#define WORKLOADS(b) T(b, ycsb_workloads)
+RPBT_EACH_SERVER(WORKLOADS)
 
 #ifdef RPB_HAVE_SQLITE
 Test(e2e_sqlite, ycsb_run_unloaded_refused, .fini = e2e_cleanup)
