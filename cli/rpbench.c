@@ -195,10 +195,27 @@ static void help_scale_text(struct rpb_help *h)
 		      "metric; docs/scaling.md). The workload needs ingest with model = fedora.");
 }
 
+/* The built-in backends' names, "a<sep>b<last>c", for the help texts: the
+ * registry's list, so help names every backend of the build. */
+static const char *backend_list(char *buf, size_t n, const char *sep, const char *last)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; rpb_backends[i] && len < n; i++) {
+		const char *join = i == 0 ? "" : rpb_backends[i + 1] ? sep : last;
+		int w = snprintf(buf + len, n - len, "%s%s", join, rpb_backends[i]->name);
+		len += w > 0 ? (size_t)w : 0;
+	}
+	return buf;
+}
+
 static void help_compare_options(struct rpb_help *h)
 {
-	rpb_help_item(h, "-b, --backends LIST", "backends to run, comma-separated: "
-		      "leveldb,sqlite,postgres,null");
+	static char text[512];
+	char names[256];
+	snprintf(text, sizeof text, "backends to run, comma-separated: %s",
+		 backend_list(names, sizeof names, ",", ","));
+	rpb_help_item(h, "-b, --backends LIST", text);
 	rpb_help_item(h, "--profiles LIST", "the durability matrix: run each backend once per "
 		      "profile, comma-separated: durable,fedora-4.5 (default: the workload's)");
 	rpb_help_item(h, "--syncs LIST", "and once per sync: none,commit,native (default: the "
@@ -258,7 +275,11 @@ static void help_report_options(struct rpb_help *h)
 
 static void help_sweep_options(struct rpb_help *h)
 {
-	rpb_help_item(h, "--backend B", "the backend to sweep: leveldb, sqlite, postgres or null");
+	static char text[512];
+	char names[256];
+	snprintf(text, sizeof text, "the backend to sweep: %s",
+		 backend_list(names, sizeof names, ", ", " or "));
+	rpb_help_item(h, "--backend B", text);
 	rpb_help_item(h, "-s, --set threads=LIST", "the thread counts, comma-separated (each 1 to "
 		      "1024); any other --set KEY=VALUE goes to every run");
 	rpb_help_item(h, "--ranks LIST", "also sweep load nodes: each point runs under mpirun "

@@ -303,3 +303,37 @@ Test(e2e_help, out_is_what_the_help_says, .fini = e2e_cleanup)
 	e2e_proc_free(&p);
 	e2e_env_fini(&e);
 }
+
+/* compare's --backends and sweep's --backend name every backend of the
+ * build (build/backends.txt), from the registry, not a list in the help. */
+Test(e2e_help, compare_and_sweep_name_every_backend, .fini = e2e_cleanup)
+{
+	char *list = e2e_slurp(RPB_BINARY_DIR "/backends.txt", NULL);
+	cr_assert_not_null(list, "no backends.txt in the build");
+	struct e2e_env e;
+	e2e_env_init(&e, "null");
+	static const char *const verbs[][2] = {{"compare", "  -b, --backends LIST"}, {"sweep", "  --backend B  "}};
+	for (size_t v = 0; v < 2; v++) {
+		struct e2e_args a = {0};
+		e2e_args_add(&a, RPB_BINARY_DIR "/bin/rpbench", verbs[v][0], "--help", NULL);
+		struct e2e_proc p;
+		e2e_exec(&p, e.cap, &a);
+		e2e_assert_code(&p, 0);
+		char *item = strstr(p.out, verbs[v][1]);
+		cr_assert_not_null(item, "rpbench %s --help has no %s:\n%s", verbs[v][0], verbs[v][1], p.out);
+		char *end = strstr(item, "\n  -");
+		if (end)
+			*end = '\0';
+		for (const char *line = list; *line;) {
+			char name[64];
+			snprintf(name, sizeof name, "%.*s", (int)strcspn(line, " \n"), line);
+			line += strcspn(line, "\n");
+			line += *line == '\n';
+			cr_assert(strstr(item, name), "rpbench %s --help: %s does not name %s: %s", verbs[v][0],
+				  verbs[v][1], name, item);
+		}
+		e2e_proc_free(&p);
+	}
+	free(list);
+	e2e_env_fini(&e);
+}
