@@ -36,10 +36,13 @@
 
 enum rdb_compression { RDB_C_NONE = 0, RDB_C_SNAPPY, RDB_C_LZ4, RDB_C_ZSTD };
 
+#define RDB_LOG_DIR_MAX 1023
+
 struct rdb_tuning {
 	uint64_t write_buffer, block_cache, bloom_bits, bytes_per_sync;
 	unsigned compression; /* enum rdb_compression */
 	bool wal;
+	char info_log_dir[RDB_LOG_DIR_MAX + 1]; /* as applied: never empty */
 };
 
 struct rpb_store {
@@ -96,8 +99,21 @@ static const struct rpb_optdef rdb_options[] = {
 	{ .key = "wal", .type = RPB_OPT_BOOL, .dflt = "on", .off = RDB(wal),
 	  .help = "write-ahead log; off loses every commit not yet flushed at a crash "
 		  "(refused with sync = commit)" },
+	{ .key = "info_log_dir", .type = RPB_OPT_STRING, .dflt = "", .umax = RDB_LOG_DIR_MAX,
+	  .off = RDB(info_log_dir),
+	  .help = "directory of RocksDB's info log (LOG), kept off the store's disk; empty = "
+		  "$TMPDIR/rpbench-rocksdb-<uid>" },
 	{ .key = NULL },
 };
+
+/* What the C API of RocksDB 7.8 has no setter for, as an options string:
+ * no fallocate, so a log or table file takes only the space written to
+ * it. RocksDB preallocates a WAL by write_buffer x 1.1 and a table file by
+ * its target size x 1.1 (db/db_impl/db_impl_write.cc GetWalPreallocateBlockSize,
+ * env/io_posix.cc PosixWritableFile::PrepareWrite); on ext4 a failed
+ * fallocate keeps what it got, so one preallocation fills a small disk
+ * and the store cannot even be opened on it. */
+static const char rdb_options_string[] = "allow_fallocate=false";
 
 /* Classifies and copies a RocksDB error string, then frees it. */
 static enum rpb_status rdb_error(struct rpb_err *err, char *native, const char *what)
@@ -147,6 +163,7 @@ static void rdb_apply_tuning(struct rpb_store *st, const struct rdb_tuning *t, b
 	rocksdb_options_set_compression(st->opts, codes[t->compression]);
 	rocksdb_options_set_bytes_per_sync(st->opts, t->bytes_per_sync);
 	rocksdb_options_set_keep_log_file_num(st->opts, 4);
+	rocksdb_options_set_db_log_dir(st->opts, t->info_log_dir);
 	if (t->block_cache == RDB_NO_CACHE) {
 		rocksdb_block_based_options_set_no_block_cache(st->table, 1);
 	} else if (t->block_cache) {
@@ -187,6 +204,9 @@ static enum rpb_status rdb_describe(struct rpb_store *st, struct rpb_fact *out, 
 	snprintf(out[*n].name, sizeof out[*n].name, "wal");
 	snprintf(out[*n].value, sizeof out[*n].value, "%s", t->wal ? "on" : "off");
 	(*n)++;
+	snprintf(out[*n].name, sizeof out[*n].name, "info_log_dir");
+	snprintf(out[*n].value, sizeof out[*n].value, "%s", t->info_log_dir);
+	(*n)++;
 	return RPB_OK;
 }
 
@@ -211,6 +231,24 @@ static enum rpb_status rdb_open_error(const char *dir, char *native, struct rpb_
 		rpb_err_set(err, st, 0, NULL, "cannot open rocksdb store %s: %s", dir, m);
 	rocksdb_free(native);
 	return st;
+}
+
+/* RocksDB's defaults with rdb_options_string applied, into *out; NULL
+ * when out of memory. */
+static enum rpb_status rdb_options_new(rocksdb_options_t **out, struct rpb_err *err)
+{
+	rocksdb_options_t *base = rocksdb_options_create();
+	char *native = NULL;
+	*out = rocksdb_options_create();
+	if (base && *out)
+		rocksdb_get_options_from_string(base, rdb_options_string, *out, &native);
+	if (base)
+		rocksdb_options_destroy(base);
+	if (!native)
+		return RPB_OK;
+	rocksdb_options_destroy(*out);
+	*out = NULL;
+	return rdb_error(err, native, "options");
 }
 
 static void rdb_store_close(struct rpb_store *st)
@@ -245,10 +283,18 @@ static enum rpb_status rdb_store_open(const struct rpb_store_cfg *cfg, struct rp
 					"give wal = on or sync = none");
 	if (!rc)
 		rc = rpb_dir_prepare(cfg->dir, cfg->create, err);
+	char log_dir[sizeof t.info_log_dir];
+	if (!rc)
+		rc = rpb_rocksdb_log_dir(t.info_log_dir, log_dir, sizeof log_dir, err);
 	if (rc)
 		return rc;
+	memcpy(t.info_log_dir, log_dir, sizeof log_dir);
 	struct rpb_store *st = calloc(1, sizeof *st);
-	if (!st || !(st->dir = strdup(cfg->dir)) || !(st->opts = rocksdb_options_create()) ||
+	if (st && (rc = rdb_options_new(&st->opts, err))) {
+		rdb_store_close(st);
+		return rc;
+	}
+	if (!st || !(st->dir = strdup(cfg->dir)) || !st->opts ||
 	    !(st->table = rocksdb_block_based_options_create()) ||
 	    !(st->wopts = rocksdb_writeoptions_create()) ||
 	    !(st->topts = rocksdb_optimistictransaction_options_create())) {
