@@ -140,6 +140,9 @@ T(leveldb, raw_run_verify)
 #ifdef RPB_HAVE_SQLITE
 T(sqlite, raw_run_verify)
 #endif
+#ifdef RPB_HAVE_ROCKSDB
+T(rocksdb, raw_run_verify)
+#endif
 #ifdef RPB_HAVE_POSTGRES
 T(postgres, raw_run_verify)
 #endif
@@ -236,6 +239,9 @@ T(leveldb, raw_batched_sequence)
 #ifdef RPB_HAVE_SQLITE
 T(sqlite, raw_batched_sequence)
 #endif
+#ifdef RPB_HAVE_ROCKSDB
+T(rocksdb, raw_batched_sequence)
+#endif
 #ifdef RPB_HAVE_POSTGRES
 T(postgres, raw_batched_sequence)
 #endif
@@ -266,6 +272,9 @@ T(leveldb, raw_one_scan)
 #ifdef RPB_HAVE_POSTGRES
 T(postgres, raw_one_scan)
 #endif
+#ifdef RPB_HAVE_ROCKSDB
+T(rocksdb, raw_one_scan)
+#endif
 
 /* db_bench's fresh_db: every fill starts on an empty raw table, so after a
  * full fillseq, fillrandom's num uniform draws leave about 1 - 1/e = 63.2%
@@ -294,6 +303,9 @@ T(leveldb, raw_fill_starts_empty)
 #endif
 #ifdef RPB_HAVE_SQLITE
 T(sqlite, raw_fill_starts_empty)
+#endif
+#ifdef RPB_HAVE_ROCKSDB
+T(rocksdb, raw_fill_starts_empty)
 #endif
 #ifdef RPB_HAVE_POSTGRES
 T(postgres, raw_fill_starts_empty)

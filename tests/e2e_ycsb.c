@@ -143,6 +143,9 @@ T(leveldb, ycsb_workloads)
 #ifdef RPB_HAVE_SQLITE
 T(sqlite, ycsb_workloads)
 #endif
+#ifdef RPB_HAVE_ROCKSDB
+T(rocksdb, ycsb_workloads)
+#endif
 #ifdef RPB_HAVE_POSTGRES
 T(postgres, ycsb_workloads)
 #endif
@@ -406,4 +409,7 @@ T(leveldb, ycsb_sigkill_inserts)
 #endif
 #ifdef RPB_HAVE_SQLITE
 T(sqlite, ycsb_sigkill_inserts)
+#endif
+#ifdef RPB_HAVE_ROCKSDB
+T(rocksdb, ycsb_sigkill_inserts)
 #endif
