@@ -33,6 +33,7 @@
 #include "options.h"
 #include "rocksdb_backend.h"
 #include "store.h"
+#include "tablekey.h"
 
 enum rdb_compression { RDB_C_NONE = 0, RDB_C_SNAPPY, RDB_C_LZ4, RDB_C_ZSTD };
 
@@ -66,8 +67,8 @@ struct rpb_session {
 	uint64_t writes; /* staged puts and deletes */
 	atomic_bool interrupted;
 	/* Encoded keys (table byte + key); two so scan can hold both bounds. */
-	unsigned char key[1 + RPB_KEY_MAX];
-	unsigned char key2[1 + RPB_KEY_MAX];
+	unsigned char key[RPB_TKEY_MAX];
+	unsigned char key2[RPB_TKEY_MAX];
 };
 
 /* block_cache = none: no block cache at all (rpb_cfg_parse's "none"). */
@@ -427,29 +428,6 @@ static enum rpb_status txn_after(struct rpb_session *s, char *native, const char
 	return RPB_OK;
 }
 
-/* The key prefix of table t; the store's own records sort first, so a fill
- * appending to the end of the last table has no record after it. */
-static unsigned char table_byte(enum rpb_table t)
-{
-	return t == RPB_T_META ? 0 : (unsigned char)(t + 1);
-}
-
-/* Builds table byte + key in buf; bounds may be empty, keys may not. */
-static enum rpb_status key_encode(unsigned char *buf, enum rpb_table t, rpb_slice key,
-				  bool is_bound, rpb_slice *out, struct rpb_err *err)
-{
-	if ((unsigned)t >= RPB_TABLE_COUNT)
-		return rpb_err_set(err, RPB_INVALID, 0, NULL, "unknown table %d", (int)t);
-	if (key.len > RPB_KEY_MAX || (!is_bound && key.len == 0) || (key.len && !key.data))
-		return rpb_err_set(err, RPB_INVALID, 0, NULL,
-				   "key of %zu bytes; keys are 1..%d bytes", key.len, RPB_KEY_MAX);
-	buf[0] = table_byte(t);
-	if (key.len)
-		memcpy(buf + 1, key.data, key.len);
-	*out = rpb_slice_make(buf, key.len + 1);
-	return RPB_OK;
-}
-
 static enum rpb_status rdb_session_open(struct rpb_store *st, struct rpb_session **out,
 					struct rpb_err *err)
 {
@@ -510,7 +488,7 @@ static enum rpb_status rdb_put(struct rpb_session *s, enum rpb_table t, rpb_slic
 		return txn_fail(s, rpb_err_set(err, RPB_INVALID, 0, NULL,
 					       "value of %zu bytes; values are 0..%u bytes",
 					       val.len, RPB_VALUE_MAX));
-	if ((st = key_encode(s->key, t, key, false, &k, err)))
+	if ((st = rpb_tkey_encode(s->key, t, key, false, &k, err)))
 		return txn_fail(s, st);
 	char *native = NULL;
 	rocksdb_transaction_put(s->txn, k.data, k.len, val.len ? val.data : "", val.len, &native);
@@ -535,20 +513,33 @@ static enum rpb_status txn_read(struct rpb_session *s, rpb_slice k, rocksdb_pinn
 	return st;
 }
 
+/* A get's or a del's start: checks the call (writes: a del), encodes the
+ * key into *k and reads it as the transaction sees it into *v, which the
+ * caller destroys; an absent key is RPB_NOT_FOUND. */
+static enum rpb_status txn_find(struct rpb_session *s, enum rpb_table t, rpb_slice key,
+				bool writes, rpb_slice *k, rocksdb_pinnableslice_t **v,
+				struct rpb_err *err)
+{
+	enum rpb_status st = txn_check(s, writes, err);
+	if (st)
+		return st;
+	if ((st = rpb_tkey_encode(s->key, t, key, false, k, err)))
+		return txn_fail(s, st);
+	if ((st = txn_read(s, *k, v, err)))
+		return st;
+	if (!*v)
+		return rpb_err_set(err, RPB_NOT_FOUND, 0, NULL, "key not found");
+	return RPB_OK;
+}
+
 static enum rpb_status rdb_get(struct rpb_session *s, enum rpb_table t, rpb_slice key,
 			       struct rpb_buf *out, struct rpb_err *err)
 {
 	rpb_slice k;
 	rocksdb_pinnableslice_t *v;
-	enum rpb_status st = txn_check(s, false, err);
+	enum rpb_status st = txn_find(s, t, key, false, &k, &v, err);
 	if (st)
 		return st;
-	if ((st = key_encode(s->key, t, key, false, &k, err)))
-		return txn_fail(s, st);
-	if ((st = txn_read(s, k, &v, err)))
-		return st;
-	if (!v)
-		return rpb_err_set(err, RPB_NOT_FOUND, 0, NULL, "key not found");
 	size_t n;
 	const char *p = rocksdb_pinnableslice_value(v, &n);
 	st = rpb_buf_set(out, p, n, err);
@@ -561,15 +552,9 @@ static enum rpb_status rdb_del(struct rpb_session *s, enum rpb_table t, rpb_slic
 {
 	rpb_slice k;
 	rocksdb_pinnableslice_t *v;
-	enum rpb_status st = txn_check(s, true, err);
+	enum rpb_status st = txn_find(s, t, key, true, &k, &v, err);
 	if (st)
 		return st;
-	if ((st = key_encode(s->key, t, key, false, &k, err)))
-		return txn_fail(s, st);
-	if ((st = txn_read(s, k, &v, err)))
-		return st;
-	if (!v)
-		return rpb_err_set(err, RPB_NOT_FOUND, 0, NULL, "key not found");
 	rocksdb_pinnableslice_destroy(v);
 	char *native = NULL;
 	rocksdb_transaction_delete(s->txn, k.data, k.len, &native);
@@ -577,13 +562,6 @@ static enum rpb_status rdb_del(struct rpb_session *s, enum rpb_table t, rpb_slic
 		return st;
 	s->writes++;
 	return RPB_OK;
-}
-
-/* Compares like store.h orders keys: memcmp, the shorter first on a tie. */
-static int key_cmp(const void *a, size_t alen, const void *b, size_t blen)
-{
-	int c = memcmp(a, b, alen < blen ? alen : blen);
-	return c ? c : (alen > blen) - (alen < blen);
 }
 
 /* Walks the transaction's iterator (snapshot merged with its own writes)
@@ -599,10 +577,10 @@ static enum rpb_status scan_run(struct rpb_session *s, rocksdb_iterator_t *it, e
 			return RPB_TXN_TIMEOUT;
 		size_t klen, vlen;
 		const unsigned char *k = (const unsigned char *)rocksdb_iter_key(it, &klen);
-		if (klen < 1 || k[0] != table_byte(t) ||
-		    (hi && key_cmp(k, klen, hi->data, hi->len) > 0))
+		if (klen < 1 || k[0] != rpb_tkey_byte(t) ||
+		    (hi && rpb_tkey_cmp(k, klen, hi->data, hi->len) > 0))
 			break;
-		if (lo_excl && key_cmp(k, klen, lo.data, lo.len) == 0)
+		if (lo_excl && rpb_tkey_cmp(k, klen, lo.data, lo.len) == 0)
 			continue;
 		const char *v = rocksdb_iter_value(it, &vlen);
 		if (fn(ctx, rpb_slice_make(k + 1, klen - 1), rpb_slice_make(v, vlen)) ||
@@ -620,8 +598,8 @@ static enum rpb_status rdb_scan(struct rpb_session *s, enum rpb_table t, const r
 	enum rpb_status st = txn_check(s, false, err);
 	if (st)
 		return st;
-	if ((st = key_encode(s->key, t, after ? *after : rpb_slice_make(NULL, 0), true, &lo, err)) ||
-	    (upto && (st = key_encode(s->key2, t, *upto, true, &hi, err))))
+	if ((st = rpb_tkey_encode(s->key, t, after ? *after : rpb_slice_make(NULL, 0), true, &lo, err)) ||
+	    (upto && (st = rpb_tkey_encode(s->key2, t, *upto, true, &hi, err))))
 		return txn_fail(s, st);
 	rocksdb_iterator_t *it = rocksdb_transaction_create_iterator(s->txn, s->ropts);
 	if (!it)
