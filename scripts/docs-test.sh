@@ -8,10 +8,13 @@
 # Each file gets a scratch directory holding a copy of the source tree and
 # BUILD linked as build/, where its blocks run one after another (a later
 # block may use what an earlier one made; shell variables do not carry
-# over); BUILD/bin is on PATH. A block starts any PostgreSQL server it needs
-# itself (scripts/pg-throwaway, inside the scratch directory); servers a
-# failed block left running, and processes a block left in the background,
-# are stopped once the file's blocks are done.
+# over); BUILD/bin is on PATH. A block starts any server it needs itself
+# (a server backend's script, scripts/pg-throwaway, inside the scratch
+# directory) or uses the test servers of scripts/test.sh's with_servers
+# (RPB_TEST_<NAME>_DSN); servers a failed block left running (each server
+# backend's script marks its directory .rpbench-<script name>), and
+# processes a block left in the background, are stopped once the file's
+# blocks are done.
 #
 # Commands that cannot run here (they install packages, build or run the
 # whole suite) are fenced ```console right after a comment line
@@ -31,15 +34,20 @@ shift $(($# > 0 ? 1 : 0))
 if [ $# -gt 0 ]; then files=("$@"); else files=(README.md docs/*.md); fi
 limit=$(awk -v f="${RPB_TEST_TIME_FACTOR:-1}" 'BEGIN { printf "%d", 180 * f }')
 
+# shellcheck source=scripts/servers.sh
+source scripts/servers.sh
 scratch=$(mktemp -d /tmp/rpbdocs.XXXXXX)
 chmod 755 "$scratch" # as root, the servers run as the postgres user: it must reach their sockets
 # Servers a block started and did not stop, then any other process still
 # working in the scratch directory (a run a block left in the background).
 cleanup() {
-	local mark p
-	while IFS= read -r mark; do
-		scripts/pg-throwaway stop "$(dirname "$mark")" >/dev/null 2>&1 || true
-	done < <(find "$scratch" -name .rpbench-pg-throwaway -not -path '*/standby/*' 2>/dev/null | sort -r)
+	local mark p name script
+	while read -r name script; do
+		[ -n "$name" ] || continue
+		while IFS= read -r mark; do
+			"$script" stop "$(dirname "$mark")" >/dev/null 2>&1 || true
+		done < <(find "$scratch" -name ".rpbench-${script##*/}" -not -path '*/standby/*' 2>/dev/null | sort -r)
+	done <<<"$(rpb_server_backends "$build")"
 	for p in /proc/[0-9]*; do
 		case "$(readlink "$p/cwd" 2>/dev/null)" in
 		"$scratch"/*) kill -9 "${p#/proc/}" 2>/dev/null || true ;;

@@ -11,6 +11,8 @@
 #include "options.h"
 #include "fsutil.h"
 #include "null_backend.h"
+#include "pattern.h"
+#include "runner.h"
 #include "testutil.h"
 
 Test(core, status_names_round_trip)
@@ -129,6 +131,47 @@ Test(core, validation_names_a_missing_hook)
 	broken = rpb_backend_null;
 	broken.abi = 99;
 	cr_assert_eq(rpb_backend_validate(&broken, &err), RPB_INVALID);
+}
+
+Test(core, every_registered_pattern_validates)
+{
+	for (size_t i = 0; i < rpb_pattern_count(); i++) {
+		struct rpb_err err = {0};
+		cr_assert_eq(rpb_pattern_validate(rpb_pattern_at(i), &err), RPB_OK, "%s", err.msg);
+	}
+}
+
+/* Each rule names what is wrong with the table. */
+Test(core, pattern_validation_names_what_is_missing)
+{
+	const struct rpb_pattern *ingest = rpb_pattern_find("ingest");
+	cr_assert_not_null(ingest);
+	static const enum rpb_bytes_dir no_dirs[RPB_MAX_LABELS];
+	struct {
+		struct rpb_pattern p;
+		const char *words;
+	} cases[] = {
+		{.words = "op"}, {.words = "noun"}, {.words = "byte direction"},
+		{.words = "labels"}, {.words = "load_phase"}, {.words = "verify_stale"},
+		{.words = "config_size"}, {.words = "name"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+		cases[i].p = *ingest;
+	cases[0].p.op = NULL;
+	cases[1].p.noun = "";
+	cases[2].p.label_dirs = no_dirs;
+	cases[3].p.nlabels = RPB_MAX_LABELS + 1;
+	cases[4].p.loads_first = true;
+	cases[4].p.load_phase = NULL;
+	cases[5].p.verify_stale = true;
+	cases[5].p.verify = NULL;
+	cases[6].p.config_size = 0;
+	cases[7].p.name = "In-gest";
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct rpb_err err = {0};
+		cr_assert_eq(rpb_pattern_validate(&cases[i].p, &err), RPB_INVALID, "case %zu", i);
+		cr_assert(strstr(err.msg, cases[i].words), "case %zu: %s", i, err.msg);
+	}
 }
 
 Test(core, dir_prepare_errors_are_one_line_and_harmless)

@@ -33,12 +33,10 @@ static json_t *template_result(const struct e2e_env *e)
 	return e2e_result(out);
 }
 
-/* Writes DIR/result.json: the template with f's backend, sync and figures. */
+/* DIR/result.json: the template with f's backend, sync and figures. */
 static void write_fixture(const struct e2e_env *e, const json_t *tmpl, const struct fixture *f,
 			  const char *name, char *dir)
 {
-	e2e_path(e, dir, name);
-	cr_assert_eq(mkdir(dir, 0755), 0, "mkdir %s", dir);
 	json_t *r = json_deep_copy(tmpl);
 	json_t *man = json_object_get(r, "manifest");
 	json_object_set_new(man, "backend", json_string(f->backend));
@@ -51,9 +49,7 @@ static void write_fixture(const struct e2e_env *e, const json_t *tmpl, const str
 	json_object_set_new(totals, "store_bytes", json_real(f->store_bytes));
 	json_object_set_new(totals, "acked", json_integer((json_int_t)f->acked));
 	json_object_set_new(totals, "acked_bytes", json_integer((json_int_t)f->acked * 100));
-	char path[E2E_PATH + 16];
-	snprintf(path, sizeof path, "%s/result.json", dir);
-	cr_assert_eq(json_dump_file(r, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER), 0);
+	e2e_write_result(e, r, name, dir);
 	json_decref(r);
 }
 
@@ -62,52 +58,19 @@ static void write_fixture(const struct e2e_env *e, const json_t *tmpl, const str
 static json_t *compare(const struct e2e_env *e, const struct fixture *f, size_t n, char **table)
 {
 	json_t *tmpl = template_result(e);
-	struct e2e_args a = {0};
-	e2e_args_add(&a, RPBENCH, "compare", "--results", NULL);
 	char dirs[8][E2E_PATH];
 	for (size_t i = 0; i < n; i++) {
 		char name[16];
 		snprintf(name, sizeof name, "run%zu", i);
 		write_fixture(e, tmpl, &f[i], name, dirs[i]);
-		e2e_args_add(&a, dirs[i], NULL);
 	}
 	json_decref(tmpl);
-	e2e_args_add(&a, "--out", e->out, "--quiet", NULL);
-	struct e2e_proc p;
-	cr_assert_eq(e2e_spawn(&p, e->cap, &a), 0);
-	e2e_wait(&p);
-	e2e_assert_code(&p, 0);
-	*table = strdup(p.out);
-	e2e_proc_free(&p);
-	char path[E2E_PATH + 16];
-	snprintf(path, sizeof path, "%s/compare.json", e->out);
-	json_error_t jerr;
-	json_t *cmp = json_load_file(path, 0, &jerr);
-	cr_assert_not_null(cmp, "%s: %s", path, jerr.text);
-	return cmp;
-}
-
-/* compare.json: column i's stat of metric key. */
-static const json_t *col_stat(const json_t *cmp, size_t i, const char *key)
-{
-	const json_t *s = json_object_get(json_array_get(json_object_get(cmp, "backends"), i), key);
-	cr_assert(json_is_object(s), "compare.json column %zu has no %s", i, key);
-	return s;
+	return e2e_compare_results(e, dirs, n, table);
 }
 
 static bool flag(const json_t *s, const char *key)
 {
 	return json_is_true(json_object_get(s, key));
-}
-
-/* The row of the terminal's table whose heading starts with row. */
-static void row(const char *table, const char *heading, char *out, size_t n)
-{
-	char want[128];
-	snprintf(want, sizeof want, "| %s", heading);
-	const char *l = strstr(table, want);
-	cr_assert_not_null(l, "no row %s in:\n%s", heading, table);
-	snprintf(out, n, "%.*s", (int)strcspn(l, "\n"), l);
 }
 
 Test(e2e_ranking, bytes_rank_per_object_when_object_counts_differ, .fini = e2e_cleanup)
@@ -122,22 +85,22 @@ Test(e2e_ranking, bytes_rank_per_object_when_object_counts_differ, .fini = e2e_c
 	};
 	char *table;
 	json_t *cmp = compare(&e, f, 4, &table);
-	const json_t *raw0 = col_stat(cmp, 0, "store_wal_bytes"), *raw1 = col_stat(cmp, 1, "store_wal_bytes");
+	const json_t *raw0 = e2e_col_stat(cmp, 0, "store_wal_bytes"), *raw1 = e2e_col_stat(cmp, 1, "store_wal_bytes");
 	cr_assert(!flag(raw0, "best") && !flag(raw1, "best") && !flag(raw0, "top") && !flag(raw1, "top"),
 		  "raw bytes of runs with different object counts were ranked");
 	cr_assert(json_is_null(json_object_get(raw0, "ratio_to_best")));
-	const json_t *per0 = col_stat(cmp, 0, "bytes_per_object"), *per1 = col_stat(cmp, 1, "bytes_per_object");
+	const json_t *per0 = e2e_col_stat(cmp, 0, "bytes_per_object"), *per1 = e2e_col_stat(cmp, 1, "bytes_per_object");
 	cr_assert(json_number_value(json_object_get(per0, "median")) == 1e4);
 	cr_assert(json_number_value(json_object_get(per1, "median")) == 2e3);
 	cr_assert(flag(per1, "best"), "sqlite stores fewer bytes per object, apart from leveldb");
 	cr_assert(!flag(per0, "best"));
 	cr_assert(json_number_value(json_object_get(per0, "ratio_to_best")) == 5);
-	cr_assert(flag(col_stat(cmp, 1, "space_amplification"), "best"));
+	cr_assert(flag(e2e_col_stat(cmp, 1, "space_amplification"), "best"));
 	char line[1024];
-	row(table, "bytes on disk: tables + WAL, MiB", line, sizeof line);
+	e2e_table_row(table, "bytes on disk: tables + WAL, MiB", line, sizeof line);
 	cr_assert_null(strstr(line, "best"), "raw bytes ranked: %s", line);
 	cr_assert_null(strstr(line, "×"), "raw bytes ranked: %s", line);
-	row(table, "bytes on disk per acked object", line, sizeof line);
+	e2e_table_row(table, "bytes on disk per acked object", line, sizeof line);
 	cr_assert(strstr(line, "best") && strstr(line, "×5.00"), "per object: %s", line);
 	json_decref(cmp);
 	free(table);
@@ -155,15 +118,15 @@ Test(e2e_ranking, overlapping_repeats_are_within_noise, .fini = e2e_cleanup)
 	};
 	char *table;
 	json_t *cmp = compare(&e, f, 4, &table);
-	const json_t *a = col_stat(cmp, 0, "throughput_per_s"), *b = col_stat(cmp, 1, "throughput_per_s");
+	const json_t *a = e2e_col_stat(cmp, 0, "throughput_per_s"), *b = e2e_col_stat(cmp, 1, "throughput_per_s");
 	cr_assert(flag(a, "top") && !flag(a, "best") && flag(a, "within_noise"));
 	cr_assert(!flag(b, "best") && flag(b, "within_noise"));
 	char line[1024];
-	row(table, "create throughput", line, sizeof line);
+	e2e_table_row(table, "create throughput, ops/s", line, sizeof line);
 	cr_assert(strstr(line, "within noise"), "overlap not said: %s", line);
 	cr_assert_null(strstr(line, "best"), "best within noise: %s", line);
 	/* Equal bytes in every run: overlapping too, no best. */
-	row(table, "bytes on disk: tables + WAL, MiB", line, sizeof line);
+	e2e_table_row(table, "bytes on disk: tables + WAL, MiB", line, sizeof line);
 	cr_assert_null(strstr(line, "best"), "%s", line);
 	json_decref(cmp);
 	free(table);
@@ -180,10 +143,10 @@ Test(e2e_ranking, apart_repeats_are_best, .fini = e2e_cleanup)
 	};
 	char *table;
 	json_t *cmp = compare(&e, f, 4, &table);
-	cr_assert(flag(col_stat(cmp, 0, "throughput_per_s"), "best"));
-	cr_assert(!flag(col_stat(cmp, 0, "throughput_per_s"), "within_noise"));
+	cr_assert(flag(e2e_col_stat(cmp, 0, "throughput_per_s"), "best"));
+	cr_assert(!flag(e2e_col_stat(cmp, 0, "throughput_per_s"), "within_noise"));
 	char line[1024];
-	row(table, "create throughput", line, sizeof line);
+	e2e_table_row(table, "create throughput, ops/s", line, sizeof line);
 	cr_assert(strstr(line, "2050.0 [2000.0–2100.0] best"), "%s", line);
 	json_decref(cmp);
 	free(table);
@@ -199,10 +162,10 @@ Test(e2e_ranking, one_run_per_column_names_no_best, .fini = e2e_cleanup)
 	};
 	char *table;
 	json_t *cmp = compare(&e, f, 2, &table);
-	cr_assert(flag(col_stat(cmp, 0, "throughput_per_s"), "top"));
-	cr_assert(json_number_value(json_object_get(col_stat(cmp, 1, "throughput_per_s"), "ratio_to_best")) == 100);
+	cr_assert(flag(e2e_col_stat(cmp, 0, "throughput_per_s"), "top"));
+	cr_assert(json_number_value(json_object_get(e2e_col_stat(cmp, 1, "throughput_per_s"), "ratio_to_best")) == 100);
 	for (size_t i = 0; i < 2; i++)
-		cr_assert(!flag(col_stat(cmp, i, "throughput_per_s"), "best"));
+		cr_assert(!flag(e2e_col_stat(cmp, i, "throughput_per_s"), "best"));
 	/* The table's cells: a word "best" only in the legend. */
 	const char *legend = strstr(table, "\nMedian over the runs");
 	cr_assert_not_null(legend);
@@ -224,7 +187,7 @@ Test(e2e_ranking, one_column_ranks_nothing, .fini = e2e_cleanup)
 	char *table;
 	json_t *cmp = compare(&e, f, 3, &table);
 	cr_assert_eq(json_array_size(json_object_get(cmp, "backends")), 1);
-	const json_t *s = col_stat(cmp, 0, "throughput_per_s");
+	const json_t *s = e2e_col_stat(cmp, 0, "throughput_per_s");
 	cr_assert(!flag(s, "best") && !flag(s, "top"));
 	cr_assert(json_is_null(json_object_get(s, "ratio_to_best")));
 	const char *legend = strstr(table, "\nMedian over the runs");

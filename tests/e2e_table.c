@@ -35,64 +35,23 @@ static json_t *template_run(const struct e2e_env *e, const char *workload, const
 	return e2e_result(out);
 }
 
-/* Writes DIR/result.json: tmpl with patch (JSON text) merged in. */
+/* DIR/result.json: tmpl with patch (JSON text) merged in. */
 static void crafted(const struct e2e_env *e, const json_t *tmpl, const char *name,
 		    const char *patch, char *dir)
 {
-	e2e_path(e, dir, name);
-	cr_assert_eq(mkdir(dir, 0755), 0, "mkdir %s", dir);
 	json_t *r = json_deep_copy(tmpl);
 	json_error_t jerr;
 	json_t *p = json_loads(patch, 0, &jerr);
 	cr_assert_not_null(p, "patch: %s", jerr.text);
 	cr_assert_eq(json_object_update_recursive(r, p), 0);
 	json_decref(p);
-	char path[E2E_PATH + 16];
-	snprintf(path, sizeof path, "%s/result.json", dir);
-	cr_assert_eq(json_dump_file(r, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER), 0);
+	e2e_write_result(e, r, name, dir);
 	json_decref(r);
-}
-
-/* rpbench compare --results over dirs; returns compare.json (the
- * terminal's table in *table, to free). */
-static json_t *compare(const struct e2e_env *e, char dirs[][E2E_PATH], size_t n, char **table)
-{
-	struct e2e_args a = {0};
-	e2e_args_add(&a, RPBENCH, "compare", "--results", NULL);
-	for (size_t i = 0; i < n; i++)
-		e2e_args_add(&a, dirs[i], NULL);
-	e2e_args_add(&a, "--out", e->out, "--quiet", NULL);
-	*table = e2e_exec_expect(e->cap, &a, 0);
-	char path[E2E_PATH + 16];
-	snprintf(path, sizeof path, "%s/compare.json", e->out);
-	json_error_t jerr;
-	json_t *cmp = json_load_file(path, 0, &jerr);
-	cr_assert_not_null(cmp, "%s: %s", path, jerr.text);
-	return cmp;
-}
-
-/* compare.json: column i's stat of figure key. */
-static const json_t *col_stat(const json_t *cmp, size_t i, const char *key)
-{
-	const json_t *s = json_object_get(json_array_get(json_object_get(cmp, "backends"), i), key);
-	cr_assert(json_is_object(s), "compare.json column %zu has no %s", i, key);
-	return s;
 }
 
 static double median(const json_t *cmp, size_t i, const char *key)
 {
-	return json_number_value(json_object_get(col_stat(cmp, i, key), "median"));
-}
-
-/* The row of the terminal's table whose heading is heading (then " |" or
- * padding). */
-static void row(const char *table, const char *heading, char *out, size_t n)
-{
-	char want[160];
-	snprintf(want, sizeof want, "| %s ", heading);
-	const char *l = strstr(table, want);
-	cr_assert_not_null(l, "no row %s in:\n%s", heading, table);
-	snprintf(out, n, "%.*s", (int)strcspn(l, "\n"), l);
+	return json_number_value(json_object_get(e2e_col_stat(cmp, i, key), "median"));
 }
 
 /* A PostgreSQL run's manifest: the server as describe reports it. */
@@ -118,21 +77,21 @@ Test(e2e_table, postgres_bytes_count_the_wal, .fini = e2e_cleanup)
 		dirs[1]);
 	json_decref(tmpl);
 	char *table;
-	json_t *cmp = compare(&e, dirs, 2, &table);
+	json_t *cmp = e2e_compare_results(&e, dirs, 2, &table);
 	cr_assert(median(cmp, 0, "store_bytes") == 112 * MIB);
 	cr_assert(median(cmp, 0, "store_wal_bytes") == 235 * MIB);
 	cr_assert(median(cmp, 1, "store_wal_bytes") == 150 * MIB, "leveldb's log is in its store");
 	cr_assert(median(cmp, 0, "bytes_per_object") == 235 * MIB / 1000);
 	cr_assert(median(cmp, 0, "space_amplification") == 235 * MIB / 100000);
 	/* Ranked on tables + WAL: leveldb is the top. */
-	cr_assert(json_is_true(json_object_get(col_stat(cmp, 1, "store_wal_bytes"), "top")));
-	cr_assert(json_is_null(json_object_get(col_stat(cmp, 0, "store_bytes"), "ratio_to_best")) ||
-		  !json_object_get(col_stat(cmp, 0, "store_bytes"), "ratio_to_best"));
+	cr_assert(json_is_true(json_object_get(e2e_col_stat(cmp, 1, "store_wal_bytes"), "top")));
+	cr_assert(json_is_null(json_object_get(e2e_col_stat(cmp, 0, "store_bytes"), "ratio_to_best")) ||
+		  !json_object_get(e2e_col_stat(cmp, 0, "store_bytes"), "ratio_to_best"));
 	char line[1024];
-	row(table, "bytes on disk: tables, MiB", line, sizeof line);
+	e2e_table_row(table, "bytes on disk: tables, MiB", line, sizeof line);
 	cr_assert(strstr(line, "112.00") && strstr(line, "150.00"), "%s", line);
 	cr_assert_null(strstr(line, "×"), "the tables alone are ranked: %s", line);
-	row(table, "bytes on disk: tables + WAL, MiB", line, sizeof line);
+	e2e_table_row(table, "bytes on disk: tables + WAL, MiB", line, sizeof line);
 	cr_assert(strstr(line, "235.00 ×1.57") && strstr(line, "150.00 ×1.00"), "%s", line);
 	cr_assert(strstr(table, "leave out its WAL") && strstr(table, "inside its directory"),
 		  "no note on where the WAL is counted:\n%s", table);
@@ -163,12 +122,12 @@ Test(e2e_table, wal_from_the_gauge_or_none, .fini = e2e_cleanup)
 	json_decref(t2);
 	json_decref(tmpl);
 	char *table;
-	json_t *cmp = compare(&e, dirs, 2, &table);
+	json_t *cmp = e2e_compare_results(&e, dirs, 2, &table);
 	cr_assert(median(cmp, 0, "store_wal_bytes") == 4 * MIB);
 	cr_assert(json_is_null(json_object_get(json_array_get(json_object_get(cmp, "backends"), 1),
 					       "store_wal_bytes")));
 	char line[1024];
-	row(table, "bytes on disk: tables + WAL, MiB", line, sizeof line);
+	e2e_table_row(table, "bytes on disk: tables + WAL, MiB", line, sizeof line);
 	cr_assert(strstr(line, "4.00") && strstr(line, "n/a"), "%s", line);
 	json_decref(cmp);
 	free(table);
@@ -191,7 +150,7 @@ static char *two_servers(const struct e2e_env *e, const char *buffers_none,
 	crafted(e, tmpl, "pg-commit", patch, dirs[1]);
 	json_decref(tmpl);
 	char *table;
-	*cmp = compare(e, dirs, 2, &table);
+	*cmp = e2e_compare_results(e, dirs, 2, &table);
 	return table;
 }
 
@@ -202,7 +161,7 @@ Test(e2e_table, server_version_beside_the_library, .fini = e2e_cleanup)
 	json_t *cmp;
 	char *table = two_servers(&e, "4GB", "4GB", &cmp);
 	char line[1024];
-	row(table, "version", line, sizeof line);
+	e2e_table_row(table, "version", line, sizeof line);
 	cr_assert(strstr(line, "PostgreSQL 15.18 (libpq 15.18)"), "%s", line);
 	cr_assert_null(strstr(line, "Debian"), "%s", line);
 	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(cmp, "backends"), 0),
@@ -262,11 +221,11 @@ Test(e2e_table, every_label_headlined, .fini = e2e_cleanup)
 		dirs[1]);
 	json_decref(tmpl);
 	char *table;
-	json_t *cmp = compare(&e, dirs, 2, &table);
+	json_t *cmp = e2e_compare_results(&e, dirs, 2, &table);
 	char line[1024];
-	row(table, "slow-op throughput, ops/s", line, sizeof line);
+	e2e_table_row(table, "slow-op throughput, ops/s", line, sizeof line);
 	cr_assert(strstr(line, "100.0 ×10.00") && strstr(line, "1000.0 ×1.00"), "%s", line);
-	row(table, "slow-op latency p99, µs", line, sizeof line);
+	e2e_table_row(table, "slow-op latency p99, µs", line, sizeof line);
 	cr_assert(strstr(line, "5000.0 ×10.00") && strstr(line, "500.0 ×1.00"), "%s", line);
 	cr_assert_null(strstr(table, "| idle "), "a label without samples got a row:\n%s", table);
 	/* Between the main label's rows and the totals'. */

@@ -771,3 +771,45 @@ void e2e_need_rpbench(void)
 	if (access(RPB_BINARY_DIR "/bin/rpbench", X_OK) != 0)
 		cr_skip_test("rpbench is not built: a null-only build has nothing to compare");
 }
+
+void e2e_write_result(const struct e2e_env *e, const json_t *r, const char *name, char *dir)
+{
+	e2e_path(e, dir, name);
+	cr_assert_eq(mkdir(dir, 0755), 0, "mkdir %s: %s", dir, strerror(errno));
+	char path[E2E_PATH + 16];
+	snprintf(path, sizeof path, "%s/result.json", dir);
+	cr_assert_eq(json_dump_file(r, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER), 0);
+}
+
+json_t *e2e_compare_results(const struct e2e_env *e, char dirs[][E2E_PATH], size_t n,
+			    char **table)
+{
+	struct e2e_args a = {0};
+	e2e_args_add(&a, RPBENCH, "compare", "--results", NULL);
+	for (size_t i = 0; i < n; i++)
+		e2e_args_add(&a, dirs[i], NULL);
+	e2e_args_add(&a, "--out", e->out, "--quiet", NULL);
+	*table = e2e_exec_expect(e->cap, &a, 0);
+	char path[E2E_PATH + 16];
+	snprintf(path, sizeof path, "%s/compare.json", e->out);
+	json_error_t jerr;
+	json_t *cmp = json_load_file(path, 0, &jerr);
+	cr_assert_not_null(cmp, "%s: %s", path, jerr.text);
+	return cmp;
+}
+
+const json_t *e2e_col_stat(const json_t *cmp, size_t i, const char *key)
+{
+	const json_t *s = json_object_get(json_array_get(json_object_get(cmp, "backends"), i), key);
+	cr_assert(json_is_object(s), "compare.json column %zu has no %s", i, key);
+	return s;
+}
+
+void e2e_table_row(const char *table, const char *heading, char *out, size_t n)
+{
+	char want[160];
+	snprintf(want, sizeof want, "| %s ", heading);
+	const char *l = strstr(table, want);
+	cr_assert_not_null(l, "no row %s in:\n%s", heading, table);
+	snprintf(out, n, "%.*s", (int)strcspn(l, "\n"), l);
+}

@@ -163,6 +163,20 @@ void e2e_write_file(const char *path, const char *text);
 
 /* result.json of a results directory; asserts it parses. */
 json_t *e2e_result(const char *outdir);
+
+/* Crafted results for compare (a real run's result.json with the figures a
+ * test sets, so nothing depends on the machine's speed): writes r as
+ * DIR/result.json, DIR = e's directory/name (made here, returned in dir). */
+void e2e_write_result(const struct e2e_env *e, const json_t *r, const char *name, char *dir);
+/* rpbench compare --results over dirs[0..n-1] into e->out, exit 0 asserted;
+ * returns compare.json, the terminal's table in *table (to free). */
+json_t *e2e_compare_results(const struct e2e_env *e, char dirs[][E2E_PATH], size_t n,
+			    char **table);
+/* compare.json: column i's stat of figure key (asserted present). */
+const json_t *e2e_col_stat(const json_t *cmp, size_t i, const char *key);
+/* The line of compare's terminal table whose heading is heading (then a
+ * space), into out (asserted present). */
+void e2e_table_row(const char *table, const char *heading, char *out, size_t n);
 /* An integer at a dotted path ("totals.acked"); asserts it is there. */
 json_int_t e2e_jint(json_t *root, const char *path);
 /* A string at a dotted path; asserts it is there. */

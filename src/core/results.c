@@ -365,9 +365,11 @@ static json_t *manifest_json(struct rpb_runner *rn, const struct rpb_store_where
 		return NULL;
 	}
 	/* The seed as text: it goes up to 2^64-1 (jsontext.h). */
-	json_t *man = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:s, s:s, s:s, s:s, s:{s:i, s:I}, s:o}",
+	json_t *man = json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:o, s:o, s:s, s:s, s:s, s:s, s:{s:i, s:I}, s:o}",
 				"rpbench_version", RPB_VERSION, "backend", rn->backend->name,
 				"backend_version", rn->backend->version(), "pattern", rn->pattern->name,
+				"pattern_noun", rn->pattern->noun, "stores_objects",
+				rn->pattern->stores_objects,
 				"options", rpb_job_to_json(rn->job), "seed", rpb_json_u64(rn->job->run.seed),
 				"sync", rn->job->run.sync == RPB_SYNC_COMMIT ? "commit" : "none", "run_tag",
 				rn->run_tag, "start", start, "end", end, "host", "cores",
@@ -726,6 +728,13 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 		(json_int_t)total_acked(rn), "acked_bytes", (json_int_t)acked_bytes(rn, rn->nworkers), "bytes",
 		(json_int_t)bytes, "throughput_per_s", secs > 0 ? (double)all->count / secs : 0.0,
 		"peak_rss_bytes", (json_int_t)rpb_peak_rss_bytes());
+	if (rn->rss_peak.seen) {
+		/* Sampled with the gauges: a peak between readings can be missed. */
+		json_object_set_new(totals, "peak_rss_anon_bytes",
+				    json_integer((json_int_t)rn->rss_peak.anon));
+		json_object_set_new(totals, "peak_rss_file_bytes",
+				    json_integer((json_int_t)rn->rss_peak.file));
+	}
 	if (have_usage)
 		json_object_set_new(totals, "store_bytes", json_integer((json_int_t)store_bytes));
 	/* A server's WAL is not in its tables' sizes (an embedded store's log

@@ -238,7 +238,11 @@ int rpb_cmp_add(struct rpb_cmp *c, const char *dir, const char *name, int exit_c
 				!strcmp(reason, "bytes"));
 	if (r->have_results)
 		read_figures(r);
-	rpb_run_end_read(r, jstr(manifest, "pattern", ""));
+	/* The registry's word for the pattern's operations, not a text of the
+	 * result's own: "after N creates" (manifest.pattern is checked as a
+	 * registered pattern's name). */
+	const struct rpb_pattern *pat = rpb_pattern_find(jstr(manifest, "pattern", ""));
+	rpb_run_end_read(r, pat ? pat->noun : "operations");
 	rpb_cmp_rows_load(c, r);
 	rpb_run_skips_read(r);
 	if (!c->options) {

@@ -14,6 +14,7 @@
 #include "csv_read.h"
 #include "figure.h"
 #include "gnuplot_text.h"
+#include "pattern.h"
 #include "plot.h"
 #include "plot_decision.h"
 #include "plot_gauges.h"
@@ -539,9 +540,11 @@ static int common_figures(const struct ctx *base, struct rpb_figure *figs, size_
 	const struct rpb_cmp *c = x.c;
 	char cap[768], what[128];
 	struct rpb_figure *f;
-	/* Ingest acknowledges one object per create; other patterns count
-	 * operations that store no object each (metadata: mkdir ... delete). */
-	bool objects = !strcmp(c->pattern, "ingest");
+	/* A pattern whose acknowledged operations each store an object
+	 * (ingest's create) counts objects; the others count operations that
+	 * store none each (metadata: mkdir ... delete). */
+	const struct rpb_pattern *pat = rpb_pattern_find(c->pattern);
+	bool objects = pat && pat->stores_objects;
 	x.acked_axis = objects ? "objects stored (acked creates)" : "acked operations";
 
 	if (rpb_plot_decision(c, x.dir, x.where, figs, nfigs, x.msg, x.n) != 0)

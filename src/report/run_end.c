@@ -96,7 +96,7 @@ static void power_cut_mark(struct rpb_cmp_run *r)
 		 counts);
 }
 
-void rpb_run_end_read(struct rpb_cmp_run *r, const char *pattern)
+void rpb_run_end_read(struct rpb_cmp_run *r, const char *noun)
 {
 	read_intervals(r);
 	r->end_mark[0] = '\0';
@@ -138,6 +138,5 @@ void rpb_run_end_read(struct rpb_cmp_run *r, const char *pattern)
 	else
 		snprintf(what, sizeof what, "%s%s", known ? "error " : "ended on an error",
 			 known ? cls : "");
-	snprintf(r->end_mark, sizeof r->end_mark, "%s after %s %s", what, count,
-		 !strcmp(pattern, "ingest") ? "creates" : "operations");
+	snprintf(r->end_mark, sizeof r->end_mark, "%s after %s %s", what, count, noun);
 }

@@ -12,9 +12,9 @@
 /* Reads r->dir/intervals.csv into r->end_s, r->end_acked and
  * r->have_intervals; sets r->end_mark ("" for a run that completed). For a
  * run without results (killed), fills the figures intervals.csv gives:
- * all-label throughput, acked operations and bytes on disk. pattern names
- * what the count counts (ingest: creates). */
-void rpb_run_end_read(struct rpb_cmp_run *r, const char *pattern);
+ * all-label throughput, acked operations and bytes on disk. noun names
+ * what the count counts (the pattern's: ingest's "creates"). */
+void rpb_run_end_read(struct rpb_cmp_run *r, const char *noun);
 
 /* "1,258": n with thousands separators. */
 void rpb_thousands(char *buf, size_t n, unsigned long long v);
