@@ -52,7 +52,7 @@ static int child(const struct rpb_scale_plan *p, const char *backend, const char
 	}
 	struct rpb_child_args secrets;
 	if (rpb_child_args_add(&secrets, argv, &a, p->sets, p->nsets < 250 ? p->nsets : 250,
-			       pg ? p->dsn : NULL, msg, n) != 0)
+			       rpb_servers_dsn(p->servers, backend), msg, n) != 0)
 		return -1;
 	argv[a] = NULL;
 	posix_spawn_file_actions_t fa;

@@ -136,7 +136,7 @@ static int run_one(const struct rpb_sweep_plan *p, struct point_run *r, char *ms
 	struct rpb_child_args secrets;
 	bool pg = rpb_exec_is_server(p->backend);
 	if (rpb_child_args_add(&secrets, argv, &a, p->sets, p->nsets < 256 ? p->nsets : 256,
-			       pg ? p->dsn : NULL, msg, n) != 0)
+			       rpb_servers_dsn(p->servers, p->backend), msg, n) != 0)
 		return -1;
 	if (pg) {
 		argv[a++] = "--schema";
