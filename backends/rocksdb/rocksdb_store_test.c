@@ -1,6 +1,7 @@
-/* Where the RocksDB backend's store keeps RocksDB's info log (outside the
- * store directory) and that it preallocates no space (docs/backends.md,
- * "What disk full looks like"). */
+/* The RocksDB backend's store: where it keeps RocksDB's info log (outside
+ * the store directory), that it preallocates no space (docs/backends.md,
+ * "What disk full looks like"), and its gauges, every one read (l0_files
+ * too, a property RocksDB has only as text). */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -39,6 +40,19 @@ static struct rpb_store *open_store(const char *dir, const struct rpb_kv *kv, si
 	struct rpb_err err = {0};
 	cr_assert_eq(rpb_backend_rocksdb.open(&cfg, &s, &err), RPB_OK, "%s", err.msg);
 	return s;
+}
+
+/* Commits one small record in a session of its own. */
+static void commit_one(struct rpb_store *st)
+{
+	struct rpb_session *s = NULL;
+	struct rpb_err err = {0};
+	cr_assert_eq(rpb_backend_rocksdb.session_open(st, &s, &err), RPB_OK);
+	cr_assert_eq(rpb_backend_rocksdb.begin(s, RPB_TXN_WRITE, &err), RPB_OK);
+	cr_assert_eq(rpb_backend_rocksdb.put(s, RPB_T_META, rpb_slice_make("k", 1),
+					     rpb_slice_make("v", 1), &err), RPB_OK, "%s", err.msg);
+	cr_assert_eq(rpb_backend_rocksdb.commit(s, &err), RPB_OK, "%s", err.msg);
+	rpb_backend_rocksdb.session_close(s);
 }
 
 Test(rocksdb_info_log, goes_to_info_log_dir_not_the_store)
@@ -102,13 +116,7 @@ Test(rocksdb_info_log, wal_is_not_preallocated)
 	char dir[] = "/tmp/rpb-rocksdb-XXXXXX";
 	cr_assert_not_null(mkdtemp(dir));
 	struct rpb_store *st = open_store(dir, NULL, 0);
-	struct rpb_session *s = NULL;
-	struct rpb_err err = {0};
-	cr_assert_eq(rpb_backend_rocksdb.session_open(st, &s, &err), RPB_OK);
-	cr_assert_eq(rpb_backend_rocksdb.begin(s, RPB_TXN_WRITE, &err), RPB_OK);
-	cr_assert_eq(rpb_backend_rocksdb.put(s, RPB_T_META, rpb_slice_make("k", 1),
-					     rpb_slice_make("v", 1), &err), RPB_OK, "%s", err.msg);
-	cr_assert_eq(rpb_backend_rocksdb.commit(s, &err), RPB_OK, "%s", err.msg);
+	commit_one(st);
 	DIR *d = opendir(dir);
 	cr_assert_not_null(d);
 	int wals = 0;
@@ -126,7 +134,41 @@ Test(rocksdb_info_log, wal_is_not_preallocated)
 	}
 	closedir(d);
 	cr_expect_geq(wals, 1, "a WAL in %s", dir);
-	rpb_backend_rocksdb.session_close(s);
+	rpb_backend_rocksdb.close(st);
+	rm_rf(dir);
+}
+
+static double gauge(const struct rpb_gauge *g, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(g[i].name, name))
+			return g[i].value;
+	cr_assert_fail("no gauge %s", name);
+	return -1;
+}
+
+Test(rocksdb_gauges, all_read_and_l0_counts_the_replayed_wal)
+{
+	char dir[] = "/tmp/rpb-rocksdb-XXXXXX";
+	cr_assert_not_null(mkdtemp(dir));
+	struct rpb_store *st = open_store(dir, NULL, 0);
+	commit_one(st);
+	struct rpb_gauge g[RPB_GAUGES_MAX];
+	size_t n = 0;
+	struct rpb_err err = {0};
+	cr_assert_eq(rpb_backend_rocksdb.gauges(st, g, &n, &err), RPB_OK, "%s", err.msg);
+	cr_expect_eq(n, 6);
+	cr_expect_eq(gauge(g, n, "l0_files"), 0, "the write is in the memtable alone");
+	cr_expect_gt(gauge(g, n, "memtable_bytes"), 0);
+	/* Closed with its WAL unflushed: the next open replays it into a
+	 * level-0 file (db/db_impl/db_impl_open.cc, RecoverLogFiles). */
+	rpb_backend_rocksdb.close(st);
+	st = open_store(dir, NULL, 0);
+	cr_assert_eq(rpb_backend_rocksdb.gauges(st, g, &n, &err), RPB_OK, "%s", err.msg);
+	cr_expect_eq(gauge(g, n, "l0_files"), 1);
+	cr_expect_eq(gauge(g, n, "write_stopped"), 0);
+	cr_expect_eq(gauge(g, n, "delayed_write_rate_bps"), 0);
+	cr_expect_eq(gauge(g, n, "background_errors"), 0);
 	rpb_backend_rocksdb.close(st);
 	rm_rf(dir);
 }
