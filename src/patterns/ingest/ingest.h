@@ -46,6 +46,10 @@ struct ingest_read_rate {
 /* The [ingest] section (ingest_options.c). */
 enum ingest_model { INGEST_FLAT = 0, INGEST_FEDORA };
 enum ingest_digest { INGEST_SHA1 = 0, INGEST_NO_DIGEST };
+/* ModeShape's unordered collections: the bucket id's length in hex digits
+ * (NodeTypes.getBucketIdLengthForUnorderedCollection), 0 = a flat list. */
+enum ingest_collection { INGEST_COLL_FLAT = 0, INGEST_COLL_TINY, INGEST_COLL_SMALL,
+			 INGEST_COLL_LARGE, INGEST_COLL_HUGE };
 #define INGEST_BINARY_DIR_MAX 1024
 struct rpb_ingest_opts {
 	uint64_t size_min;     /* bytes, inclusive */
@@ -57,6 +61,7 @@ struct rpb_ingest_opts {
 	/* model = fedora (ingest_fedora.h) */
 	uint64_t pairtree_length, pairtree_count;
 	uint64_t child_block;  /* child names per block; 0 = one list in the parent */
+	enum ingest_collection collection; /* buckets of child names; flat = none */
 	uint64_t binary_threshold; /* binaries this large or larger in files; 0 = none */
 	char binary_dir[INGEST_BINARY_DIR_MAX + 1]; /* empty: beside the store */
 	enum ingest_digest digest;
@@ -75,6 +80,7 @@ struct rpb_ingest_opts {
 	uint64_t preload_batch;
 };
 extern const struct rpb_optdef ingest_options[];
+extern const char *const ingest_collection_names[]; /* by enum ingest_collection */
 int ingest_finish(void *config, const struct rpb_job *job, const char *where, char *msg,
 		  size_t n);
 bool ingest_binary_payload(const void *config);

@@ -192,24 +192,33 @@ enum rpb_status fed_prepare(struct rpb_runner *rn, struct fed_shared **out, stru
 	struct rpb_buf doc = {0};
 	char key[FED_KEY_MAX];
 	uint64_t now = rpb_wall_ms();
-	struct fed_head root = {.type = FED_CONTAINER, .created_ms = now, .modified_ms = now,
-				.children = 1, .blocks = o->child_block ? 1 : 0};
-	struct fed_head probes = {.type = FED_CONTAINER, .created_ms = now, .modified_ms = now};
 	const char *pname = &FED_PROBE_CONTAINER[1]; /* without the leading / */
+	char root_bucket[FED_BUCKET_ID_MAX + 1] = "";
+	if (o->collection && !fed_bucket_id(pname, strlen(pname), (unsigned)o->collection,
+					    root_bucket))
+		st = rpb_err_set(err, RPB_IO, 0, NULL, "OpenSSL could not compute a SHA-1");
+	struct fed_head root = {.type = FED_CONTAINER, .created_ms = now, .modified_ms = now,
+				.children = 1, .blocks = o->child_block || o->collection ? 1 : 0,
+				.bucket_len = (unsigned)o->collection,
+				.new_bucket = o->collection ? root_bucket : NULL};
+	struct fed_head probes = {.type = FED_CONTAINER, .created_ms = now, .modified_ms = now,
+				  .bucket_len = (unsigned)o->collection};
 	if (!st)
 		st = b->begin(s, RPB_TXN_WRITE, err);
 	if (!st)
-		st = fed_doc_write(&doc, &root, NULL, false, o->child_block ? NULL : pname,
+		st = fed_doc_write(&doc, &root, NULL, false,
+				   o->child_block || o->collection ? NULL : pname,
 				   strlen(pname), rpb_slice_make(NULL, 0), err);
 	if (!st)
 		st = b->put(s, RPB_T_DESCRIPTIONS, rpb_slice_make(key, fed_node_key(key, rn->run_tag, "/", 1)),
 			    rpb_slice_make(doc.data, doc.len), err);
-	if (!st && o->child_block) {
+	if (!st && (o->child_block || o->collection)) {
 		char block[64];
 		int n = snprintf(block, sizeof block, "%s\n", pname);
-		st = b->put(s, RPB_T_MEMBERS,
-			    rpb_slice_make(key, fed_block_key(key, rn->run_tag, "/", 1, 0)),
-			    rpb_slice_make(block, (size_t)n), err);
+		size_t kl = o->collection ? fed_bucket_key(key, rn->run_tag, "/", 1, root_bucket)
+					  : fed_block_key(key, rn->run_tag, "/", 1, 0);
+		st = b->put(s, RPB_T_MEMBERS, rpb_slice_make(key, kl), rpb_slice_make(block, (size_t)n),
+			    err);
 	}
 	if (!st)
 		st = fed_doc_write(&doc, &probes, NULL, false, NULL, 0, rpb_slice_make(NULL, 0), err);
@@ -767,8 +776,22 @@ static void count_name(void *ctx, const char *name, size_t len)
 	(*(uint64_t *)ctx)++;
 }
 
+/* name and a newline after a block's or a bucket's names. */
+static enum rpb_status append_line(struct rpb_buf *b, const char *name, size_t nlen,
+				   struct rpb_err *err)
+{
+	enum rpb_status st = rpb_buf_reserve(b, b->len + nlen + 1, err);
+	if (!st) {
+		memcpy(b->data + b->len, name, nlen);
+		b->data[b->len + nlen] = '\n';
+		b->len += nlen + 1;
+	}
+	return st;
+}
+
 /* Adds name to the child list of the node at path: a read-modify-write of
- * its document (child_block = 0), or of its last block and its document. */
+ * its document (child_block = 0), of its last block and its document, or
+ * of the name's bucket and the document (collection). */
 static enum rpb_status add_child(struct fed_ctx *c, const char *path, size_t len, const char *name,
 				 size_t nlen)
 {
@@ -790,7 +813,33 @@ static enum rpb_status add_child(struct fed_ctx *c, const char *path, size_t len
 	struct fed_head h = {.type = pd.type, .modified_ms = c->now_ms, .children = before + 1,
 			     .tag = c->tag, .path = path};
 	size_t bytes = 0;
-	if (!c->o->child_block) {
+	if (c->o->collection) {
+		/* Its bucket, new when not there (addChildrenToBuckets); the parent
+		 * keeps its bucket ids and gains one with a new bucket. */
+		char id[FED_BUCKET_ID_MAX + 1], bkey[FED_KEY_MAX];
+		if (!fed_bucket_id(name, nlen, (unsigned)c->o->collection, id))
+			return rpb_err_set(c->err, RPB_IO, 0, NULL, "OpenSSL could not compute a SHA-1");
+		size_t bl = fed_bucket_key(bkey, c->tag, path, len, id);
+		st = fed_read(c, RPB_T_MEMBERS, bkey, bl, &fw->block);
+		bool fresh = st == RPB_NOT_FOUND;
+		if (fresh) {
+			fw->block.len = 0;
+			st = RPB_OK;
+		}
+		if (!st)
+			st = append_line(&fw->block, name, nlen, c->err);
+		if (!st) {
+			bytes += fw->block.len;
+			st = fed_write(c, RPB_T_MEMBERS, bkey, bl,
+				       rpb_slice_make(fw->block.data, fw->block.len), false);
+		}
+		h.bucket_len = (unsigned)c->o->collection;
+		h.blocks = blocks + fresh;
+		h.new_bucket = fresh ? id : NULL;
+		if (!st)
+			st = fed_doc_write(&fw->doc_out, &h, &pd, false, NULL, 0,
+					   rpb_slice_make(NULL, 0), c->err);
+	} else if (!c->o->child_block) {
 		st = fed_doc_write(&fw->doc_out, &h, &pd, true, name, nlen, rpb_slice_make(NULL, 0),
 				   c->err);
 	} else {
@@ -815,11 +864,8 @@ static enum rpb_status add_child(struct fed_ctx *c, const char *path, size_t len
 			fw->block.len = 0;
 		}
 		if (!st)
-			st = rpb_buf_reserve(&fw->block, fw->block.len + nlen + 1, c->err);
+			st = append_line(&fw->block, name, nlen, c->err);
 		if (!st) {
-			memcpy(fw->block.data + fw->block.len, name, nlen);
-			fw->block.data[fw->block.len + nlen] = '\n';
-			fw->block.len += nlen + 1;
 			bytes += fw->block.len;
 			st = fed_write(c, RPB_T_MEMBERS, bkey, bl,
 				       rpb_slice_make(fw->block.data, fw->block.len), false);
@@ -846,7 +892,8 @@ static enum rpb_status add_child(struct fed_ctx *c, const char *path, size_t len
 static enum rpb_status create_branch(struct fed_ctx *c, const struct fed_path *p, unsigned j)
 {
 	struct fed_head h = {.type = FED_PAIRTREE, .created_ms = c->now_ms,
-			     .modified_ms = c->now_ms, .tag = c->tag, .path = p->at[j]};
+			     .modified_ms = c->now_ms, .bucket_len = (unsigned)c->o->collection,
+			     .tag = c->tag, .path = p->at[j]};
 	enum rpb_status st = fed_doc_write(&c->fw->doc_out, &h, NULL, false, NULL, 0,
 					   rpb_slice_make(NULL, 0), c->err);
 	if (!st)
@@ -1161,7 +1208,37 @@ static enum rpb_status remove_child(struct fed_ctx *c, const char *path, size_t 
 			     .children = pd.children ? pd.children - 1 : 0, .blocks = pd.blocks,
 			     .tag = c->tag, .path = path};
 	struct name_drop d = {name, nlen, &fw->block, false};
-	if (!c->o->child_block) {
+	if (c->o->collection) {
+		/* Out of its bucket; an emptied bucket goes, and its id from the
+		 * parent (persistBucketRemovalChanges). */
+		char id[FED_BUCKET_ID_MAX + 1], bkey[FED_KEY_MAX];
+		if (!fed_bucket_id(name, nlen, (unsigned)c->o->collection, id))
+			return rpb_err_set(c->err, RPB_IO, 0, NULL, "OpenSSL could not compute a SHA-1");
+		size_t bl = fed_bucket_key(bkey, c->tag, path, len, id);
+		st = fed_read(c, RPB_T_MEMBERS, bkey, bl, &fw->doc_in);
+		if (st == RPB_NOT_FOUND)
+			st = RPB_OK; /* no bucket: not a child (below) */
+		else if (!st)
+			st = rpb_buf_reserve(&fw->block, fw->doc_in.len + 1, c->err);
+		fw->block.len = 0;
+		if (!st && fw->doc_in.len)
+			fed_block_names(fw->doc_in.data, fw->doc_in.len, drop_name, &d);
+		h.bucket_len = (unsigned)c->o->collection;
+		if (!st && d.found && !fw->block.len) {
+			st = fed_write(c, RPB_T_MEMBERS, bkey, bl, rpb_slice_make(NULL, 0), true);
+			h.drop_bucket = id;
+			h.blocks = pd.blocks ? pd.blocks - 1 : 0;
+		} else if (!st && d.found) {
+			st = fed_write(c, RPB_T_MEMBERS, bkey, bl,
+				       rpb_slice_make(fw->block.data, fw->block.len), false);
+		}
+		/* get_doc again: the bucket read reused its buffer. */
+		if (!st && d.found)
+			st = get_doc(c, path, len, &pd);
+		if (!st && d.found)
+			st = fed_doc_write(&fw->doc_out, &h, &pd, false, NULL, 0,
+					   rpb_slice_make(NULL, 0), c->err);
+	} else if (!c->o->child_block) {
 		/* child= lines without the name: rebuilt as a block, then back. */
 		st = rpb_buf_reserve(&fw->block, pd.child_lines.len + 1, c->err);
 		fw->block.len = 0;
@@ -1415,6 +1492,34 @@ static void read_child(void *ctx, const char *name, size_t nlen)
 	lw->st = st;
 }
 
+/* Reads one of a collection's buckets and its children's documents, in
+ * the order of the parent's bucket ids, until limit children are read. */
+static void read_bucket(void *ctx, const char *id, size_t idlen)
+{
+	struct list_walk *lw = ctx;
+	struct fed_ctx *c = lw->c;
+	if (lw->st || lw->seen >= lw->limit)
+		return;
+	char bid[FED_BUCKET_ID_MAX + 1], bkey[FED_KEY_MAX];
+	if (idlen > FED_BUCKET_ID_MAX) {
+		lw->st = rpb_err_set(c->err, RPB_CORRUPT, 0, NULL,
+				     "node %s names a bucket id of %zu digits", lw->path, idlen);
+		return;
+	}
+	memcpy(bid, id, idlen);
+	bid[idlen] = '\0';
+	size_t bl = fed_bucket_key(bkey, c->tag, lw->path, lw->len, bid);
+	lw->st = fed_read(c, RPB_T_MEMBERS, bkey, bl, &c->fw->block);
+	if (lw->st == RPB_NOT_FOUND)
+		lw->st = rpb_err_set(c->err, RPB_CORRUPT, 0, NULL, "node %s: bucket %s is missing",
+				     lw->path, bid);
+	if (!lw->st) {
+		lw->bytes += c->fw->block.len;
+		c->stats->list_blocks++;
+		fed_block_names(c->fw->block.data, c->fw->block.len, read_child, lw);
+	}
+}
+
 enum rpb_status fed_list(struct rpb_worker *w, struct fed_shared *sh, struct fed_worker *fw,
 			 uint64_t op, uint64_t limit, uint64_t *bytes, struct rpb_err *err)
 {
@@ -1437,7 +1542,9 @@ enum rpb_status fed_list(struct rpb_worker *w, struct fed_shared *sh, struct fed
 	if (!st) {
 		lw.bytes = fw->listed.len;
 		c.stats->list_docs++;
-		if (!o->child_block)
+		if (o->collection)
+			fed_doc_buckets(&pd, read_bucket, &lw);
+		else if (!o->child_block)
 			fed_doc_children(&pd, read_child, &lw);
 		for (uint64_t b = 0; o->child_block && b < pd.blocks && !lw.st && lw.seen < limit;
 		     b++) {
@@ -1549,9 +1656,10 @@ void fed_report_json(const struct rpb_runner *rn, const struct fed_shared *sh, j
 					       (double)bytes[k] / (double)count[k]));
 	json_object_set_new(
 		obj, "fedora",
-		json_pack("{s:I, s:I, s:I, s:I, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:o}",
+		json_pack("{s:I, s:I, s:I, s:s, s:I, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:o}",
 			  "pairtree_length", (json_int_t)o->pairtree_length, "pairtree_count",
 			  (json_int_t)o->pairtree_count, "child_block", (json_int_t)o->child_block,
+			  "collection", ingest_collection_names[o->collection],
 			  "binary_threshold", (json_int_t)o->binary_threshold, "digest",
 			  o->digest == INGEST_SHA1 ? "sha1" : "none", "binary_dir", sh->bs.dir,
 			  "binary_bytes", (json_int_t)fed_binary_bytes(sh),
