@@ -48,6 +48,7 @@ struct fed_stats {
 	/* read_mix: documents and blocks the lists read, documents and
 	 * files the filegets read, contents they took from a document. */
 	uint64_t list_docs, list_blocks, get_docs, files_read, inline_read;
+	uint64_t members_docs; /* members-get: documents read */
 };
 
 /* fedora-4.5's document cache, shared by the workers (Infinispan's). */
@@ -147,6 +148,72 @@ static uint64_t path_hash(const char *p, size_t n)
 
 static enum rpb_status cache_init(struct fed_cache *dc, uint64_t cap, struct rpb_err *err);
 static void cache_fini(struct fed_cache *dc);
+static enum rpb_status add_child(struct fed_ctx *c, const char *path, size_t len, const char *name,
+				 size_t nlen);
+static enum rpb_status put_doc(struct fed_ctx *c, const char *path, size_t len);
+
+/* members = N, on a continued store: the /members container referencing
+ * the first N objects' nt:file nodes, added to the root once (a later run
+ * rewrites its references). Not a measured request. */
+static enum rpb_status write_members(struct rpb_runner *rn, struct fed_shared *sh,
+				     struct rpb_session *s, struct rpb_err *err)
+{
+	const struct rpb_ingest_opts *o = ingest_opts(rn->job);
+	const struct rpb_backend *b = rn->backend;
+	if (o->start_at < o->members)
+		return rpb_err_set(err, RPB_INVALID, 0, NULL,
+				   "[ingest] members = %" PRIu64 " references objects already in the "
+				   "store, and it holds %" PRIu64 ": preload at least %" PRIu64
+				   " objects, then run --continue", o->members, o->start_at, o->members);
+	struct fed_worker *fw = NULL;
+	enum rpb_status st = fed_worker_init(&fw, 0, err);
+	_Alignas(64) struct fed_stats scratch;
+	memset(&scratch, 0, sizeof scratch);
+	struct fed_ctx c = {NULL, sh, fw, &scratch, s, b, o, rn->run_tag, rpb_wall_ms(), err,
+			    false, 0};
+	char key[FED_KEY_MAX];
+	size_t kl = fed_node_key(key, rn->run_tag, FED_MEMBERS, strlen(FED_MEMBERS));
+	bool there = false;
+	if (!st)
+		st = b->begin(s, RPB_TXN_WRITE, err);
+	if (!st) {
+		st = b->get(s, RPB_T_DESCRIPTIONS, rpb_slice_make(key, kl), &fw->doc_in, err);
+		there = st == RPB_OK;
+		if (st == RPB_NOT_FOUND)
+			st = RPB_OK;
+	}
+	struct fed_head h = {.type = FED_CONTAINER, .created_ms = c.now_ms, .modified_ms = c.now_ms,
+			     .tag = c.tag, .path = FED_MEMBERS};
+	if (!st)
+		st = fed_doc_write(&fw->doc_out, &h, NULL, false, NULL, 0, rpb_slice_make(NULL, 0),
+				   err);
+	/* The member= lines, before the document's final empty line. */
+	uint64_t threads = rn->job->run.threads ? rn->job->run.threads : 1;
+	for (uint64_t k = 0; !st && k < o->members; k++) {
+		struct fed_path p;
+		fed_place(&p, o, rn->job->run.seed, (unsigned)(k % threads), k / threads);
+		size_t l = p.len[p.depth];
+		st = rpb_buf_reserve(&fw->doc_out, fw->doc_out.len + l + 9, err);
+		if (!st) {
+			unsigned char *at = fw->doc_out.data + fw->doc_out.len - 1;
+			memcpy(at, "member=", 7);
+			memcpy(at + 7, p.at[p.depth], l);
+			at[7 + l] = '\n';
+			at[8 + l] = '\n';
+			fw->doc_out.len += l + 8;
+		}
+	}
+	if (!st)
+		st = put_doc(&c, FED_MEMBERS, strlen(FED_MEMBERS));
+	if (!st && !there)
+		st = add_child(&c, "/", 1, &FED_MEMBERS[1], strlen(FED_MEMBERS) - 1);
+	if (!st)
+		st = b->commit(s, err);
+	else
+		b->rollback(s);
+	fed_worker_fini(fw);
+	return st;
+}
 
 /* ---- shared state ---- */
 
@@ -183,6 +250,8 @@ enum rpb_status fed_prepare(struct rpb_runner *rn, struct fed_shared **out, stru
 	st = b->session_open(rn->store, &s, err);
 	if (!st && sh->bs.dir[0])
 		st = fed_sweep(b, s, &sh->bs, !o->binary_dir[0], &sh->swept, err);
+	if (!st && o->members && !sh->batch)
+		st = write_members(rn, sh, s, err);
 	if (!st && o->start_at) {
 		/* A continued preload's root and probe container are there, with
 		 * its children. */
@@ -1568,6 +1637,66 @@ enum rpb_status fed_list(struct rpb_worker *w, struct fed_shared *sh, struct fed
 	return tx_end(&c, st, &at_commit);
 }
 
+/* Reads one referenced node's document. */
+struct member_walk {
+	struct fed_ctx *c;
+	uint64_t bytes;
+	enum rpb_status st;
+};
+
+static void read_member(void *ctx, const char *path, size_t len)
+{
+	struct member_walk *mw = ctx;
+	struct fed_ctx *c = mw->c;
+	if (mw->st)
+		return;
+	char key[FED_KEY_MAX];
+	if (len >= FED_PATH_MAX) {
+		mw->st = rpb_err_set(c->err, RPB_CORRUPT, 0, NULL,
+				     FED_MEMBERS " references a path of %zu bytes", len);
+		return;
+	}
+	size_t kl = fed_node_key(key, c->tag, path, len);
+	enum rpb_status st = fed_read(c, RPB_T_DESCRIPTIONS, key, kl, &c->fw->doc_in);
+	if (st == RPB_NOT_FOUND && !(c->b->flags & RPB_BF_STORES_NOTHING))
+		st = rpb_err_set(c->err, RPB_CORRUPT, 0, NULL,
+				 FED_MEMBERS " references %.*s, which is not there", (int)len, path);
+	if (!st) {
+		mw->bytes += c->fw->doc_in.len;
+		c->stats->members_docs++;
+	}
+	mw->st = st;
+}
+
+enum rpb_status fed_members_get(struct rpb_worker *w, struct fed_shared *sh,
+				struct fed_worker *fw, uint64_t op, uint64_t *bytes,
+				struct rpb_err *err)
+{
+	const struct rpb_ingest_opts *o = ingest_opts(w->rn->job);
+	struct fed_ctx c = {w, sh, fw, &sh->stats[w->id], rpb_next_session(w), w->rn->backend, o,
+			    w->rn->run_tag, rpb_wall_ms(), err, sh->f45 && !sh->batch, 0};
+	char key[FED_KEY_MAX];
+	size_t kl = fed_node_key(key, c.tag, FED_MEMBERS, strlen(FED_MEMBERS));
+	struct fed_doc d;
+	struct member_walk mw = {&c, 0, RPB_OK};
+	bool at_commit;
+	*bytes = 0;
+	enum rpb_status st = tx_begin(&c, RPB_TXN_READ, op);
+	if (!st)
+		st = fed_read(&c, RPB_T_DESCRIPTIONS, key, kl, &fw->listed);
+	if (!st && !fed_doc_parse(fw->listed.data, fw->listed.len, &d))
+		st = rpb_err_set(err, RPB_CORRUPT, 0, NULL, FED_MEMBERS ": its document is malformed");
+	if (!st) {
+		mw.bytes = fw->listed.len;
+		c.stats->members_docs++;
+		fed_doc_members(&d, read_member, &mw);
+		st = mw.st;
+	}
+	if (!st)
+		*bytes = mw.bytes;
+	return tx_end(&c, st, &at_commit);
+}
+
 enum rpb_status fed_fileget(struct rpb_worker *w, struct fed_shared *sh, struct fed_worker *fw,
 			    uint64_t op, uint64_t object, uint64_t *bytes, struct rpb_err *err)
 {
@@ -1688,21 +1817,25 @@ void fed_report_json(const struct rpb_runner *rn, const struct fed_shared *sh, j
 		json_object_set_new(f, "doc_cache_misses", json_integer((json_int_t)sh->cache.misses));
 	}
 	if (ingest_reads_any(o)) {
-		uint64_t r[5] = {0};
+		uint64_t r[6] = {0};
 		for (unsigned t = 0; t < sh->nstats; t++) {
 			r[0] += sh->stats[t].list_docs;
 			r[1] += sh->stats[t].list_blocks;
 			r[2] += sh->stats[t].get_docs;
 			r[3] += sh->stats[t].files_read;
 			r[4] += sh->stats[t].inline_read;
+			r[5] += sh->stats[t].members_docs;
 		}
 		json_object_set_new(f, "reads",
-				    json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I}", "read_mix",
+				    json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+					      "read_mix",
 					      o->read_mix, "read_at", o->read_at, "list_page",
 					      (json_int_t)o->list_page, "list_documents",
 					      (json_int_t)r[0], "list_blocks", (json_int_t)r[1],
 					      "fileget_documents", (json_int_t)r[2], "files_read",
-					      (json_int_t)r[3], "inline_read", (json_int_t)r[4]));
+					      (json_int_t)r[3], "inline_read", (json_int_t)r[4],
+					      "members", (json_int_t)o->members, "members_documents",
+					      (json_int_t)r[5]));
 	}
 	if (sh->swept) /* a run before this one died: what it left in doubt */
 		json_object_set_new(f, "leftovers_removed",

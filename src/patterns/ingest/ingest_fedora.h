@@ -35,6 +35,11 @@
  * a child rewrites its bucket and the parent's document (its children=
  * count changes), which grows by a line when the bucket is new.
  *
+ * With members = N a run on a preloaded store writes the container
+ * /members (once), a child of the root, whose document holds a
+ * member=<path> line for each of the first N objects' nt:file nodes
+ * (object k: thread k % threads's object k / threads).
+ *
  * Binaries of at least binary_threshold bytes (0: none) go to the file
  * binary store (ingest_binstore.c) named by their SHA-1; smaller ones are
  * inline. */
@@ -112,6 +117,7 @@ struct fed_doc {
 	bool is_file;            /* store=file: the content is in the binary store */
 	rpb_slice child_lines;   /* the child= lines, contiguous */
 	rpb_slice bucket_lines;  /* the bucket= lines, contiguous */
+	rpb_slice member_lines;  /* the member= lines (/members), contiguous */
 	rpb_slice content;       /* store=inline: the content */
 };
 /* Parses a document; false if it is malformed (no type, a line without
@@ -121,8 +127,12 @@ bool fed_doc_parse(const void *buf, size_t n, struct fed_doc *d);
 typedef void (*fed_name_fn)(void *ctx, const char *name, size_t len);
 void fed_doc_children(const struct fed_doc *d, fed_name_fn fn, void *ctx);
 void fed_block_names(const void *block, size_t n, fed_name_fn fn, void *ctx);
-/* Calls fn for every bucket id in a document's bucket= lines. */
+/* Calls fn for every bucket id in a document's bucket= lines, every path
+ * in its member= lines. */
 void fed_doc_buckets(const struct fed_doc *d, fed_name_fn fn, void *ctx);
+void fed_doc_members(const struct fed_doc *d, fed_name_fn fn, void *ctx);
+/* The resource members = N writes, under the run's root. */
+#define FED_MEMBERS "/members"
 
 /* What a new document's header says. created_ms = 0 copies created from
  * base; base (may be NULL) also gives every field not set here. */

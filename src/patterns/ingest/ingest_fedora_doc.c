@@ -226,6 +226,10 @@ bool fed_doc_parse(const void *buf, size_t n, struct fed_doc *d)
 			if (!d->bucket_lines.data)
 				d->bucket_lines.data = p;
 			d->bucket_lines.len = (size_t)(nl + 1 - (const char *)d->bucket_lines.data);
+		} else if (field_is(p, klen, "member")) {
+			if (!d->member_lines.data)
+				d->member_lines.data = p;
+			d->member_lines.len = (size_t)(nl + 1 - (const char *)d->member_lines.data);
 		} else if (field_is(p, klen, "bucket_id_length")) {
 			if (!parse_u64(v.data, v.len, &d->bucket_len) || d->bucket_len > FED_BUCKET_ID_MAX)
 				return false;
@@ -312,6 +316,11 @@ void fed_doc_children(const struct fed_doc *d, fed_name_fn fn, void *ctx)
 void fed_doc_buckets(const struct fed_doc *d, fed_name_fn fn, void *ctx)
 {
 	each_value(d->bucket_lines, 7, fn, ctx); /* after "bucket=" */
+}
+
+void fed_doc_members(const struct fed_doc *d, fed_name_fn fn, void *ctx)
+{
+	each_value(d->member_lines, 7, fn, ctx); /* after "member=" */
 }
 
 /* ---- ModeShape's document, sized ----

@@ -54,6 +54,11 @@ const struct rpb_optdef ingest_options[] = {
 		  "bucket documents chosen by the first 1 (tiny), 2 (small), 3 (large) or 4 (huge) "
 		  "hex digits of the SHA-1 of the name, the bucket ids in the parent; flat = no "
 		  "buckets (child_block decides)" },
+	{ .key = "members", .type = RPB_OPT_COUNT, .dflt = "0",
+	  .umin = 0, .umax = 1000000, .off = ING(members),
+	  .help = "fedora: a run on a preloaded store (run --continue) writes the resource "
+		  "/members, whose document references the first N objects (Fedora's \"Many "
+		  "Members\"), read by read_mix's members-get; 0 = none" },
 	{ .key = "binary_threshold", .type = RPB_OPT_SIZE, .dflt = "4096",
 	  .umin = 0, .umax = RPB_OPT_64M, .off = ING(binary_threshold),
 	  .help = "fedora: binaries of at least this many bytes go to the file binary store "
@@ -82,7 +87,8 @@ const struct rpb_optdef ingest_options[] = {
 	  .help = "fedora: reads measured after the creates, name:N (N after every create) or "
 		  "name:N/P (N after every Pth), comma-separated: list (a container's whole child "
 		  "list), list-paged (its first list_page children), fileget (a binary's "
-		  "description and content); empty = none" },
+		  "description and content), members-get (the /members resource and every node it "
+		  "references: members); empty = none" },
 	{ .key = "read_at", .type = RPB_OPT_STRING, .dflt = "parent",
 	  .umax = INGEST_READ_AT_MAX, .off = ING(read_at),
 	  .help = "fedora: the container list and list-paged read, on the path of the node the "
@@ -137,6 +143,12 @@ int ingest_finish(void *config, const struct rpb_job *job, const char *where, ch
 		snprintf(msg, n, "%s[ingest] collection = %s and child_block = %" PRIu64 " are two "
 			 "ways to split a child list; set child_block = 0 or collection = flat",
 			 where, ingest_collection_names[o->collection], o->child_block);
+		return -1;
+	}
+	if (o->members && o->model != INGEST_FEDORA) {
+		snprintf(msg, n, "%s[ingest] members = %" PRIu64 " is for model = fedora (a resource "
+			 "referencing repository objects); remove it or set model = fedora", where,
+			 o->members);
 		return -1;
 	}
 	if (o->start_at && o->model != INGEST_FEDORA) {
