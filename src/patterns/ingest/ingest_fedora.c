@@ -1285,9 +1285,10 @@ static enum rpb_status remove_child(struct fed_ctx *c, const char *path, size_t 
 			return rpb_err_set(c->err, RPB_IO, 0, NULL, "OpenSSL could not compute a SHA-1");
 		size_t bl = fed_bucket_key(bkey, c->tag, path, len, id);
 		st = fed_read(c, RPB_T_MEMBERS, bkey, bl, &fw->doc_in);
-		if (st == RPB_NOT_FOUND)
-			st = RPB_OK; /* no bucket: not a child (below) */
-		else if (!st)
+		if (st == RPB_NOT_FOUND) {
+			fw->doc_in.len = 0; /* no bucket: not a child (below) */
+			st = RPB_OK;
+		} else if (!st)
 			st = rpb_buf_reserve(&fw->block, fw->doc_in.len + 1, c->err);
 		fw->block.len = 0;
 		if (!st && fw->doc_in.len)
