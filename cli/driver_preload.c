@@ -95,7 +95,7 @@ int rpb_continue_read(const char *dir, const struct rpb_backend *b, char *tag,
 		      const char *sets[RPB_CONTINUE_SETS], size_t *nsets, uint64_t *seed,
 		      uint64_t *threads, uint64_t *before, char *msg, size_t n)
 {
-	static char start[96], bindir[1200];
+	static char start[96], bindir[1200], content[96];
 	char shown[RPB_SHOWN_SIZE], why[1024];
 	struct rpb_result_file rf;
 	*nsets = 0;
@@ -112,6 +112,7 @@ int rpb_continue_read(const char *dir, const struct rpb_backend *b, char *tag,
 	const json_t *prior = json_object_get(json_object_get(pat, "continues"), "objects_before");
 	const json_t *fed = json_object_get(pat, "fedora");
 	const char *bd = json_string_value(json_object_get(fed, "binary_dir"));
+	const char *pc = json_string_value(json_object_get(fed, "preload_content"));
 	uint64_t acked = 0;
 	bool clean = !rf.ledger.interrupted;
 	for (unsigned t = 0; t < rf.ledger.nworkers; t++) {
@@ -138,6 +139,12 @@ int rpb_continue_read(const char *dir, const struct rpb_backend *b, char *tag,
 		if ((b->flags & RPB_BF_SERVER) && bd && *bd) {
 			snprintf(bindir, sizeof bindir, "%s.binary_dir=%s", rf.job.pattern->name, bd);
 			sets[(*nsets)++] = bindir;
+		}
+		/* Files without content stay so: the run that goes on accepts them. */
+		if (pc && !strcmp(pc, "sparse")) {
+			snprintf(content, sizeof content, "%s.preload_content=sparse",
+				 rf.job.pattern->name);
+			sets[(*nsets)++] = content;
 		}
 		*seed = rf.job.run.seed;
 		*threads = rf.job.run.threads;

@@ -30,10 +30,11 @@ int rpb_preload_sync(const char *dir, char *msg, size_t n);
  * after the preload in DIR, or after a run or preload that continued one,
  * read from its result.json: its run tag (tag, 16 bytes), its objects
  * (*before: those the run continued, plus its own), and the --set
- * assignments the run adds after the command line's (start_at, and for a
- * server's store the preload's binary_dir), in sets[0..*nsets-1] (static
+ * assignments the run adds after the command line's (start_at, for a
+ * server's store the preload's binary_dir, and preload_content = sparse
+ * when the preload elided its files' content), in sets[0..*nsets-1] (static
  * storage). */
-#define RPB_CONTINUE_SETS 2
+#define RPB_CONTINUE_SETS 3
 int rpb_continue_read(const char *dir, const struct rpb_backend *b, char *tag,
 		      const char *sets[RPB_CONTINUE_SETS], size_t *nsets, uint64_t *seed,
 		      uint64_t *threads, uint64_t *before, char *msg, size_t n);

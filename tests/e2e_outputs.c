@@ -95,6 +95,15 @@ Test(e2e_outputs, manifest_machine_build_and_mount, .fini = e2e_cleanup)
 	cr_assert(*e2e_jstr(r, "manifest.store.mount.options"));
 	cr_assert_null(json_object_get(json_object_get(r, "manifest"), "server"),
 		       "SQLite has no server");
+	/* The resident set's parts: each sampled peak within the process's
+	 * peak, the heap's never zero. */
+	json_int_t peak = e2e_jint(r, "totals.peak_rss_bytes");
+	json_int_t anon = e2e_jint(r, "totals.peak_rss_anon_bytes");
+	json_int_t file = e2e_jint(r, "totals.peak_rss_file_bytes");
+	cr_assert(anon > 0 && anon <= peak, "RssAnon peak %lld, peak RSS %lld", (long long)anon,
+		  (long long)peak);
+	cr_assert(file >= 0 && file <= peak, "RssFile peak %lld, peak RSS %lld", (long long)file,
+		  (long long)peak);
 	json_decref(r);
 	e2e_env_fini(&e);
 }

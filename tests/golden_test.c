@@ -30,7 +30,8 @@
 /* Values that differ between two runs of the same seed. */
 static const char *const masked_keys[] = {
 	"start", "end", "run_tag", "command", "clock_source", "dir", "out", "workload", "fs_type", "fs_free_bytes",
-	"fs_total_bytes", "cores", "memory_bytes", "peak_rss_bytes", "store_bytes", "status",
+	"fs_total_bytes", "cores", "memory_bytes", "peak_rss_bytes", "peak_rss_anon_bytes",
+	"peak_rss_file_bytes", "store_bytes", "status",
 	"summary", "backend_version", "test_id", "prefix", "workspace", "message",
 	/* the machine, the build and the store's mount */
 	"cpu_model", "kernel", "point", "source", "options", "super_options", "commit", "compiler",

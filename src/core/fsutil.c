@@ -90,8 +90,26 @@ uint64_t rpb_file_usage(const char *path)
 	return (uint64_t)sb.st_blocks * 512u;
 }
 
-/* max_depth 0: the files of dir only; more: its subdirectories too. */
-static int usage_walk(const char *dir, uint64_t *bytes, int depth, int max_depth)
+/* A file's bytes on disk; with holes (elided: not NULL), as written: its
+ * size rounded up to the file system's block, the difference from what it
+ * holds added to *elided. */
+static uint64_t file_bytes(const struct stat *sb, uint64_t *elided)
+{
+	uint64_t held = (uint64_t)sb->st_blocks * 512u;
+	if (!elided || !S_ISREG(sb->st_mode) || sb->st_blksize <= 0)
+		return held;
+	uint64_t blk = (uint64_t)sb->st_blksize, size = (uint64_t)sb->st_size;
+	uint64_t written = (size + blk - 1) / blk * blk;
+	if (written <= held)
+		return held;
+	*elided += written - held;
+	return written;
+}
+
+/* max_depth 0: the files of dir only; more: its subdirectories too.
+ * elided: see file_bytes. */
+static int usage_walk(const char *dir, uint64_t *bytes, uint64_t *elided, int depth,
+		      int max_depth)
 {
 	DIR *d = opendir(dir);
 	if (!d)
@@ -113,11 +131,11 @@ static int usage_walk(const char *dir, uint64_t *bytes, int depth, int max_depth
 			if (depth >= max_depth)
 				continue;
 			*bytes += (uint64_t)sb.st_blocks * 512u;
-			if (usage_walk(path, bytes, depth + 1, max_depth) != 0)
+			if (usage_walk(path, bytes, elided, depth + 1, max_depth) != 0)
 				rc = -1;
 			continue;
 		}
-		*bytes += (uint64_t)sb.st_blocks * 512u;
+		*bytes += file_bytes(&sb, elided);
 	}
 	closedir(d);
 	return rc;
@@ -126,16 +144,26 @@ static int usage_walk(const char *dir, uint64_t *bytes, int depth, int max_depth
 enum rpb_status rpb_dir_usage(const char *dir, uint64_t *bytes, struct rpb_err *err)
 {
 	*bytes = 0;
-	if (usage_walk(dir, bytes, 0, 16) != 0)
+	if (usage_walk(dir, bytes, NULL, 0, 16) != 0)
 		return rpb_err_set(err, rpb_errno_class(errno), errno, NULL,
 				   "cannot measure store directory %s: %s", dir, strerror(errno));
+	return RPB_OK;
+}
+
+enum rpb_status rpb_dir_usage_written(const char *dir, uint64_t *bytes, uint64_t *elided,
+				      struct rpb_err *err)
+{
+	*bytes = *elided = 0;
+	if (usage_walk(dir, bytes, elided, 0, 16) != 0)
+		return rpb_err_set(err, rpb_errno_class(errno), errno, NULL,
+				   "cannot measure directory %s: %s", dir, strerror(errno));
 	return RPB_OK;
 }
 
 enum rpb_status rpb_dir_files_usage(const char *dir, uint64_t *bytes, struct rpb_err *err)
 {
 	*bytes = 0;
-	if (usage_walk(dir, bytes, 0, 0) != 0)
+	if (usage_walk(dir, bytes, NULL, 0, 0) != 0)
 		return rpb_err_set(err, rpb_errno_class(errno), errno, NULL,
 				   "cannot measure store directory %s: %s", dir, strerror(errno));
 	return RPB_OK;

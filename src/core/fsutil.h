@@ -14,6 +14,12 @@ enum rpb_status rpb_dir_prepare(const char *dir, bool create, struct rpb_err *er
 /* Bytes allocated on disk (st_blocks) by everything under dir. */
 enum rpb_status rpb_dir_usage(const char *dir, uint64_t *bytes, struct rpb_err *err);
 
+/* The same, but a file with holes (the Fedora model's preload_content =
+ * sparse) counts as written: its size rounded up to the block; *elided is
+ * what that adds to the blocks the files hold. */
+enum rpb_status rpb_dir_usage_written(const char *dir, uint64_t *bytes, uint64_t *elided,
+				      struct rpb_err *err);
+
 /* The same for the files directly in dir, not its subdirectories: a
  * library's own files, beside what a pattern keeps in a subdirectory. */
 enum rpb_status rpb_dir_files_usage(const char *dir, uint64_t *bytes, struct rpb_err *err);

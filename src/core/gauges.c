@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gauges.h"
+#include "hostinfo.h"
 #include "runner.h"
 
 void rpb_gauges_init(struct rpb_gauge_stats *s)
@@ -54,6 +55,7 @@ void rpb_gauges_fail(struct rpb_gauge_stats *s, const struct rpb_err *err)
 
 void rpb_gauges_sample(struct rpb_runner *rn)
 {
+	rpb_rss_sample(&rn->rss_peak);
 	if (!rn->backend->gauges)
 		return;
 	struct rpb_gauge out[RPB_GAUGES_MAX];

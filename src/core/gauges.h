@@ -39,7 +39,8 @@ void rpb_gauges_add(struct rpb_gauge_stats *s, const struct rpb_gauge *in, size_
 /* Counts one failed reading; the first failure's error is kept. */
 void rpb_gauges_fail(struct rpb_gauge_stats *s, const struct rpb_err *err);
 /* Takes one reading of rn's store into rn->gauges when the backend has the
- * hook; does nothing otherwise. Main thread only, never a worker. */
+ * hook, and of the process's resident memory into rn->rss_peak. Main
+ * thread only, never a worker. */
 void rpb_gauges_sample(struct rpb_runner *rn);
 
 /* The last reading of the gauge called name; false when it has none. */

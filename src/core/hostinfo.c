@@ -40,6 +40,24 @@ uint64_t rpb_rss_bytes(void)
 	return (uint64_t)resident * (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
+void rpb_rss_sample(struct rpb_rss_peak *p)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	if (!f)
+		return;
+	char line[256];
+	unsigned long long kb;
+	while (fgets(line, sizeof line, f)) {
+		if (sscanf(line, "RssAnon: %llu kB", &kb) == 1) {
+			p->seen = true;
+			if (kb * 1024u > p->anon)
+				p->anon = kb * 1024u;
+		} else if (sscanf(line, "RssFile: %llu kB", &kb) == 1 && kb * 1024u > p->file)
+			p->file = kb * 1024u;
+	}
+	fclose(f);
+}
+
 uint64_t rpb_peak_rss_bytes(void)
 {
 	struct rusage ru;

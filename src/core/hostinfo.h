@@ -11,6 +11,15 @@ uint64_t rpb_host_memory(void);
 /* Current and peak resident set size of this process, in bytes. */
 uint64_t rpb_rss_bytes(void);
 uint64_t rpb_peak_rss_bytes(void);
+/* Peaks of the resident set's parts (/proc/self/status): RssAnon, the
+ * heap and stacks (rpbench's and the library's own memory), and RssFile,
+ * mapped files' pages (a library's mmapped table files: page cache the
+ * kernel can drop), as often as rpb_rss_sample is called. */
+struct rpb_rss_peak {
+	uint64_t anon, file;
+	bool seen; /* some reading succeeded */
+};
+void rpb_rss_sample(struct rpb_rss_peak *p);
 /* The file-system type name ("ext4", "tmpfs", ...) and free bytes of the file
  * system holding path; "unknown"/0 when it cannot be read. */
 void rpb_fs_info(const char *path, char *type, size_t n, uint64_t *free_bytes,

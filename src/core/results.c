@@ -728,6 +728,13 @@ int rpb_results_write(struct rpb_runner *rn, const struct rpb_store_where *where
 		(json_int_t)total_acked(rn), "acked_bytes", (json_int_t)acked_bytes(rn, rn->nworkers), "bytes",
 		(json_int_t)bytes, "throughput_per_s", secs > 0 ? (double)all->count / secs : 0.0,
 		"peak_rss_bytes", (json_int_t)rpb_peak_rss_bytes());
+	if (rn->rss_peak.seen) {
+		/* Sampled with the gauges: a peak between readings can be missed. */
+		json_object_set_new(totals, "peak_rss_anon_bytes",
+				    json_integer((json_int_t)rn->rss_peak.anon));
+		json_object_set_new(totals, "peak_rss_file_bytes",
+				    json_integer((json_int_t)rn->rss_peak.file));
+	}
 	if (have_usage)
 		json_object_set_new(totals, "store_bytes", json_integer((json_int_t)store_bytes));
 	/* A server's WAL is not in its tables' sizes (an embedded store's log

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "gauges.h"
+#include "hostinfo.h"
 #include "hist.h"
 #include "pattern.h"
 #include "store.h"
@@ -190,6 +191,7 @@ struct rpb_runner {
 	bool stop_reaped;              /* the stopping error came from the reaper */
 	bool stop_by_peer;             /* another rank's stop ended this one (dist.h) */
 	struct rpb_gauge_stats gauges; /* the backend's gauges (main thread only) */
+	struct rpb_rss_peak rss_peak;  /* with each gauge reading (main thread only) */
 	enum rpb_latency latency;      /* [run] latency resolved (never auto), by rpb_run */
 };
 

@@ -571,7 +571,7 @@ static void ingest_report_json(struct rpb_runner *rn, json_t *obj)
 static uint64_t ingest_extra_bytes(struct rpb_runner *rn)
 {
 	const struct ingest_shared *sh = rn->pattern_state;
-	return sh && sh->fed ? fed_binary_bytes(sh->fed) : 0;
+	return sh && sh->fed ? fed_binary_bytes(sh->fed, NULL) : 0;
 }
 
 /* Verify of either model. */

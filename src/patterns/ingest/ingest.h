@@ -52,6 +52,8 @@ enum ingest_digest { INGEST_SHA1 = 0, INGEST_NO_DIGEST };
  * (NodeTypes.getBucketIdLengthForUnorderedCollection), 0 = a flat list. */
 enum ingest_collection { INGEST_COLL_FLAT = 0, INGEST_COLL_TINY, INGEST_COLL_SMALL,
 			 INGEST_COLL_LARGE, INGEST_COLL_HUGE };
+/* preload_content: what the verb preload writes into a binary file. */
+enum ingest_preload_content { INGEST_CONTENT_WRITE = 0, INGEST_CONTENT_SPARSE };
 #define INGEST_BINARY_DIR_MAX 1024
 struct rpb_ingest_opts {
 	uint64_t size_min;     /* bytes, inclusive */
@@ -75,6 +77,9 @@ struct rpb_ingest_opts {
 	char read_mix[INGEST_READ_MIX_MAX + 1]; /* "list:1,fileget:10"; empty: none */
 	char read_at[INGEST_READ_AT_MAX + 1];   /* root, level:K, parent */
 	uint64_t list_page;    /* list-paged's page: the first list_page children */
+	/* sparse: the verb preload makes each binary file a hole of its size;
+	 * runs and verify of the store accept such files (counted apart). */
+	enum ingest_preload_content preload_content;
 	/* Resolved by finish from read_mix and read_at. */
 	struct ingest_read_rate reads[INGEST_NREADS];
 	uint64_t read_level;   /* the listed container: level read_level of the new node's path */

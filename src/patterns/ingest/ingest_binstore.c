@@ -40,6 +40,7 @@ enum rpb_status fed_binstore_open(struct fed_binstore *bs, const struct rpb_inge
 {
 	memset(bs, 0, sizeof *bs);
 	bs->sync = sync;
+	bs->sparse = o->preload_batch && o->preload_content == INGEST_CONTENT_SPARSE;
 	int n;
 	if (o->binary_dir[0])
 		n = snprintf(bs->dir, sizeof bs->dir, "%s", o->binary_dir);
@@ -154,15 +155,16 @@ static enum rpb_status make_levels(const char *root, const char *sha1, bool sync
 }
 
 /* Writes n bytes to a new file at path (O_EXCL), synced when sync; 0 or
- * the errno, the file removed again on failure. */
-static int write_new(const char *path, const void *p, size_t n, bool sync)
+ * the errno, the file removed again on failure. sparse: a file of n bytes
+ * with no blocks, its content elided (preload_content = sparse). */
+static int write_new(const char *path, const void *p, size_t n, bool sync, bool sparse)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return errno;
 	const unsigned char *q = p;
-	size_t left = n;
-	int e = 0;
+	size_t left = sparse ? 0 : n;
+	int e = sparse && ftruncate(fd, (off_t)n) != 0 ? errno : 0;
 	while (left && !e) {
 		ssize_t w = write(fd, q, left);
 		if (w < 0 && errno == EINTR)
@@ -205,7 +207,7 @@ enum rpb_status fed_binstore_put(const struct fed_binstore *bs, const char *sha1
 	if (st)
 		return st;
 	tmp_name(tmp, sizeof tmp, path);
-	int e = write_new(tmp, p, n, bs->sync);
+	int e = write_new(tmp, p, n, bs->sync, bs->sparse);
 	if (e)
 		return io_fail(err, e, "writing", tmp);
 	if (before_rename)
@@ -240,7 +242,7 @@ enum rpb_status fed_binstore_spool(const struct fed_binstore *bs, const void *p,
 	size_t dl = strlen(dir);
 	snprintf(dir + dl, sizeof dir - dl, "/" SPOOL_BASE);
 	tmp_name(tmp, sizeof tmp, dir);
-	int e = write_new(tmp, p, n, false);
+	int e = write_new(tmp, p, n, false, false);
 	if (e)
 		return io_fail(err, e, "writing", tmp);
 	/* A small body is read back from its file (ModeShape's IoUtil.readBytes). */
@@ -274,7 +276,7 @@ enum rpb_status fed_binstore_trash_mark(const struct fed_binstore *bs, const cha
 	if (st)
 		return st;
 	snprintf(path, sizeof path, "%s/%s", d3, sha1);
-	int e = write_new(path, "", 0, false);
+	int e = write_new(path, "", 0, false, false);
 	return e && e != EEXIST ? io_fail(err, e, "marking in the trash", path) : RPB_OK;
 }
 
@@ -313,6 +315,15 @@ enum rpb_status fed_binstore_get(const struct fed_binstore *bs, const char *sha1
 	close(fd);
 	out->len = st ? 0 : got;
 	return st;
+}
+
+bool fed_binstore_elided(const struct fed_binstore *bs, const char *sha1, uint64_t size)
+{
+	char path[4200];
+	fed_binstore_path(bs, sha1, path, sizeof path);
+	struct stat sb;
+	return size > 0 && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	       (uint64_t)sb.st_size == size && sb.st_blocks == 0;
 }
 
 void fed_binstore_remove(const struct fed_binstore *bs, const char *sha1)

@@ -332,12 +332,16 @@ void fed_fini(struct fed_shared *sh)
 	free(sh);
 }
 
-uint64_t fed_binary_bytes(const struct fed_shared *sh)
+uint64_t fed_binary_bytes(const struct fed_shared *sh, uint64_t *elided)
 {
-	uint64_t bytes = 0;
+	uint64_t bytes = 0, holes = 0;
 	struct rpb_err err;
-	if (!sh || !sh->bs.dir[0] || rpb_dir_usage(sh->bs.dir, &bytes, &err) != RPB_OK)
+	if (elided)
+		*elided = 0;
+	if (!sh || !sh->bs.dir[0] || rpb_dir_usage_written(sh->bs.dir, &bytes, &holes, &err) != RPB_OK)
 		return 0;
+	if (elided)
+		*elided = holes;
 	return bytes;
 }
 
@@ -1784,15 +1788,19 @@ void fed_report_json(const struct rpb_runner *rn, const struct fed_shared *sh, j
 					       "children_below", (json_int_t)(UINT64_C(1) << k),
 					       "rewrites", (json_int_t)count[k], "mean_bytes",
 					       (double)bytes[k] / (double)count[k]));
+	uint64_t elided = 0;
+	uint64_t binary_bytes = fed_binary_bytes(sh, &elided);
 	json_object_set_new(
 		obj, "fedora",
-		json_pack("{s:I, s:I, s:I, s:s, s:I, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:o}",
+		json_pack("{s:I, s:I, s:I, s:s, s:I, s:s, s:s, s:I, s:s, s:I, s:I, s:I, s:I, s:I, s:o}",
 			  "pairtree_length", (json_int_t)o->pairtree_length, "pairtree_count",
 			  (json_int_t)o->pairtree_count, "child_block", (json_int_t)o->child_block,
 			  "collection", ingest_collection_names[o->collection],
 			  "binary_threshold", (json_int_t)o->binary_threshold, "digest",
 			  o->digest == INGEST_SHA1 ? "sha1" : "none", "binary_dir", sh->bs.dir,
-			  "binary_bytes", (json_int_t)fed_binary_bytes(sh),
+			  "binary_bytes", (json_int_t)binary_bytes, "preload_content",
+			  o->preload_content == INGEST_CONTENT_SPARSE ? "sparse" : "write",
+			  "binary_elided_bytes", (json_int_t)elided,
 			  "branches_created", (json_int_t)branches, "files_written", (json_int_t)files,
 			  "files_shared", (json_int_t)deduped, "inline", (json_int_t)inlined,
 			  "parent_rewrites", sig));

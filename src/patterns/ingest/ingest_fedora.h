@@ -175,6 +175,7 @@ struct fed_binstore {
 	bool sync;
 	bool was_open; /* the marker of a run that did not close it was there */
 	bool marked;   /* this open made the marker */
+	bool sparse;   /* the verb preload's preload_content = sparse: files are holes */
 };
 /* dir: binary_dir, or the default: <store dir>/binaries for a store in a
  * directory, <results dir>/binaries for a server's. With create (a run):
@@ -218,6 +219,9 @@ enum rpb_status fed_binstore_get(const struct fed_binstore *bs, const char *sha1
 				 struct rpb_buf *out, struct rpb_err *err);
 /* Removes the file named sha1 (a create that failed, a deleted probe). */
 void fed_binstore_remove(const struct fed_binstore *bs, const char *sha1);
+/* Whether the file of sha1 is one a sparse preload made: size bytes, no
+ * block allocated (preload_content = sparse). */
+bool fed_binstore_elided(const struct fed_binstore *bs, const char *sha1, uint64_t size);
 /* Calls fn with every file name (a SHA-1) in the store, and with names
  * that are not one (leftover temporary files) too; returns the count. */
 uint64_t fed_binstore_each(const struct fed_binstore *bs, fed_name_fn fn, void *ctx);

@@ -20,8 +20,10 @@ struct fed_worker;
 enum rpb_status fed_prepare(struct rpb_runner *rn, struct fed_shared **out, struct rpb_err *err);
 void fed_fini(struct fed_shared *sh);
 /* Bytes of the binary store on disk (backends count only their own files,
- * so these come on top wherever binary_dir is). */
-uint64_t fed_binary_bytes(const struct fed_shared *sh);
+ * so these come on top wherever binary_dir is), a file a sparse preload
+ * made counted as written: its size, block-rounded; *elided (when not
+ * NULL) is what those files would hold and do not. */
+uint64_t fed_binary_bytes(const struct fed_shared *sh, uint64_t *elided);
 
 enum rpb_status fed_worker_init(struct fed_worker **out, size_t content_cap, struct rpb_err *err);
 void fed_worker_fini(struct fed_worker *fw);
