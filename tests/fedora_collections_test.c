@@ -237,7 +237,6 @@ static void t_costs(const char *backend)
 		cr_assert_eq(d.children, C_LARGE + 1);
 		rpb_buf_free(&m.root);
 	}
-	/* tiny and small: 16 and 256 buckets, the growth a fraction of flat's. */
 }
 
 /* The real programs: list and list-paged on a bucketed flat container,
