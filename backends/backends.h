@@ -14,5 +14,10 @@ extern const struct rpb_backend *const rpb_backends[];
 extern const char *const rpb_backend_names[];
 /* Finds a built-in backend by name; NULL when not built in. */
 const struct rpb_backend *rpb_backend_find(const char *name);
+/* A built-in server backend's throwaway-server script, a path under
+ * share/rpbench ("scripts/pg-throwaway"): `start [--durable] DIR` prints its
+ * DSN, `stop DIR` removes it, `run DIR -- CMD` runs CMD with
+ * RPB_TEST_<NAME>_DSN set. NULL for any other name. */
+const char *rpb_backend_server_script(const char *name);
 
 #endif

@@ -25,6 +25,7 @@
 #include "paths.h"
 #include "report.h"
 #include "scale.h"
+#include "servers_plan.h"
 #include "shown.h"
 #include "sweep.h"
 #include "workload.h"
@@ -60,12 +61,14 @@ struct cli {
 	char profile_list[256], sync_list[256];
 	const char *profiles_text, *syncs_text;
 	unsigned repeat;
-	const char *out, *dsn, *repeat_text;
+	const char *out, *repeat_text;
+	const char *dsns[MAX_BACKENDS]; /* --dsn DSN or NAME=DSN, as given */
+	size_t ndsns;
 	const char *help_for; /* --help after a command: that command's help */
 	const char *backend, *ranks; /* sweep: --backend B, --ranks LIST */
 	const unsigned *threads;     /* sweep: the thread counts, each checked as a run */
 	size_t nthreads;
-	bool start_pg, results, quiet;
+	bool start_pg, start_servers, results, quiet; /* --start-postgres, --start-servers */
 	bool verify, clean_stores; /* compare --verify, --clean-stores */
 	/* compare --baseline DIR [--max-regress LIST] [--summary F] [--junit F] */
 	const char *baseline, *max_regress, *summary, *junit;
@@ -75,8 +78,8 @@ struct cli {
 
 static const char *const usage_compare[] = {
 	"rpbench compare WORKLOAD -b B1,B2,... [--profiles P1,P2] [--syncs S1,S2]",
-	"                [-r N] [-s KEY=VALUE]... [-o DIR] [--dsn DSN | --start-postgres] [-q]",
-	"                [--verify] [--clean-stores]",
+	"                [-r N] [-s KEY=VALUE]... [-o DIR] [--dsn [NAME=]DSN]...",
+	"                [--start-servers] [-q] [--verify] [--clean-stores]",
 	"rpbench compare --results RESULT_DIR RESULT_DIR... [-o DIR] [-q]",
 	"rpbench compare ... --baseline DIR [--max-regress KEY=PCT,...] [--summary FILE.md]",
 	"                [--junit FILE.xml]",
@@ -85,17 +88,20 @@ static const char *const usage_compare[] = {
 static const char *const usage_report[] = {"rpbench report RESULT_DIR... [-o DIR] [-q]", NULL};
 static const char *const usage_sweep[] = {
 	"rpbench sweep WORKLOAD --backend B -s threads=1,2,4,8 [--ranks 1,2,4] [-r N]",
-	"              [-s KEY=VALUE]... [-o DIR] [--dsn DSN | --start-postgres] [-q]",
+	"              [-s KEY=VALUE]... [-o DIR] [--dsn [NAME=]DSN]... [--start-servers]",
+	"              [-q]",
 	NULL,
 };
 static const char *const usage_scale[] = {
 	"rpbench scale WORKLOAD -b B1,B2,... --objects 1e3,1e4,... [--window OPS]",
-	"              [-s KEY=VALUE]... [-o DIR] [--dsn DSN | --start-postgres] [-q]",
+	"              [-s KEY=VALUE]... [-o DIR] [--dsn [NAME=]DSN]... [--start-servers]",
+	"              [-q]",
 	NULL,
 };
 static const char *const usage_all[] = {
 	"rpbench compare WORKLOAD -b B1,B2,... [--profiles P1,P2] [--syncs S1,S2]",
-	"                [-r N] [-s KEY=VALUE]... [-o DIR] [--dsn DSN | --start-postgres] [-q]",
+	"                [-r N] [-s KEY=VALUE]... [-o DIR] [--dsn [NAME=]DSN]...",
+	"                [--start-servers] [-q]",
 	"rpbench compare --results RESULT_DIR RESULT_DIR... [-o DIR] [-q]",
 	"rpbench report RESULT_DIR... [-o DIR] [-q]",
 	"rpbench sweep WORKLOAD --backend B -s threads=1,2,4,8 [--ranks 1,2,4] [-r N] ...",
@@ -138,7 +144,7 @@ static void help_examples(struct rpb_help *h, const char *command)
 	rpb_help_section(h, "Examples");
 	if (!command || !strcmp(command, "compare"))
 		rpb_help_verbatim(h, "  rpbench compare ci-ingest -b leveldb,sqlite --out cmp\n"
-				  "  rpbench compare ci-ingest -b sqlite,postgres --start-postgres --verify "
+				  "  rpbench compare ci-ingest -b sqlite,postgres --start-servers --verify "
 				  "--out cmp2\n"
 				  "  rpbench compare ci-ingest -b sqlite --syncs none,commit -r 3 --out cmp3\n"
 				  "  rpbench compare --results cmp/runs/leveldb cmp/runs/sqlite --out cmp4\n");
@@ -151,6 +157,18 @@ static void help_examples(struct rpb_help *h, const char *command)
 				  "--out sc\n");
 }
 
+/* --dsn and --start-servers, alike for compare, sweep and scale. */
+static void help_server_options(struct rpb_help *h, const char *how)
+{
+	rpb_help_item(h, "--dsn [NAME=]DSN", "the server of the server backend NAME (repeatable, "
+		      "one per server backend); a bare DSN serves the one server backend listed");
+	char text[512];
+	snprintf(text, sizeof text, "start a throwaway server for every server backend listed "
+		 "without a --dsn, %s", how);
+	rpb_help_item(h, "--start-servers", text);
+	rpb_help_item(h, "--start-postgres", "the same for the postgres backend alone");
+}
+
 static void help_scale_options(struct rpb_help *h)
 {
 	rpb_help_item(h, "-b, --backends LIST", "backends to grow a store on, comma-separated");
@@ -160,8 +178,7 @@ static void help_scale_options(struct rpb_help *h)
 		      "run.threads (default 500); each size must exceed the one before by more");
 	rpb_help_item(h, "-s, --set KEY=VALUE", "a workload option for every run");
 	rpb_help_item(h, "-o, --out DIR", "output directory (default: results/scale-<YYYYmmddTHHMMSSZ>)");
-	rpb_help_item(h, "--dsn DSN", "the PostgreSQL server for the postgres backend");
-	rpb_help_item(h, "--start-postgres", "start a throwaway PostgreSQL server, as compare does");
+	help_server_options(h, "as compare does");
 	rpb_help_item(h, "-q, --quiet", "print nothing but errors");
 }
 
@@ -192,12 +209,11 @@ static void help_compare_options(struct rpb_help *h)
 	rpb_help_item(h, "-o, --out DIR", "output directory, new or empty (default: "
 		      "results/compare-<pattern>-<YYYYmmddTHHMMSSZ>; with --results: no files unless "
 		      "given)");
-	rpb_help_item(h, "--dsn DSN", "the PostgreSQL server for the postgres backend");
-	rpb_help_item(h, "--start-postgres", "start a throwaway PostgreSQL server for the postgres "
-		      "runs (share/rpbench/scripts/pg-throwaway, or RPB_PG_THROWAWAY; always stopped "
-		      "and removed at the end)");
+	help_server_options(h, "each by its backend's script in share/rpbench/scripts (postgres: "
+			    "pg-throwaway), or by the program the variable of the script's name names "
+			    "(RPB_PG_THROWAWAY); always stopped and removed at the end, also on error or signal");
 	rpb_help_item(h, "--verify", "after the runs, run rpbench-<backend> verify on every run's "
-		      "store (before a --start-postgres server is removed); its line per run in the "
+		      "store (before a --start-servers server is removed); its line per run in the "
 		      "output, compare.md and compare.json; exit 7 when one fails");
 	rpb_help_item(h, "--clean-stores", "remove each run's store (DIR/stores/<name>, only those "
 		      "carrying rpbench's mark) once the compare is written; without it the stores' "
@@ -251,9 +267,7 @@ static void help_sweep_options(struct rpb_help *h)
 		      "means (default 1)");
 	rpb_help_item(h, "-o, --out DIR", "output directory (default: "
 		      "results/sweep-<backend>-<YYYYmmddTHHMMSSZ>)");
-	rpb_help_item(h, "--dsn DSN", "the PostgreSQL server for the postgres backend");
-	rpb_help_item(h, "--start-postgres", "start a throwaway PostgreSQL server for the sweep, "
-		      "as compare does");
+	help_server_options(h, "as compare does");
 	rpb_help_item(h, "-q, --quiet", "print nothing but errors");
 }
 
@@ -449,6 +463,7 @@ static const struct option longopts[] = {
 	{"backends", required_argument, NULL, 'b'}, {"repeat", required_argument, NULL, 'r'},
 	{"set", required_argument, NULL, 's'},      {"out", required_argument, NULL, 'o'},
 	{"dsn", required_argument, NULL, 'D'},      {"start-postgres", no_argument, NULL, 'P'},
+	{"start-servers", no_argument, NULL, 'G'},
 	{"results", no_argument, NULL, 'R'},        {"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},           {"version", no_argument, NULL, 'V'},
 	{"help-man", no_argument, NULL, 'M'},       {"backend", required_argument, NULL, 'k'},
@@ -556,7 +571,12 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 			c->syncs_text = optarg;
 			break;
 		case 'o': c->out = optarg; break;
-		case 'D': c->dsn = optarg; break;
+		case 'D':
+			if (c->ndsns == MAX_BACKENDS)
+				return usage_error("too many --dsn options (one per server backend)%s", "");
+			c->dsns[c->ndsns++] = optarg;
+			break;
+		case 'G': c->start_servers = true; break;
 		case 'k': c->backend = optarg; break;
 		case 'N': c->ranks = optarg; break;
 		case 'P': c->start_pg = true; break;
@@ -606,10 +626,10 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 	if (runs && c->npos) {
 		c->pos[0] = rpb_path_workload(workload, sizeof workload, c->pos[0]);
 	}
-	if (!runs && (c->nbackends || c->nsets || c->dsn || c->start_pg || c->repeat != 1 ||
-		      c->nprofiles || c->nsyncs))
+	if (!runs && (c->nbackends || c->nsets || c->ndsns || c->start_pg || c->start_servers ||
+		      c->repeat != 1 || c->nprofiles || c->nsyncs))
 		return usage_error("--backends, --profiles, --syncs, --set, --repeat, --dsn and "
-				   "--start-postgres are for compare WORKLOAD.ini, not %s with result "
+				   "--start-servers are for compare WORKLOAD.ini, not %s with result "
 				   "directories", c->command);
 	if ((c->verify || c->clean_stores) && (sweep || scale || !runs))
 		return usage_error("--verify and --clean-stores are for compare WORKLOAD.ini, which "
@@ -621,6 +641,20 @@ static int parse_cli(struct cli *c, int argc, char **argv)
 	if ((rc = check_baseline_options(c)))
 		return rc;
 	return check_paths(c, runs);
+}
+
+/* --dsn DSN, or --dsn NAME=DSN, the DSN redacted. */
+static void record_dsn(FILE *f, const char *arg)
+{
+	size_t k = rpb_servers_dsn_named(arg);
+	if (!k) {
+		rpb_cmd_dsn(f, "--dsn", arg);
+		return;
+	}
+	char *r = rpb_dsn_redacted(arg + k + 1), named[2048];
+	snprintf(named, sizeof named, "%.*s=%s", (int)k, arg, r ? r : "***");
+	free(r);
+	rpb_cmd_opt(f, "--dsn", named);
 }
 
 /* The command line as compare.json and compare.md record it: rebuilt from
@@ -652,8 +686,10 @@ static char *recorded_command(const struct cli *c, const char *argv0)
 		rpb_cmd_set(f, "--set", c->sets[i]);
 	if (c->out)
 		rpb_cmd_opt(f, "--out", c->out);
-	if (c->dsn)
-		rpb_cmd_dsn(f, "--dsn", c->dsn);
+	for (size_t i = 0; i < c->ndsns; i++)
+		record_dsn(f, c->dsns[i]);
+	if (c->start_servers)
+		rpb_cmd_word(f, "--start-servers");
 	if (c->start_pg)
 		rpb_cmd_word(f, "--start-postgres");
 	if (c->quiet)
@@ -834,7 +870,8 @@ static int cmd_compare_results(const struct cli *cl, const char *command)
  * alike: a bad workload or --set (judged whole for every run: each profile,
  * sync and thread count), a missing binary, postgres without a server.
  * bindir gets the binaries' directory. */
-static int check_runs(const struct cli *cl, struct rpb_job *job, char *bindir, size_t bn)
+static int check_runs(const struct cli *cl, struct rpb_job *job, char *bindir, size_t bn,
+		      struct rpb_servers *sv)
 {
 	char msg[8192];
 	rpb_job_defaults(job); /* first: every return leaves a job to free */
@@ -848,13 +885,14 @@ static int check_runs(const struct cli *cl, struct rpb_job *job, char *bindir, s
 	}
 	if (!cl->nbackends)
 		return usage_error("compare needs --backends, e.g. --backends leveldb,sqlite%s", "");
-	if (cl->dsn && cl->start_pg)
-		return usage_error("give --dsn or --start-postgres, not both%s", "");
-	bool pg = false;
-	for (size_t i = 0; i < cl->nbackends; i++)
-		pg |= rpb_exec_is_server(cl->backends[i]);
-	if (pg && !cl->dsn && !cl->start_pg)
-		return usage_error("the postgres backend needs a server: add --dsn DSN or --start-postgres%s", "");
+	memset(sv, 0, sizeof *sv);
+	for (size_t i = 0; i < cl->ndsns; i++)
+		if (rpb_servers_dsn_option(sv, cl->dsns[i], msg, sizeof msg) != 0)
+			return usage_error("%s", msg);
+	/* --start-postgres: the older spelling of --start-servers, for postgres alone. */
+	if (rpb_servers_plan(sv, cl->backends, cl->nbackends, cl->start_servers,
+			     cl->start_pg ? "postgres" : NULL, msg, sizeof msg) != 0)
+		return usage_error("%s", msg);
 	size_t np = cl->nprofiles ? cl->nprofiles : 1, ns = cl->nsyncs ? cl->nsyncs : 1;
 	if (cl->nbackends * np * ns > RPB_CMP_MAX_BACKENDS ||
 	    cl->nbackends * np * ns * cl->repeat > RPB_CMP_MAX_RUNS) {
@@ -920,9 +958,10 @@ bad:
 }
 
 /* compare's plan, once check_runs passed. */
-static int check_plan(const struct cli *cl, struct rpb_cmp_plan *p, struct rpb_job *job)
+static int check_plan(const struct cli *cl, struct rpb_cmp_plan *p, struct rpb_job *job,
+		      struct rpb_servers *sv)
 {
-	int rc = check_runs(cl, job, p->bindir, sizeof p->bindir);
+	int rc = check_runs(cl, job, p->bindir, sizeof p->bindir, sv);
 	if (rc)
 		return rc;
 	p->workload = cl->pos[0];
@@ -936,42 +975,29 @@ static int check_plan(const struct cli *cl, struct rpb_cmp_plan *p, struct rpb_j
 	p->nsyncs = cl->nsyncs;
 	p->repeat = cl->repeat;
 	p->quiet = cl->quiet;
-	p->dsn = cl->dsn;
+	p->servers = sv;
 	p->load_first = job->pattern->loads_first;
 	return 0;
 }
 
-/* --start-postgres: a throwaway server into pgdir, its DSN into dsn. */
-static int start_server(bool quiet, char *pgdir, size_t pn, char *dsn, size_t dn)
+/* --start-servers: a throwaway server for each server backend sv plans one for. */
+static int start_servers(bool quiet, struct rpb_servers *sv)
 {
 	char msg[8192];
-	if (!quiet) {
-		printf("== starting a throwaway PostgreSQL server (pg-throwaway)\n");
-		fflush(stdout);
-	}
-	if (rpb_exec_pg_start(pgdir, pn, dsn, dn, msg, sizeof msg) != 0) {
-		fprintf(stderr, "rpbench: %s; --start-postgres needs the postgresql package (scripts/deps.sh), or give --dsn\n", msg);
-		return EXIT_ENV;
-	}
-	return 0;
+	if (rpb_servers_start(sv, quiet, msg, sizeof msg) == 0)
+		return 0;
+	fprintf(stderr, "rpbench: %s\n", msg);
+	return EXIT_ENV;
 }
 
-/* Stops the server start_server started (none when pgdir is ""). */
-static int stop_server(bool quiet, const char *pgdir)
+/* Stops every server start_servers started. */
+static int stop_servers(bool quiet, struct rpb_servers *sv)
 {
 	char msg[8192];
-	if (!pgdir[0])
+	if (rpb_servers_stop(sv, quiet, msg, sizeof msg) == 0)
 		return 0;
-	if (rpb_exec_pg_stop(pgdir, msg, sizeof msg) != 0) {
-		char script[PATH_MAX];
-		if (rpb_path_share(script, sizeof script, "scripts/pg-throwaway") != 0)
-			snprintf(script, sizeof script, "pg-throwaway");
-		fprintf(stderr, "rpbench: %s; stop it with: %s stop %s\n", msg, script, pgdir);
-		return EXIT_ENV;
-	}
-	if (!quiet)
-		printf("== stopped the throwaway PostgreSQL server\n");
-	return 0;
+	fprintf(stderr, "rpbench: %s\n", msg);
+	return EXIT_ENV;
 }
 
 /* 1.1 GiB, 340.0 KiB: binary units, as the runs' text lines. */
@@ -998,7 +1024,7 @@ static int verify_stores(const struct cli *cl, const struct rpb_cmp *c, const st
 		printf("== verifying every run's store\n");
 		fflush(stdout);
 	}
-	if (rpb_cmp_verify_runs(c, p->bindir, p->dsn, v, msg, sizeof msg) == 0)
+	if (rpb_cmp_verify_runs(c, p->bindir, p->servers, v, msg, sizeof msg) == 0)
 		return EXIT_OK;
 	fprintf(stderr, "rpbench: %s\n", msg);
 	return EXIT_ENV;
@@ -1046,8 +1072,9 @@ static int cmd_compare_run(const struct cli *cl, const char *command)
 {
 	struct rpb_cmp_plan p = {0};
 	struct rpb_job job;
-	int rc = check_plan(cl, &p, &job);
-	char out[RPB_CMP_PATH], msg[8192], pgdir[256] = "", dsn[1024] = "";
+	static struct rpb_servers servers;
+	int rc = check_plan(cl, &p, &job, &servers);
+	char out[RPB_CMP_PATH], msg[8192];
 	struct rpb_baseline bl = {0};
 	/* The baseline before any run: readable, of this pattern and these backends. */
 	if (!rc && cl->baseline &&
@@ -1077,15 +1104,9 @@ static int cmd_compare_run(const struct cli *cl, const char *command)
 	}
 	p.out = out;
 	rpb_exec_catch_signals();
-	bool pg = false;
-	for (size_t i = 0; i < cl->nbackends; i++)
-		pg |= rpb_exec_is_server(cl->backends[i]);
-	if (pg && cl->start_pg) {
-		if (start_server(cl->quiet, pgdir, sizeof pgdir, dsn, sizeof dsn) != 0) {
-			rpb_bl_free(&bl);
-			return EXIT_ENV;
-		}
-		p.dsn = dsn;
+	if (start_servers(cl->quiet, &servers) != 0) {
+		rpb_bl_free(&bl);
+		return EXIT_ENV;
 	}
 
 	struct rpb_cmp c;
@@ -1097,7 +1118,7 @@ static int cmd_compare_run(const struct cli *cl, const char *command)
 	verified.n = 0;
 	if (!rc && cl->verify && !rpb_exec_signal())
 		rc = verify_stores(cl, &c, &p, &verified);
-	if (stop_server(cl->quiet, pgdir) != 0)
+	if (stop_servers(cl->quiet, &servers) != 0)
 		rc = rc ? rc : EXIT_ENV;
 	if (!rc && rpb_cmp_check(&c, msg, sizeof msg) != 0) {
 		fprintf(stderr, "rpbench: %s\n", msg);
@@ -1217,7 +1238,8 @@ static int cmd_sweep(const struct cli *cl)
 	v.threads = p.threads;
 	v.nthreads = p.nthreads;
 	struct rpb_job job;
-	int rc = check_runs(&v, &job, p.bindir, sizeof p.bindir);
+	static struct rpb_servers servers;
+	int rc = check_runs(&v, &job, p.bindir, sizeof p.bindir, &servers);
 	rpb_job_free(&job);
 	if (rc)
 		return rc;
@@ -1241,19 +1263,15 @@ static int cmd_sweep(const struct cli *cl)
 	p.nsets = nsets;
 	p.repeat = cl->repeat;
 	p.out = out;
-	p.dsn = cl->dsn;
+	p.servers = &servers;
 	p.quiet = cl->quiet;
-	char pgdir[256] = "", dsn[1024] = "";
 	rpb_exec_catch_signals(); /* a run stopped, its secrets' file removed, then the sweep ends */
-	if (rpb_exec_is_server(cl->backend) && cl->start_pg) {
-		if (start_server(cl->quiet, pgdir, sizeof pgdir, dsn, sizeof dsn) != 0)
-			return EXIT_ENV;
-		p.dsn = dsn;
-	}
+	if (start_servers(cl->quiet, &servers) != 0)
+		return EXIT_ENV;
 	rc = rpb_sweep_run(&p, msg, sizeof msg);
 	if (rc) /* a run that failed: the first, its reason and its log */
 		fprintf(stderr, "rpbench: %s\n", msg);
-	int stopped = stop_server(cl->quiet, pgdir);
+	int stopped = stop_servers(cl->quiet, &servers);
 	return rc < 0 ? EXIT_ENV : rc ? EXIT_INCOMPLETE : stopped;
 }
 
@@ -1312,7 +1330,8 @@ static int cmd_scale(const struct cli *cl)
 	if (cl->npos && !cl->nbackends)
 		return usage_error("scale needs --backends, e.g. --backends leveldb,sqlite%s", "");
 	struct rpb_job job;
-	int rc = check_runs(cl, &job, p.bindir, sizeof p.bindir);
+	static struct rpb_servers servers;
+	int rc = check_runs(cl, &job, p.bindir, sizeof p.bindir, &servers);
 	p.workload = cl->npos ? cl->pos[0] : "";
 	if (!rc)
 		rc = check_scale(&job, &p);
@@ -1330,22 +1349,15 @@ static int cmd_scale(const struct cli *cl)
 	p.backends = cl->backends;
 	p.nbackends = cl->nbackends;
 	p.out = out;
-	p.dsn = cl->dsn;
+	p.servers = &servers;
 	p.quiet = cl->quiet;
-	char pgdir[256] = "", dsn[1024] = "";
 	rpb_exec_catch_signals();
-	bool pg = false;
-	for (size_t i = 0; i < p.nbackends; i++)
-		pg |= rpb_exec_is_server(p.backends[i]);
-	if (pg && cl->start_pg) {
-		if (start_server(cl->quiet, pgdir, sizeof pgdir, dsn, sizeof dsn) != 0)
-			return EXIT_ENV;
-		p.dsn = dsn;
-	}
+	if (start_servers(cl->quiet, &servers) != 0)
+		return EXIT_ENV;
 	rc = rpb_scale_run(&p, msg, sizeof msg);
 	if (rc)
 		fprintf(stderr, "rpbench: %s\n", msg);
-	int stopped = stop_server(cl->quiet, pgdir);
+	int stopped = stop_servers(cl->quiet, &servers);
 	if (rpb_exec_signal())
 		return EXIT_SIGNAL;
 	return rc < 0 ? EXIT_ENV : rc ? EXIT_INCOMPLETE : stopped;
@@ -1353,7 +1365,7 @@ static int cmd_scale(const struct cli *cl)
 
 int main(int argc, char **argv)
 {
-	rpb_exec_backends(rpb_backends);
+	rpb_exec_backends(rpb_backends, rpb_backend_server_script);
 	struct cli cl;
 	int rc = parse_cli(&cl, argc, argv);
 	if (rc)

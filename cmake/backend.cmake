@@ -3,7 +3,8 @@
 #
 #   rpb_add_backend(<name> SOURCES <file>... [DESCRIPTION <text>]
 #                   [FIND_PACKAGE <find_package arguments>...] [LIBS <target>...]
-#                   [TESTS <file>...] [SERVER | STORES_NOTHING] [ALWAYS | OFF])
+#                   [TESTS <file>...] [SERVER SERVER_SCRIPT <path> | STORES_NOTHING]
+#                   [ALWAYS | OFF])
 #
 # makes the switch RPB_WITH_<NAME> (none with ALWAYS: the null backend; OFF
 # by default with OFF: a backend that is not yet ready to ship),
@@ -12,12 +13,20 @@
 # derived from: RPB_BACKENDS_DECLARED (every folder, built or not: the workload
 # sections and compare's names), RPB_BACKENDS (built in, in the order of
 # backends/CMakeLists.txt), RPB_SERVER_BACKENDS (SERVER: it needs a server,
-# --dsn, not --dir), RPB_BACKEND_KINDS ("<name> server|embedded|nothing",
-# for the scripts: build/backends.txt; SERVER and STORES_NOTHING say what the
+# --dsn, not --dir), RPB_BACKEND_KINDS ("<name> server <script>",
+# "<name> embedded" or "<name> nothing", for the scripts: build/backends.txt;
+# SERVER and STORES_NOTHING say what the
 # backend's RPB_BF_SERVER and RPB_BF_STORES_NOTHING flags say, which
 # tests/backend_list_test.c checks) and RPB_BACKEND_INCLUDE_DIRS (the tests see every folder's
 # header) and RPB_BACKEND_TESTS (TESTS: the folder's own test files, compiled
-# into the Criterion suite when the backend is built). The Debian packages it needs are the folder's packages.txt, which
+# into the Criterion suite when the backend is built). A SERVER backend has
+# a throwaway-server script, SERVER_SCRIPT (a path under scripts/, by default
+# scripts/<name>-throwaway; postgres names scripts/pg-throwaway): `start [--durable] DIR` prints a DSN, `stop DIR`
+# removes the server, `run DIR -- CMD` sets RPB_TEST_<NAME>_DSN for CMD
+# (docs/architecture.md). It is linked into build/share/rpbench/scripts,
+# installed beside pg-throwaway (RPB_SERVER_SCRIPTS, cmake/install.cmake),
+# is backends.txt's third column and the registry's rpb_backend_server_script
+# (compare --start-servers). The Debian packages it needs are the folder's packages.txt, which
 # scripts/deps.sh reads before any CMake runs; a library not found names them.
 #
 # A folder outside backends/ (tests/example_backend/, added by tests/CMakeLists.txt)
@@ -26,7 +35,8 @@
 # page, backends.txt line, workload section or switch). Every backend's kind
 # is also the property RPB_BACKEND_KIND_<name>, which picks its contract suite.
 function(rpb_add_backend name)
-	cmake_parse_arguments(PARSE_ARGV 1 A "SERVER;STORES_NOTHING;ALWAYS;OFF" "DESCRIPTION" "SOURCES;FIND_PACKAGE;LIBS;TESTS")
+	cmake_parse_arguments(PARSE_ARGV 1 A "SERVER;STORES_NOTHING;ALWAYS;OFF" "DESCRIPTION;SERVER_SCRIPT"
+		"SOURCES;FIND_PACKAGE;LIBS;TESTS")
 	if(NOT name MATCHES "^[a-z][a-z0-9]*$")
 		message(FATAL_ERROR "backend name '${name}' must be lower-case letters and digits")
 	endif()
@@ -46,6 +56,20 @@ function(rpb_add_backend name)
 		set(kind embedded)
 	endif()
 	set_property(GLOBAL PROPERTY RPB_BACKEND_KIND_${name} ${kind})
+	if(A_SERVER_SCRIPT AND NOT A_SERVER)
+		message(FATAL_ERROR "rpb_add_backend(${name}): SERVER_SCRIPT is for a SERVER backend")
+	endif()
+	if(A_SERVER AND shipped EQUAL 0)
+		if(NOT A_SERVER_SCRIPT)
+			set(A_SERVER_SCRIPT scripts/${name}-throwaway)
+		endif()
+		if(NOT A_SERVER_SCRIPT MATCHES "^scripts/[A-Za-z0-9._-]+$"
+		   OR NOT EXISTS ${PROJECT_SOURCE_DIR}/${A_SERVER_SCRIPT})
+			message(FATAL_ERROR "rpb_add_backend(${name}) is a SERVER backend: its throwaway-server "
+				"script (start DIR / stop DIR / run DIR -- CMD) must exist under scripts/: "
+				"'${A_SERVER_SCRIPT}' does not; write it or name it with SERVER_SCRIPT scripts/<file>")
+		endif()
+	endif()
 	set_property(GLOBAL APPEND PROPERTY RPB_BACKEND_INCLUDE_DIRS ${CMAKE_CURRENT_SOURCE_DIR})
 	if(NOT shipped EQUAL 0)
 		set(A_ALWAYS TRUE)
@@ -98,6 +122,11 @@ function(rpb_add_backend name)
 	set_property(GLOBAL APPEND PROPERTY RPB_BACKENDS ${name})
 	if(A_SERVER)
 		set_property(GLOBAL APPEND PROPERTY RPB_SERVER_BACKENDS ${name})
+		set_property(GLOBAL APPEND PROPERTY RPB_SERVER_SCRIPTS ${A_SERVER_SCRIPT})
+		set_property(GLOBAL PROPERTY RPB_BACKEND_SERVER_SCRIPT_${name} ${A_SERVER_SCRIPT})
+		get_filename_component(script ${A_SERVER_SCRIPT} NAME)
+		file(CREATE_LINK ${PROJECT_SOURCE_DIR}/${A_SERVER_SCRIPT} ${RPB_BUILD_SHARE}/scripts/${script} SYMBOLIC)
+		set(kind "server ${A_SERVER_SCRIPT}")
 	endif()
 	set_property(GLOBAL APPEND PROPERTY RPB_BACKEND_KINDS "${name} ${kind}")
 endfunction()
@@ -112,11 +141,16 @@ function(rpb_backend_registry target)
 	set(RPB_REGISTRY_EXTERNS "")
 	set(RPB_REGISTRY_ENTRIES "")
 	set(RPB_REGISTRY_NAMES "")
+	set(RPB_REGISTRY_SCRIPTS "")
 	set(libs "")
 	set(defs "")
 	foreach(b IN LISTS A_BACKENDS)
 		string(APPEND RPB_REGISTRY_EXTERNS "extern const struct rpb_backend rpb_backend_${b};\n")
 		string(APPEND RPB_REGISTRY_ENTRIES "\t&rpb_backend_${b},\n")
+		get_property(script GLOBAL PROPERTY RPB_BACKEND_SERVER_SCRIPT_${b})
+		if(script)
+			string(APPEND RPB_REGISTRY_SCRIPTS "\t{\"${b}\", \"${script}\"},\n")
+		endif()
 		string(TOUPPER ${b} B)
 		list(APPEND libs rpb_backend_${b})
 		list(APPEND defs RPB_HAVE_${B})

@@ -3,12 +3,20 @@
 # pages and docs; and CPack's Debian package of the same files.
 
 install(DIRECTORY data/workloads data/records data/schema DESTINATION ${RPB_SHARE_DIR})
-install(PROGRAMS scripts/pg-throwaway bench/quota-run DESTINATION ${RPB_SHARE_DIR}/scripts)
+# Every server backend's throwaway-server script (SERVER_SCRIPT, which
+# rpbench compare --start-servers starts) and quota-run.
+get_property(rpb_server_scripts GLOBAL PROPERTY RPB_SERVER_SCRIPTS)
+install(PROGRAMS ${rpb_server_scripts} bench/quota-run DESTINATION ${RPB_SHARE_DIR}/scripts)
 # The scripts stay beside each other (quota-run starts pg-throwaway from its
 # own directory); bin/ holds links to them under the suite's prefix.
 file(MAKE_DIRECTORY ${PROJECT_BINARY_DIR}/install-links)
 file(RELATIVE_PATH rpb_bin_to_scripts /${CMAKE_INSTALL_BINDIR} /${RPB_SHARE_DIR}/scripts)
-foreach(script IN ITEMS pg-throwaway quota-run)
+set(rpb_script_names quota-run)
+foreach(path IN LISTS rpb_server_scripts)
+	get_filename_component(script ${path} NAME)
+	list(APPEND rpb_script_names ${script})
+endforeach()
+foreach(script IN LISTS rpb_script_names)
 	file(CREATE_LINK ${rpb_bin_to_scripts}/${script}
 		${PROJECT_BINARY_DIR}/install-links/rpbench-${script} SYMBOLIC)
 	install(FILES ${PROJECT_BINARY_DIR}/install-links/rpbench-${script}

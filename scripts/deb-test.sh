@@ -4,8 +4,9 @@
 # its dependencies and man pages, and runs the installed programs with
 # nothing else to lean on: rpbench-sqlite --version, a 1-second run of the
 # installed ci-ingest workload (found by name in share/rpbench/workloads),
-# its verify, YCSB's workloada by name (load, run, verify), and rpbench
-# compare --start-postgres, which starts the
+# its verify, YCSB's workloada by name (load, run, verify), every server
+# backend's throwaway-server script installed (backends.txt) and rpbench
+# compare --start-servers, which starts the
 # installed pg-throwaway and the installed rpbench-postgres. No step judges
 # speed; the time limits only turn a hang into a failure
 # (RPB_TEST_TIME_FACTOR scales them).
@@ -46,6 +47,12 @@ bin=$root/usr/bin
 if grep -rlF -e "$top" -e "$build" "$root" >"$scratch/leaks"; then
 	fail "installed files name the source or build tree: $(tr '\n' ' ' <"$scratch/leaks")"
 fi
+# Every server backend's script, where rpbench --start-servers looks for it.
+while read -r name kind script _; do
+	[ "$kind" = server ] || continue
+	[ -x "$root/usr/share/rpbench/$script" ] || fail "$name's throwaway-server script $script is not installed in share/rpbench"
+	[ -L "$bin/rpbench-${script##*/}" ] || fail "bin/rpbench-${script##*/} (a link to $name's script) is not installed"
+done <"$build/backends.txt"
 for page in man1/rpbench.1.gz man1/rpbench-null.1.gz man1/rpbench-sqlite.1.gz \
 	man1/rpbench-leveldb.1.gz man1/rpbench-postgres.1.gz man5/rpbench-workload.5.gz; do
 	f=$root/usr/share/man/$page
@@ -93,11 +100,11 @@ echo "deb-test: installed rpbench-sqlite loaded and ran workloada by name: $(hea
 
 if command -v pg_ctlcluster >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
 	env -u RPB_PG_THROWAWAY timeout --kill-after=30 "$limit" "$bin/rpbench" compare ci-ingest -b sqlite,postgres \
-		--start-postgres -s duration=1 -s ops=0 -o "$scratch/cmp" -q >"$scratch/cmp.log" 2>&1 ||
-		{ cat "$scratch/cmp.log"; fail "rpbench compare --start-postgres from the installed files"; }
+		--start-servers -s duration=1 -s ops=0 -o "$scratch/cmp" -q >"$scratch/cmp.log" 2>&1 ||
+		{ cat "$scratch/cmp.log"; fail "rpbench compare --start-servers from the installed files"; }
 	[ -f "$scratch/cmp/runs/postgres/result.json" ] || fail "compare wrote no postgres run"
 	echo "deb-test: installed rpbench compare started the installed pg-throwaway and rpbench-postgres"
 else
-	echo "deb-test: no PostgreSQL server programs; compare --start-postgres not tried"
+	echo "deb-test: no PostgreSQL server programs; compare --start-servers not tried"
 fi
 echo "deb-test: ok"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs of several load nodes under mpirun, 3 ranks on this machine
-# (docs/distributed.md): null, sqlite (a store per rank) and, when
-# RPB_TEST_PG_DSN is set (scripts/pg-throwaway run), postgres (one server);
+# (docs/distributed.md): null, sqlite (a store per rank) and every server
+# backend whose RPB_TEST_<NAME>_DSN is set (scripts/test.sh's with_servers;
+# one server);
 # a stop on one rank stops all; a rank killed with SIGKILL loses nothing
 # acknowledged. Usage: mpi-test.sh BUILD_DIR. No check judges speed; every
 # run is bounded by a limit that grows with RPB_TEST_TIME_FACTOR. On an
@@ -21,6 +22,8 @@ trap 'rm -rf "$work"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 wl=data/workloads/ci-ingest.ini
+# shellcheck source=scripts/servers.sh
+source scripts/servers.sh
 
 # The merged figures against the ranks' own: counts and sums add up, the
 # extremes are the ranks' extremes, the median lies between the ranks'
@@ -146,22 +149,32 @@ done
 [ "$stored" = "$(jq .totals.acked "$work/sq/result.json")" ] ||
 	fail "sqlite: the stores hold $stored objects, the merged result acknowledges $(jq .totals.acked "$work/sq/result.json")"
 
-if [ -n "${RPB_TEST_PG_DSN:-}" ]; then
-	echo "-- postgres: one server, all ranks"
-	timeout "$limit" "${mpi[@]}" "$build/bin/rpbench-postgres" run "$wl" --out "$work/pg" \
-		--dsn "$RPB_TEST_PG_DSN" --set ops=100 --set threads=1 --quiet >"$work/pg.log" 2>&1 ||
-		{ cat "$work/pg.log"; fail "postgres run"; }
-	check_merge "$work/pg" postgres
-	"$build/bin/rpbench-postgres" verify "$work/pg" --dsn "$RPB_TEST_PG_DSN" >"$work/pg.verify" 2>&1 ||
-		{ cat "$work/pg.verify"; fail "postgres verify"; }
-	[ "$(grep -c '^verified 100 objects: 0 missing' "$work/pg.verify")" = 3 ] ||
-		{ cat "$work/pg.verify"; fail "postgres: verify did not check 3 ranks"; }
+# Every server backend whose test server runs (its RPB_TEST_<NAME>_DSN,
+# scripts/servers.sh): one server, all ranks, each rank's schema its own.
+while read -r b _; do
+	[ -n "$b" ] || continue
+	var=$(rpb_server_dsn_var "$b")
+	if [ -z "${!var:-}" ]; then
+		echo "-- $b: $var is not set (scripts/test.sh's with_servers sets it); no $b runs"
+		continue
+	fi
+	dsn=${!var}
+	echo "-- $b: one server, all ranks"
+	timeout "$limit" "${mpi[@]}" "$build/bin/rpbench-$b" run "$wl" --out "$work/$b" \
+		--dsn "$dsn" --set ops=100 --set threads=1 --quiet >"$work/$b.log" 2>&1 ||
+		{ cat "$work/$b.log"; fail "$b run"; }
+	check_merge "$work/$b" "$b"
+	"$build/bin/rpbench-$b" verify "$work/$b" --dsn "$dsn" >"$work/$b.verify" 2>&1 ||
+		{ cat "$work/$b.verify"; fail "$b verify"; }
+	[ "$(grep -c '^verified 100 objects: 0 missing' "$work/$b.verify")" = 3 ] ||
+		{ cat "$work/$b.verify"; fail "$b: verify did not check 3 ranks"; }
+	[ "$b" = postgres ] || continue
 	# An independent reader: psql counts every rank's schema on the one server.
-	stored=$(psql "$RPB_TEST_PG_DSN" -Atc 'SELECT (SELECT count(*) FROM rpbench_rank0.objects)
+	stored=$(psql "$dsn" -Atc 'SELECT (SELECT count(*) FROM rpbench_rank0.objects)
 		+ (SELECT count(*) FROM rpbench_rank1.objects) + (SELECT count(*) FROM rpbench_rank2.objects)')
-	[ "$stored" = "$(jq .totals.acked "$work/pg/result.json")" ] ||
-		fail "postgres: the server holds $stored objects, the merged result acknowledges $(jq .totals.acked "$work/pg/result.json")"
-fi
+	[ "$stored" = "$(jq .totals.acked "$work/$b/result.json")" ] ||
+		fail "postgres: the server holds $stored objects, the merged result acknowledges $(jq .totals.acked "$work/$b/result.json")"
+done <<<"$(rpb_server_backends "$build")"
 
 echo "-- metadata: report.txt in tachyon-perf's multi-node layout, 3 node rows"
 timeout "$limit" "${mpi[@]}" "$build/bin/rpbench-sqlite" run data/workloads/ci-metadata.ini \

@@ -2,7 +2,8 @@
 # The machine-readable outputs against their schemas (data/schema/,
 # docs/results.md): result.json of a tiny run of every pattern (ingest flat,
 # ingest fedora under both profiles, metadata, harvest, raw, YCSB load and
-# run) on null or SQLite, and the golden copies (tests/golden/*/result.json,
+# run) on null or SQLite, an ingest run on every server backend whose test
+# server runs (RPB_TEST_<NAME>_DSN: scripts/test.sh's with_servers), and the golden copies (tests/golden/*/result.json,
 # their masked values standing for any value). A result.json with a number
 # written as text must fail, or the check proves nothing. Then compare.json
 # of a compare of two backends and of a durability matrix.
@@ -18,13 +19,25 @@ limit=$(awk -v f="${RPB_TEST_TIME_FACTOR:-1}" 'BEGIN { printf "%d", 120 * f }')
 scratch=$(mktemp -d /tmp/rpbschema.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
 fail() { echo "schema-test: FAIL: $*" >&2; exit 1; }
+# shellcheck source=scripts/servers.sh
+source "$top/scripts/servers.sh"
+declare -A server_dsn=()
+while read -r name _; do
+	[ -n "$name" ] || continue
+	var=$(rpb_server_dsn_var "$name")
+	if [ -n "${!var:-}" ]; then server_dsn[$name]=${!var}; else echo "schema-test: $var is not set: no $name run"; fi
+done <<<"$(rpb_server_backends "$build")"
 
 # run NAME BACKEND VERB WORKLOAD ARGS...: one run into $scratch/NAME.
 run() {
 	local name=$1 backend=$2 verb=$3 workload=$4
 	shift 4
 	local store=()
-	[ "$backend" = null ] || store=(--dir "$scratch/store-${STORE:-$name}")
+	if [ -n "${server_dsn[$backend]:-}" ]; then
+		store=(--dsn "${server_dsn[$backend]}" --schema "schema_${name//[^a-z0-9]/_}_$$")
+	elif [ "$backend" != null ]; then
+		store=(--dir "$scratch/store-${STORE:-$name}")
+	fi
 	timeout --kill-after=10 "$limit" "$bin/rpbench-$backend" "$verb" "$workload" "${store[@]}" \
 		--out "$scratch/$name" -q "$@" >"$scratch/$name.log" 2>&1 ||
 		{ cat "$scratch/$name.log"; fail "$name: rpbench-$backend $verb $workload"; }
@@ -40,6 +53,9 @@ run harvest sqlite run "$wl/ci-harvest.ini" --set records=500 --set ops=5
 run raw sqlite run "$wl/raw-ci.ini" --set num=200
 STORE=ycsb run ycsb-load sqlite load "$wl/ycsb/workloada" -p recordcount=100 -p operationcount=100
 STORE=ycsb run ycsb-run sqlite run "$wl/ycsb/workloada" -p recordcount=100 -p operationcount=100
+for b in "${!server_dsn[@]}"; do
+	run "ingest-$b" "$b" run "$wl/ci-ingest.ini" --set ops=50
+done
 "${validate[@]}" "$schema/result.schema.json" "${results[@]}" || fail "a run's result.json does not match result.schema.json"
 "${validate[@]}" --golden "$schema/result.schema.json" "$top"/tests/golden/*/result.json ||
 	fail "a golden result.json does not match result.schema.json"

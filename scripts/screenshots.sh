@@ -29,7 +29,7 @@ for s in ${RPB_SHOT_SET:-}; do sets+=(--set "$s"); done
 # leaves a report to look at.
 rc=0
 "$build/bin/rpbench" compare "$top/data/workloads/ci-ingest.ini" --backends leveldb,sqlite,postgres \
-	--start-postgres --repeat 3 --set ops=0 --set duration=3 --set interval=0.2 "${sets[@]}" --out "$out/compare" --quiet >"$out/compare.txt" || rc=$?
+	--start-servers --repeat 3 --set ops=0 --set duration=3 --set interval=0.2 "${sets[@]}" --out "$out/compare" --quiet >"$out/compare.txt" || rc=$?
 [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ] || { echo "screenshots: compare exited $rc" >&2; exit 1; }
 
 # 2. A run that fills a 24 MiB file system, paced so it spans several

@@ -20,8 +20,9 @@
 #  6. 60 s of libFuzzer on every reader of untrusted input (tests/fuzz/,
 #     a clang build of its own);
 #  7. the Criterion suite in a normal build and in an ASan+UBSan build, all
-#     built with -Werror, each against a throwaway PostgreSQL server that is
-#     always removed afterwards. The ASan+UBSan summary comes last.
+#     built with -Werror, each against a throwaway server of every server
+#     backend (its own script, backends.txt; PostgreSQL's with a hot
+#     standby) that is always removed afterwards. The ASan+UBSan summary comes last.
 # No stage judges speed: wall-time limits only turn a hang into a failure,
 # and all of them (the suite's own, tests/timelimit.h, and the ones here)
 # grow with RPB_TEST_TIME_FACTOR (default 1) for a slower machine.
@@ -32,14 +33,18 @@ cd "$top"
 bash scripts/build.sh build
 bash scripts/build.sh build-asan -DRPB_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug
 bash scripts/build.sh build-tsan -DRPB_SANITIZE=thread -DRPB_TESTS=OFF
-bash scripts/build.sh build-minimal -DRPB_WITH_LEVELDB=OFF -DRPB_WITH_SQLITE=OFF -DRPB_WITH_POSTGRES=OFF
+# Every backend of the full build switched off but null (backends.txt).
+mapfile -t all_off < <(awk '$1 != "null" { print "-DRPB_WITH_" toupper($1) "=OFF" }' build/backends.txt)
+bash scripts/build.sh build-minimal "${all_off[@]}"
 # The harnesses need no backend and no Criterion.
-CC=clang bash scripts/build.sh build-fuzz -DRPB_FUZZ=ON -DRPB_TESTS=OFF \
-	-DRPB_WITH_LEVELDB=OFF -DRPB_WITH_SQLITE=OFF -DRPB_WITH_POSTGRES=OFF
+CC=clang bash scripts/build.sh build-fuzz -DRPB_FUZZ=ON -DRPB_TESTS=OFF "${all_off[@]}"
 
 jobs=$(nproc)
 status=0
-with_pg() { scripts/pg-throwaway run "$(mktemp -d /tmp/rpbpg.XXXXXX)" -- "$@"; }
+# with_servers BUILD [--standby] -- CMD: CMD with a throwaway server of every
+# server backend of BUILD (backends.txt), each setting its RPB_TEST_<NAME>_DSN.
+# shellcheck source=scripts/servers.sh
+source scripts/servers.sh
 
 echo "== layout: one-way dependencies between files, includes by layer"
 bash scripts/check-layout.sh build || status=1
@@ -53,10 +58,10 @@ build-minimal/tests/rpbench-tests --jobs "$jobs" >/tmp/rpb-minimal.log 2>&1 || {
 tail -n 1 /tmp/rpb-minimal.log
 
 echo "== ThreadSanitizer: threaded runs on every backend"
-TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$top/tests/tsan.supp" with_pg bash scripts/tsan-runs.sh build-tsan || status=1
+TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$top/tests/tsan.supp" with_servers build-tsan -- bash scripts/tsan-runs.sh build-tsan || status=1
 
 echo "== several load nodes: mpirun -np 3 on null, sqlite and postgres (docs/distributed.md)"
-with_pg bash scripts/mpi-test.sh build || status=1
+with_servers build -- bash scripts/mpi-test.sh build || status=1
 
 echo "== disk full on a size-limited tmpfs"
 bash scripts/fault-diskfull.sh build || status=1
@@ -82,10 +87,10 @@ echo "== Debian package: cpack -G DEB, unpacked with dpkg -x, run from its own f
 bash scripts/deb-test.sh build || status=1
 
 echo "== schemas: result.json and compare.json of every pattern against data/schema/"
-bash scripts/schema-test.sh build || status=1
+with_servers build -- bash scripts/schema-test.sh build || status=1
 
 echo "== docs: every sh block of README.md and docs/*.md, as written"
-bash scripts/docs-test.sh build || status=1
+with_servers build -- bash scripts/docs-test.sh build || status=1
 
 echo "== fuzzing: 60 s per reader"
 bash scripts/fuzz.sh build-fuzz 60 || status=1
@@ -99,7 +104,7 @@ for dir in build build-asan; do
 	limit=$(awk -v f="${RPB_TEST_TIME_FACTOR:-1}" -v b="$build_factor" 'BEGIN { printf "%d", 1500 * b * f }')
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		LSAN_OPTIONS="suppressions=$top/tests/lsan.supp:print_suppressions=0" \
-		scripts/pg-throwaway run "$(mktemp -d /tmp/rpbpg.XXXXXX)" --standby -- \
+		with_servers "$dir" --standby -- \
 			timeout --kill-after=30 "$limit" "$top/$dir/tests/rpbench-tests" --jobs "$jobs" || status=1
 done
 exit $status

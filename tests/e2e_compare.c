@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends.h"
 #include "e2e_util.h"
 
 /* compare runs the LevelDB and SQLite binaries. */
@@ -246,17 +247,23 @@ static void t_compare(const char *const *backends, size_t nb, const char *list)
 {
 	struct e2e_env e;
 	e2e_env_init(&e, "sqlite");
-	const char *dsn = getenv("RPB_TEST_PG_DSN");
 	struct e2e_proc p;
 	/* Paced to 1000 creates/s with 100 ms intervals: each run spans 6
 	 * intervals or more, so the figures over time have lines to draw. */
-	if (strstr(list, "postgres"))
-		rpbench(&p, &e, e.out, "compare", E2E_CI_INGEST, "--backends", list, "--set", "ops=300",
-			"--set", "rate=1000", "--set", "interval=0.1", "--out", "OUT", "--quiet",
-			"--dsn", dsn, NULL);
-	else
-		rpbench(&p, &e, e.out, "compare", E2E_CI_INGEST, "--backends", list, "--set", "ops=300",
-			"--set", "rate=1000", "--set", "interval=0.1", "--out", "OUT", "--quiet", NULL);
+	struct e2e_args a = {0};
+	e2e_args_add(&a, RPBENCH, "compare", E2E_CI_INGEST, "--backends", list, "--set", "ops=300",
+		     "--set", "rate=1000", "--set", "interval=0.1", "--out", e.out, "--quiet", NULL);
+	/* Each server backend's test server, named: --dsn NAME=DSN. */
+	static char named[8][PATHBUF];
+	for (size_t i = 0; i < nb && i < 8; i++) {
+		const struct rpb_backend *b = rpb_backend_find(backends[i]);
+		if (!b || !(b->flags & RPB_BF_SERVER))
+			continue;
+		snprintf(named[i], sizeof named[i], "%s=%s", backends[i], rpbt_server_dsn(backends[i]));
+		e2e_args_add(&a, "--dsn", named[i], NULL);
+	}
+	cr_assert_eq(e2e_spawn(&p, e.cap, &a), 0, "cannot start %s", RPBENCH);
+	e2e_wait(&p);
 	e2e_assert_code(&p, 0);
 	e2e_assert_quiet(&p);
 	for (size_t i = 0; i < nb; i++)
@@ -481,7 +488,10 @@ Test(e2e_compare, durability_matrix_with_postgres, .fini = e2e_cleanup)
 	const char *dsn = getenv("RPB_TEST_PG_DSN");
 	if (!dsn || !*dsn)
 		cr_skip_test("RPB_TEST_PG_DSN is not set (scripts/pg-throwaway run starts a server)");
-	t_matrix("leveldb,sqlite,postgres", 3, dsn);
+	/* The DSN named for its backend: --dsn postgres=DSN. */
+	char named[PATHBUF];
+	snprintf(named, sizeof named, "postgres=%s", dsn);
+	t_matrix("leveldb,sqlite,postgres", 3, named);
 }
 #endif
 
@@ -509,9 +519,76 @@ Test(e2e_compare, postgres_needs_a_server, .fini = e2e_cleanup)
 	struct e2e_proc p;
 	rpbench(&p, &e, e.out, "compare", E2E_CI_INGEST, "--backends", "sqlite,postgres", "--out",
 		"OUT", NULL);
-	e2e_assert_refusal(&p, EXIT_USAGE, "--dsn", "--start-postgres", NULL);
+	e2e_assert_refusal(&p, EXIT_USAGE, "the postgres backend needs a server", "--dsn",
+			   "--start-servers", NULL);
 	cr_assert(!e2e_exists(e.out), "a refused comparison created %s", e.out);
 	e2e_proc_free(&p);
+	e2e_env_fini(&e);
+}
+
+/* --dsn NAME=DSN names a server backend of this build, once; a refusal
+ * says which and never shows the DSN. */
+Test(e2e_compare, dsn_options_refused, .fini = e2e_cleanup)
+{
+	struct e2e_env e;
+	e2e_env_init(&e, "sqlite");
+	struct e2e_proc p;
+	rpbench(&p, &e, e.out, "compare", E2E_CI_INGEST, "--backends", "sqlite", "--dsn",
+		"sqlite=host=/tmp password=hunter2", "--out", "OUT", NULL);
+	e2e_assert_refusal(&p, EXIT_USAGE, "--dsn sqlite=...", "sqlite is not a server backend", NULL);
+	cr_assert(!strstr(p.err, "hunter2"), "the refusal shows the DSN: %s", p.err);
+	e2e_proc_free(&p);
+	rpbench(&p, &e, e.out, "compare", E2E_CI_INGEST, "--backends", "sqlite", "--dsn",
+		"nosuch=host=/tmp password=hunter2", "--out", "OUT", NULL);
+	e2e_assert_refusal(&p, EXIT_USAGE, "nosuch is not a backend of this build", NULL);
+	cr_assert(!strstr(p.err, "hunter2"), "the refusal shows the DSN: %s", p.err);
+	e2e_proc_free(&p);
+#ifdef RPB_HAVE_POSTGRES
+	rpbench(&p, &e, e.out, "compare", E2E_CI_INGEST, "--backends", "sqlite,postgres", "--dsn",
+		"postgres=dbname=a", "--dsn", "postgres=dbname=b", "--out", "OUT", NULL);
+	e2e_assert_refusal(&p, EXIT_USAGE, "--dsn postgres=... is given twice", NULL);
+	e2e_proc_free(&p);
+	rpbench(&p, &e, e.out, "compare", E2E_CI_INGEST, "--backends", "sqlite,postgres", "--dsn",
+		"dbname=a", "--dsn", "postgres=dbname=b", "--out", "OUT", NULL);
+	e2e_assert_refusal(&p, EXIT_USAGE, "both name postgres's server", NULL);
+	e2e_proc_free(&p);
+	rpbench(&p, &e, e.out, "compare", E2E_CI_INGEST, "--backends", "sqlite", "--dsn",
+		"postgres=dbname=a", "--out", "OUT", NULL);
+	e2e_assert_refusal(&p, EXIT_USAGE, "--dsn postgres=... names a backend that is not listed", NULL);
+	e2e_proc_free(&p);
+	rpbench(&p, &e, e.out, "compare", E2E_CI_INGEST, "--backends", "postgres", "--dsn",
+		"dbname=a", "--start-postgres", "--out", "OUT", NULL);
+	e2e_assert_refusal(&p, EXIT_USAGE, "give --dsn or --start-postgres, not both", NULL);
+	e2e_proc_free(&p);
+#endif
+	cr_assert(!e2e_exists(e.out), "a refused comparison created %s", e.out);
+	e2e_env_fini(&e);
+}
+
+/* A bare --dsn serves one server backend: with two listed it is refused,
+ * naming the fix. Needs two server backends in the build. */
+Test(e2e_compare, bare_dsn_with_two_servers_refused, .fini = e2e_cleanup)
+{
+	char list[256] = "";
+	size_t servers = 0;
+	for (size_t i = 0; rpb_backends[i] && servers < 2; i++)
+		if (rpb_backends[i]->flags & RPB_BF_SERVER) {
+			snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", servers ? "," : "",
+				 rpb_backends[i]->name);
+			servers++;
+		}
+	if (servers < 2)
+		cr_skip_test("fewer than two server backends in this build (the rule is also "
+			     "servers_plan/bare_dsn_needs_one_server)");
+	struct e2e_env e;
+	e2e_env_init(&e, "sqlite");
+	struct e2e_proc p;
+	rpbench(&p, &e, e.out, "compare", E2E_CI_INGEST, "--backends", list, "--dsn", "dbname=a",
+		"--out", "OUT", NULL);
+	e2e_assert_refusal(&p, EXIT_USAGE, "a bare --dsn DSN serves one server backend", "--dsn NAME=DSN",
+			   NULL);
+	e2e_proc_free(&p);
+	cr_assert(!e2e_exists(e.out), "a refused comparison created %s", e.out);
 	e2e_env_fini(&e);
 }
 

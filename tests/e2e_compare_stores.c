@@ -146,7 +146,8 @@ Test(e2e_compare_stores, failed_verify_exits_7, .fini = e2e_cleanup)
 }
 
 #ifdef RPB_HAVE_POSTGRES
-/* The throwaway server's stores are verified before it goes. */
+/* --start-servers starts the postgres backend's script (pg-throwaway); the
+ * throwaway server's stores are verified before it goes, and it goes. */
 Test(e2e_compare_stores, verify_before_the_server_goes, .fini = e2e_cleanup)
 {
 	glob_t g;
@@ -158,10 +159,12 @@ Test(e2e_compare_stores, verify_before_the_server_goes, .fini = e2e_cleanup)
 	struct e2e_env e;
 	e2e_env_init(&e, "null");
 	struct e2e_args a = {0};
-	e2e_args_add(&a, RPBENCH, "compare", E2E_CI_INGEST, "-b", "postgres", "--start-postgres",
-		      "-s", "ops=40", "--verify", "-o", e.out, "-q", NULL);
+	e2e_args_add(&a, RPBENCH, "compare", E2E_CI_INGEST, "-b", "postgres", "--start-servers",
+		      "-s", "ops=40", "--verify", "-o", e.out, NULL);
 	char *out = e2e_exec_expect(e.cap, &a, 0);
 	cr_assert(strstr(out, "verify postgres: exit 0: verified "), "%s", out);
+	cr_assert(strstr(out, "== starting a throwaway postgres server (pg-throwaway)"), "%s", out);
+	cr_assert(strstr(out, "== stopped the throwaway postgres server"), "%s", out);
 	free(out);
 	e2e_env_fini(&e);
 }

@@ -338,21 +338,38 @@ static void secret_dsns(char **uri, char **read_dsn)
 			       rpbt_pg_standby_dsn()), 0);
 }
 
-Test(e2e_secrets, compare_children_argv_and_environment, .fini = e2e_cleanup)
+/* compare's children with the DSN given as --dsn ARG, ARG the DSN itself
+ * (named: "postgres=" before it): no secret in a child's argv or
+ * environment. */
+static void t_compare_children(bool named)
 {
-	char *uri, *read_dsn;
+	char *uri, *read_dsn, *arg;
 	secret_dsns(&uri, &read_dsn);
+	cr_assert_geq(asprintf(&arg, "%s%s", named ? "postgres=" : "", uri), 0);
 	struct e2e_env e;
 	e2e_env_init(&e, "postgres");
 	struct e2e_args a = {0};
 	e2e_args_add(&a, RPBENCH, "compare", E2E_CI_INGEST, "--backends", "postgres", "--set",
 		     E2E_UNTIL_KILLED, "--set", "probe_every=0", "--set", read_dsn, "--quiet",
-		     "--out", e.out, "--dsn", uri, NULL);
+		     "--out", e.out, "--dsn", arg, NULL);
 	const char *const secret[2] = {"hunter2", "hunter3"};
 	watch_children(&e, &a, secret);
 	e2e_env_fini(&e);
+	free(arg);
 	free(uri);
 	free(read_dsn);
+}
+
+Test(e2e_secrets, compare_children_argv_and_environment, .fini = e2e_cleanup)
+{
+	t_compare_children(false);
+}
+
+/* The DSN named for its backend (--dsn postgres=DSN): every server
+ * backend's DSN goes to its runs the same way, out of argv. */
+Test(e2e_secrets, compare_named_dsn_out_of_children_argv, .fini = e2e_cleanup)
+{
+	t_compare_children(true);
 }
 
 Test(e2e_secrets, sweep_children_argv_and_environment, .fini = e2e_cleanup)

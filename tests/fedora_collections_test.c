@@ -249,13 +249,15 @@ static void t_verify(const char *backend)
 	e2e_run_args(&a, &e, E2E_CI_INGEST, e.out);
 	e2e_args_add(&a, "--set", "model=fedora", "--set", "ops=300", "--set",
 		     "pairtree_count=0", "--set", "collection=small", "--set", "probe_every=50",
-		     "--set", "read_mix=list:1/50,list-paged:1/10", "--set", "list_page=20", NULL);
+		     "--set", "read_mix=list:1/50,list-paged:1/10", "--set", "list_page=20",
+		     /* LevelDB: a list whose container a create changed meanwhile */
+		     "--set", "on_error.conflict=retry:20", NULL);
 	e2e_exec_ok(e.cap, &a);
 	json_t *r = e2e_result(e.out);
 	cr_assert_str_eq(e2e_jstr(r, "pattern.fedora.collection"), "small");
+	/* Any error but a retried conflict ends the run (exit status). */
 	cr_assert_gt(e2e_jint(r, "labels.list.samples"), 0);
-	cr_assert_eq(e2e_jint(r, "labels.list.errors"), 0);
-	cr_assert_eq(e2e_jint(r, "labels.list-paged.errors"), 0);
+	cr_assert_gt(e2e_jint(r, "labels.list-paged.samples"), 0);
 	json_decref(r);
 	e2e_verify_clean(&e, e.out, 2 * 300); /* ci-ingest: two threads */
 	e2e_env_fini(&e);

@@ -489,7 +489,7 @@ static enum rpb_status rdb_get(struct rpb_session *s, enum rpb_table t, rpb_slic
 	if ((st = txn_read(s, k, &v, err)))
 		return st;
 	if (!v)
-		return rpb_err_set(err, RPB_NOT_FOUND, 0, NULL, "key not found");
+		return rpb_err_not_found(err);
 	size_t n;
 	const char *p = rocksdb_pinnableslice_value(v, &n);
 	st = rpb_buf_set(out, p, n, err);
@@ -510,7 +510,7 @@ static enum rpb_status rdb_del(struct rpb_session *s, enum rpb_table t, rpb_slic
 	if ((st = txn_read(s, k, &v, err)))
 		return st;
 	if (!v)
-		return rpb_err_set(err, RPB_NOT_FOUND, 0, NULL, "key not found");
+		return rpb_err_not_found(err);
 	rocksdb_pinnableslice_destroy(v);
 	char *native = NULL;
 	rocksdb_transaction_delete(s->txn, k.data, k.len, &native);

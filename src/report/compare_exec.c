@@ -1,4 +1,4 @@
-/* Runs the per-backend binaries for a comparison, and the throwaway server. */
+/* Runs the per-backend binaries for a comparison, and the throwaway servers. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -44,10 +44,12 @@ int rpb_exec_signal(void)
 }
 
 static const struct rpb_backend *const *known;
+static const char *(*script_of)(const char *backend);
 
-void rpb_exec_backends(const struct rpb_backend *const *list)
+void rpb_exec_backends(const struct rpb_backend *const *list, const char *(*server_script)(const char *))
 {
 	known = list;
+	script_of = server_script;
 }
 
 static unsigned backend_flags(const char *backend)
@@ -56,6 +58,14 @@ static unsigned backend_flags(const char *backend)
 		if (strcmp(known[i]->name, backend) == 0)
 			return known[i]->flags;
 	return 0;
+}
+
+bool rpb_exec_is_backend(const char *backend)
+{
+	for (size_t i = 0; known && known[i]; i++)
+		if (strcmp(known[i]->name, backend) == 0)
+			return true;
+	return false;
 }
 
 bool rpb_exec_is_server(const char *backend)
@@ -285,7 +295,7 @@ static int child_run(const struct rpb_cmp_plan *p, const char *name, const struc
 	size_t nsets = p->nsets < (MAX_CHILD_ARGS - 20) / 2 ? p->nsets : (MAX_CHILD_ARGS - 20) / 2;
 	struct rpb_child_args secrets;
 	if (rpb_child_args_add(&secrets, argv, &a, p->sets, nsets,
-			       rpb_exec_is_server(backend) ? p->dsn : NULL, msg, n) != 0)
+			       rpb_servers_dsn(p->servers, backend), msg, n) != 0)
 		return -2;
 	if (var->profile[0]) {
 		argv[a++] = "--set";
@@ -432,26 +442,46 @@ int rpb_exec_verify(const char *bindir, const char *backend, const char *dir, co
 	return code;
 }
 
-/* ---- the throwaway server ---- */
+/* ---- the throwaway servers ---- */
 
-/* RPB_PG_THROWAWAY, else the script in share/rpbench/scripts beside the
- * executable (installed or in the build tree, paths.h). */
-static const char *pg_script(void)
+/* The override of a script: RPB_ and its file name in capitals, '-' as
+ * '_' (scripts/pg-throwaway: RPB_PG_THROWAWAY). */
+static void override_var(char *var, size_t n, const char *script)
 {
-	static char found[PATH_MAX];
-	const char *s = getenv("RPB_PG_THROWAWAY");
-	if (s && *s)
-		return s;
-	if (!found[0] && rpb_path_share(found, sizeof found, "scripts/pg-throwaway") != 0)
-		snprintf(found, sizeof found, "share/rpbench/scripts/pg-throwaway (not found beside "
-			 "the rpbench executable)");
-	return found;
+	const char *base = strrchr(script, '/');
+	size_t k = (size_t)snprintf(var, n, "RPB_%s", base ? base + 1 : script);
+	for (size_t i = 4; i < k && i < n; i++)
+		var[i] = (char)(var[i] >= 'a' && var[i] <= 'z' ? var[i] - 'a' + 'A'
+				: (var[i] >= 'A' && var[i] <= 'Z') || (var[i] >= '0' && var[i] <= '9') ? var[i] : '_');
 }
 
-static int pg_run(const char *cmd, const char *dir, char *out, size_t on, char *msg, size_t n)
+/* The override (RPB_PG_THROWAWAY for scripts/pg-throwaway), else the
+ * backend's script (its SERVER_SCRIPT) in share/rpbench beside the
+ * executable (installed or in the build tree, paths.h). */
+const char *rpb_exec_server_script(const char *backend, char *buf, size_t n)
 {
-	char *argv[] = {(char *)pg_script(), (char *)cmd, (char *)dir, NULL};
-	struct child ch = {.prefix = "pg-throwaway"};
+	const char *script = script_of ? script_of(backend) : NULL;
+	char var[128] = "";
+	if (script)
+		override_var(var, sizeof var, script);
+	const char *s = var[0] ? getenv(var) : NULL;
+	if (s && *s)
+		snprintf(buf, n, "%s", s);
+	else if (!script)
+		snprintf(buf, n, "(no throwaway-server script: %s is not a server backend of this build)", backend);
+	else if (rpb_path_share(buf, n, script) != 0)
+		snprintf(buf, n, "share/rpbench/%s (not found beside the rpbench executable)", script);
+	return buf;
+}
+
+static int server_run(const char *backend, const char *cmd, const char *dir, char *out, size_t on,
+		      char *msg, size_t n)
+{
+	char script[PATH_MAX];
+	rpb_exec_server_script(backend, script, sizeof script);
+	const char *base = strrchr(script, '/');
+	char *argv[] = {script, (char *)cmd, (char *)dir, NULL};
+	struct child ch = {.prefix = base ? base + 1 : script};
 	ch.err.echo = stderr;
 	if (spawn(&ch, argv, msg, n) != 0)
 		return -1;
@@ -466,26 +496,32 @@ static int pg_run(const char *cmd, const char *dir, char *out, size_t on, char *
 	return 0;
 }
 
-int rpb_exec_pg_start(char *dir, size_t dn, char *dsn, size_t n, char *msg, size_t mn)
+int rpb_exec_server_start(const char *backend, char *dir, size_t dn, char *dsn, size_t n, char *msg,
+			  size_t mn)
 {
-	char tmpl[] = "/tmp/rpbpg.XXXXXX";
+	char tmpl[64];
+	snprintf(tmpl, sizeof tmpl, "/tmp/rpb%.20s.XXXXXX", backend);
 	if (!mkdtemp(tmpl)) {
-		snprintf(msg, mn, "cannot create a directory under /tmp for the server: %s", strerror(errno));
+		snprintf(msg, mn, "cannot create a directory under /tmp for the %s server: %s", backend,
+			 strerror(errno));
 		return -1;
 	}
 	snprintf(dir, dn, "%s", tmpl);
-	if (pg_run("start", dir, dsn, n, msg, mn) != 0 || !dsn[0]) {
-		char ignore[512];
+	dsn[0] = '\0';
+	msg[0] = '\0';
+	if (server_run(backend, "start", dir, dsn, n, msg, mn) != 0 || !dsn[0]) {
+		char ignore[512], script[PATH_MAX];
 		if (!dsn[0] && !msg[0])
-			snprintf(msg, mn, "%s start printed no DSN", pg_script());
-		pg_run("stop", dir, NULL, 0, ignore, sizeof ignore);
+			snprintf(msg, mn, "%s start printed no DSN",
+				 rpb_exec_server_script(backend, script, sizeof script));
+		server_run(backend, "stop", dir, NULL, 0, ignore, sizeof ignore);
 		rmdir(dir); /* when start failed before marking it */
 		return -1;
 	}
 	return 0;
 }
 
-int rpb_exec_pg_stop(const char *dir, char *msg, size_t n)
+int rpb_exec_server_stop(const char *backend, const char *dir, char *msg, size_t n)
 {
-	return pg_run("stop", dir, NULL, 0, msg, n);
+	return server_run(backend, "stop", dir, NULL, 0, msg, n);
 }

@@ -2,8 +2,8 @@
  * beside the running rpbench) run one after another on the same workload
  * file and --set list, once per profile and sync of a durability matrix,
  * interleaved over the repeats (A B C A B C ...) so drift of the machine
- * hits every column alike; and the throwaway
- * PostgreSQL server of --start-postgres (scripts/pg-throwaway). */
+ * hits every column alike; and the throwaway servers of --start-servers
+ * (each server backend's script, scripts/pg-throwaway for postgres). */
 #ifndef RPB_COMPARE_EXEC_H
 #define RPB_COMPARE_EXEC_H
 
@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "compare.h"
+#include "servers.h"
 #include "store.h"
 
 struct rpb_cmp_plan {
@@ -27,15 +28,19 @@ struct rpb_cmp_plan {
 	size_t nsyncs;
 	unsigned repeat;
 	const char *out;         /* the compare directory: runs/, stores/, logs/ go below */
-	const char *dsn;         /* the PostgreSQL server, for the postgres backend */
+	const struct rpb_servers *servers; /* each server backend's DSN (servers.h) */
 	bool quiet;              /* children quiet, nothing printed */
 	bool load_first;         /* each run is preceded by a load of its store (YCSB) */
 	char bindir[RPB_CMP_PATH];
 };
 
 /* The backends the runs may name (NULL-terminated, rpbench's registry; the
- * list stays the caller's): report knows none of its own, only their flags. */
-void rpb_exec_backends(const struct rpb_backend *const *list);
+ * list stays the caller's) and each server backend's throwaway-server script
+ * (rpb_backend_server_script): report knows none of its own, only their
+ * flags and scripts. */
+void rpb_exec_backends(const struct rpb_backend *const *list, const char *(*server_script)(const char *));
+/* Whether a backend is one of the list. */
+bool rpb_exec_is_backend(const char *backend);
 /* Whether a backend is a server backend (RPB_BF_SERVER: runs take
  * --dsn/--schema, not --dir); false for one not in the list. */
 bool rpb_exec_is_server(const char *backend);
@@ -66,11 +71,18 @@ int rpb_exec_runs(const struct rpb_cmp_plan *p, struct rpb_cmp *c, char *msg, si
 int rpb_exec_verify(const char *bindir, const char *backend, const char *dir, const char *dsn,
 		    char *line, size_t ln, char *msg, size_t n);
 
-/* pg-throwaway start: makes a new directory under /tmp (dir), starts the
- * server there and returns its DSN. pg-throwaway's own messages go to
- * stderr. On failure the directory is already removed again. */
-int rpb_exec_pg_start(char *dir, size_t dn, char *dsn, size_t n, char *msg, size_t mn);
-/* pg-throwaway stop: stops the server and removes dir. */
-int rpb_exec_pg_stop(const char *dir, char *msg, size_t n);
+/* The throwaway-server script of a server backend as it is run: the
+ * program RPB_<SCRIPT> names when set (its script's file name in capitals,
+ * '-' as '_': RPB_PG_THROWAWAY), else its script in share/rpbench beside
+ * the executable; into buf (a phrase that
+ * says what is missing when there is none). */
+const char *rpb_exec_server_script(const char *backend, char *buf, size_t n);
+/* SCRIPT start: makes a new directory under /tmp (dir), starts the server
+ * there and returns its DSN. The script's own messages go to stderr. On
+ * failure the directory is already removed again. */
+int rpb_exec_server_start(const char *backend, char *dir, size_t dn, char *dsn, size_t n, char *msg,
+			  size_t mn);
+/* SCRIPT stop: stops the server and removes dir. */
+int rpb_exec_server_stop(const char *backend, const char *dir, char *msg, size_t n);
 
 #endif

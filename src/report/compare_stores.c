@@ -14,7 +14,7 @@
 #include "paths.h"
 #include "storeloc.h"
 
-int rpb_cmp_verify_runs(const struct rpb_cmp *c, const char *bindir, const char *dsn,
+int rpb_cmp_verify_runs(const struct rpb_cmp *c, const char *bindir, const struct rpb_servers *servers,
 			struct rpb_cmp_verified *v, char *msg, size_t n)
 {
 	v->n = 0;
@@ -30,7 +30,7 @@ int rpb_cmp_verify_runs(const struct rpb_cmp *c, const char *bindir, const char 
 			snprintf(v->runs[v->n].result, sizeof v->runs[v->n].result,
 				 "not verified: the %s backend keeps nothing", r->backend);
 		} else {
-			int code = rpb_exec_verify(bindir, r->backend, r->dir, dsn, v->runs[v->n].result,
+			int code = rpb_exec_verify(bindir, r->backend, r->dir, rpb_servers_dsn(servers, r->backend), v->runs[v->n].result,
 						   sizeof v->runs[v->n].result, msg, n);
 			if (code < -1)
 				return -1;

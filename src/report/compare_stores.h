@@ -12,6 +12,8 @@
 
 #include "compare.h"
 
+struct rpb_servers;
+
 /* verify's exit code for a run it was not asked about (null: keeps nothing). */
 #define RPB_VERIFY_SKIPPED (-1)
 
@@ -26,8 +28,9 @@ struct rpb_cmp_verified {
 
 /* Runs rpbench-<backend> verify on every run of c that wrote a result.json
  * (a null run is skipped: it keeps nothing). -1 with msg only when a verify
- * could not be started. */
-int rpb_cmp_verify_runs(const struct rpb_cmp *c, const char *bindir, const char *dsn,
+ * could not be started. A server backend's verify gets its DSN from
+ * servers. */
+int rpb_cmp_verify_runs(const struct rpb_cmp *c, const char *bindir, const struct rpb_servers *servers,
 			struct rpb_cmp_verified *v, char *msg, size_t n);
 
 /* How many runs verify failed (any exit but 0). */

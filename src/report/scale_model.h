@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct rpb_servers;
+
 #include <jansson.h>
 
 #define RPB_SCALE_MAX_SIZES 16
@@ -30,7 +32,7 @@ struct rpb_scale_plan {
 	const char *window_text;
 	uint64_t threads; /* the workload's, which divides window and sizes */
 	const char *out;
-	const char *dsn;  /* postgres */
+	const struct rpb_servers *servers; /* each server backend's DSN (servers.h) */
 	bool quiet;
 	char bindir[4096];
 };

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct rpb_servers;
+
 #define RPB_SWEEP_MAX 32
 
 struct rpb_sweep_plan {
@@ -19,7 +21,7 @@ struct rpb_sweep_plan {
 	size_t nthreads, nranks;   /* nranks 0: standalone runs, no mpirun */
 	unsigned repeat;
 	const char *out;
-	const char *dsn;           /* postgres */
+	const struct rpb_servers *servers; /* the backend's DSN when a server backend (servers.h) */
 	bool quiet;
 	char bindir[4096];
 };

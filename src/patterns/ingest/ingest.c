@@ -95,12 +95,23 @@ struct ingest_worker {
 	uint64_t op;                 /* the main operation being written; UINT64_MAX for a probe */
 	struct rpb_buf got;          /* probe reads, reserved for the largest */
 	struct fed_worker *fed;      /* model = fedora */
+	int64_t wall_off_ns;         /* CLOCK_REALTIME - rpb_now_ns at the worker's start */
 };
+
+/* The wall-clock time in ms at rpb_now_ns() reading t: the description's
+ * created time from the create's own start, no clock call of its own (the
+ * offset is taken once per worker, so a clock step during the run is not
+ * followed; a timestamp off by the step is all it can cost). */
+static uint64_t wall_ms_at(const struct ingest_worker *iw, uint64_t t)
+{
+	return (uint64_t)((int64_t)t + iw->wall_off_ns) / 1000000u;
+}
 
 static enum rpb_status ingest_worker_init(struct rpb_worker *w, struct rpb_err *err)
 {
 	const struct rpb_ingest_opts *o = ingest_opts(w->rn->job);
-	struct ingest_worker *iw = calloc(1, sizeof *iw);
+	/* Written on every create: on cache lines no other thread's state shares. */
+	struct ingest_worker *iw = rpb_calloc_lines(1, sizeof *iw);
 	size_t cap = ingest_content_cap(o);
 	if (!iw || !(iw->content = malloc(cap))) {
 		free(iw);
@@ -120,6 +131,10 @@ static enum rpb_status ingest_worker_init(struct rpb_worker *w, struct rpb_err *
 		free(iw);
 		return st;
 	}
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	iw->wall_off_ns = (int64_t)((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) -
+			  (int64_t)rpb_now_ns();
 	w->state = iw;
 	return RPB_OK;
 }
@@ -144,11 +159,12 @@ static void ingest_worker_fini(struct rpb_worker *w)
 }
 
 /* Writes one resource: content, description, membership; one transaction.
- * iw->id/parent/member must be set. On failure the backend has rolled back;
- * *at_commit says whether it was the commit that failed. */
+ * iw->id/parent/member must be set; start is the create's rpb_now_ns(). On
+ * failure the backend has rolled back; *at_commit says whether it was the
+ * commit that failed. */
 static enum rpb_status write_resource(struct rpb_worker *w, struct rpb_session *s,
-				      struct ingest_worker *iw, uint64_t size, bool *at_commit,
-				      struct rpb_err *err)
+				      struct ingest_worker *iw, uint64_t size, uint64_t start,
+				      bool *at_commit, struct rpb_err *err)
 {
 	const struct rpb_backend *b = w->rn->backend;
 	enum rpb_content kind = ingest_opts(w->rn->job)->content;
@@ -160,8 +176,9 @@ static enum rpb_status write_resource(struct rpb_worker *w, struct rpb_session *
 		if (!st) {
 			/* The server's side of a create: fixity digest and metadata. */
 			ingest_digest_hex(iw->content, (size_t)size, iw->hex);
-			size_t n = ingest_desc_format(iw->desc, iw->id, iw->parent, size, iw->hex,
-						      ingest_mime(kind), rpb_wall_ms());
+			size_t n = ingest_desc_format(iw->desc, key,
+						      rpb_slice_make(iw->parent, iw->parentlen), size, iw->hex,
+						      ingest_mime(kind), wall_ms_at(iw, start));
 			st = b->put(s, RPB_T_DESCRIPTIONS, key, rpb_slice_make(iw->desc, n), err);
 		}
 		if (!st)
@@ -248,7 +265,8 @@ static enum rpb_status probe_create(const struct probe_ctx *pc, bool *at_commit,
 	uint64_t size = ingest_probe_content(job, w->id, pc->probe, pc->iw->content);
 	uint64_t start = rpb_now_ns();
 	pc->iw->op = UINT64_MAX;
-	enum rpb_status st = write_resource(w, rpb_next_session(w), pc->iw, size, at_commit, err);
+	enum rpb_status st =
+		write_resource(w, rpb_next_session(w), pc->iw, size, start, at_commit, err);
 	probe_done(pc, L_PROBE_CREATE, start, rpb_now_ns(), st, *at_commit, size, err);
 	return st;
 }
@@ -498,7 +516,7 @@ static enum rpb_status flat_create(struct rpb_worker *w, struct ingest_worker *i
 	bool at_commit;
 	rpb_inject_point(w, i, true, RPB_T_OBJECTS, rpb_slice_make(iw->id, iw->idlen));
 	uint64_t start = rpb_now_ns();
-	enum rpb_status st = write_resource(w, s, iw, *size, &at_commit, err);
+	enum rpb_status st = write_resource(w, s, iw, *size, start, &at_commit, err);
 	uint64_t end = rpb_now_ns();
 	w->in_doubt = at_commit;
 	/* A failed create stored nothing: its bytes would inflate throughput,

@@ -147,8 +147,9 @@ const char *ingest_mime(enum rpb_content kind);
  * bytes, no NUL); returns the new end. */
 char *ingest_iso_ms(char *p, uint64_t wall_ms);
 /* Formats a description record into buf (INGEST_DESC_MAX bytes); returns its
- * length. wall_ms is the creation time, written as UTC ISO-8601 with ms. */
-size_t ingest_desc_format(char *buf, const char *id, const char *parent, uint64_t size,
+ * length. hex is the INGEST_HEX_LEN-digit digest; wall_ms is the creation
+ * time, written as UTC ISO-8601 with ms. */
+size_t ingest_desc_format(char *buf, rpb_slice id, rpb_slice parent, uint64_t size,
 			  const char *hex, const char *mime, uint64_t wall_ms);
 
 /* The fields of a description record, pointing into the record. */
