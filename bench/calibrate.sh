@@ -2,16 +2,32 @@
 # Calibration: rpbench's raw pattern against direct-library loops
 # (bench/calibrate/), and rpbench's PostgreSQL ingest against pgbench
 # running the same statements. Each pair runs interleaved (direct, rpbench,
-# rpbench, direct, ...: the order alternates) on fresh stores; the summary prints medians, the
+# rpbench, direct, ...: the order alternates). As db_bench does (fresh_db),
+# every fill starts on a new store and the reads after it read the store
+# that fill left: the list fillseq,fillrandom,readrandom,readseq runs as
+# two groups, fillseq and fillrandom,readrandom,readseq, each side's group
+# on a store of its own. The summary prints medians, the
 # ratio of times (rpbench µs/op / direct µs/op: 1.00 = no overhead; for
 # ingest pgbench / rpbench, the speed-up) next to its target, and the
 # machine: CPU, kernel, clock source, load average before and after.
 #
 #   bench/calibrate.sh --build DIR [--num N] [--pg-num N] [--pairs N]
-#                      [--ingest-ops N] [--backends "leveldb sqlite postgres"]
+#                      [--ingest-ops N] [--backends "leveldb sqlite postgres rocksdb"]
 #                      [--out DIR]
 #
-# --num keys for LevelDB, SQLite and null (default 100000); PostgreSQL does
+# --backends defaults to leveldb, sqlite and postgres, and rocksdb when the
+# build has it (-DRPB_WITH_ROCKSDB=ON); without it rocksdb is skipped with
+# a note. Each library runs with the rpbench backend's settings on both
+# sides, SQLite with db_bench_sqlite3's as that program applies them
+# (bench/calibrate/calibrate-sqlite.c has the source lines): page_size 4096
+# (its 1024 means "leave the default"), cache_size 4096 pages = 16 MiB,
+# WAL, wal_autocheckpoint 4096, locking_mode EXCLUSIVE, synchronous OFF.
+# db_bench_sqlite3 also checkpoints (FULL) at the end of every fill, inside
+# the fill's time; the raw pattern has no checkpoint call, so the direct
+# loop times the checkpoint on its own: the NAME/ckpt rows under the table
+# are what it adds to db_bench's figure.
+#
+# --num keys for LevelDB, SQLite, RocksDB and null (default 100000); PostgreSQL does
 # one round trip per statement, so it gets --pg-num (default 10000).
 #
 # PostgreSQL runs on a throwaway cluster (scripts/pg-throwaway), always
@@ -20,7 +36,7 @@ set -euo pipefail
 
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 . "$SRC/bench/pgbench-ingest.sh"
-BUILD="" NUM=100000 PG_NUM=10000 PAIRS=3 INGEST_OPS=20000 BACKENDS="leveldb sqlite postgres" OUT=""
+BUILD="" NUM=100000 PG_NUM=10000 PAIRS=3 INGEST_OPS=20000 BACKENDS="" OUT=""
 die() {
 	echo "calibrate.sh: $*" >&2
 	exit 1
@@ -41,8 +57,16 @@ done
 command -v jq >/dev/null || die "jq not found; install jq (scripts/deps.sh does)"
 BIN=$(cd "$BUILD" && pwd)/bin
 [ "$PAIRS" -ge 3 ] || die "--pairs must be at least 3 for a median"
+if [ -z "$BACKENDS" ]; then
+	BACKENDS="leveldb sqlite postgres"
+	if [ -x "$BIN/rpbench-rocksdb" ] && [ -x "$BIN/calibrate-rocksdb" ]; then
+		BACKENDS+=" rocksdb"
+	else
+		echo "calibrate.sh: rocksdb skipped: not in this build (configure with -DRPB_WITH_ROCKSDB=ON)" >&2
+	fi
+fi
 for b in $BACKENDS null; do
-	[ -x "$BIN/rpbench-$b" ] || die "$BIN/rpbench-$b is missing; build with cmake --build $BUILD"
+	[ -x "$BIN/rpbench-$b" ] || die "$BIN/rpbench-$b is missing; build with cmake --build $BUILD (a backend that is off: configure with -DRPB_WITH_${b^^}=ON)"
 	[ "$b" = null ] || [ -x "$BIN/calibrate-$b" ] || die "$BIN/calibrate-$b is missing; build with cmake --build $BUILD"
 done
 OUT=${OUT:-/tmp/rpb-calibrate-$$}
@@ -51,9 +75,10 @@ mkdir -p "$OUT"
 ROWS="$OUT/rows.tsv" # kind backend value_size benchmark side pair micros_per_op
 : >"$ROWS"
 BENCHES=fillseq,fillrandom,readrandom,readseq
-# SQLite at db_bench_sqlite3's settings (calibrate-sqlite.c uses the same).
-SQLITE_SETS=(--set sqlite.page_size=1024 --set sqlite.cache_size=4M --set sqlite.mmap_size=0
-	--set sqlite.locking_mode=exclusive)
+# SQLite at db_bench_sqlite3's settings as it applies them (calibrate-sqlite.c
+# cites the lines); synchronous follows sync = none: OFF.
+SQLITE_SETS=(--set sqlite.page_size=4096 --set sqlite.cache_size=16M --set sqlite.mmap_size=0
+	--set sqlite.wal_autocheckpoint=4096 --set sqlite.locking_mode=exclusive)
 LOAD_BEFORE=$(cut -d ' ' -f 1-3 /proc/loadavg)
 # null keeps nothing, so its scans read nothing: point benchmarks only.
 NULL_BENCHES=fillseq,fillrandom,overwrite,readrandom,deleterandom
@@ -86,42 +111,56 @@ rows() {
 
 # fillrandbatch: fillrandom with 1000 puts per transaction (SQLite only,
 # db_bench_sqlite3's fillrandbatch), on a store of its own.
-rename_batch() { sed -e 's/^fillrandom  /fillrandbatch/' -e 's|^fillrandom/cpu |fillrandbatch/cpu |'; }
+rename_batch() { sed -E 's#^fillrandom(/[a-z/]*)? +:#fillrandbatch\1 :#'; }
+
+# A benchmark list as db_bench runs it on stores: a new group at each fill
+# (fresh_db), one group a line.
+groups() {
+	tr ',' '\n' <<<"$1" | awk '/^fill/ && g != "" { print g; g = "" } { g = g == "" ? $0 : g "," $0 } END { if (g != "") print g }'
+}
 
 run_direct() {
-	local b=$1 vs=$2 pair=$3 tag=$4 batch=${5:-1} benches=$BENCHES
+	local b=$1 vs=$2 pair=$3 tag=$4 batch=${5:-1} benches=$BENCHES g=0 group
 	[ "$batch" = 1 ] || benches=fillrandom
-	local args=(--num "$(num_for "$b")" --value-size "$vs" --benchmarks "$benches" --sync 0 --batch "$batch")
-	if [ "$b" = postgres ]; then
-		"$BIN/calibrate-postgres" --dsn "$DSN" --schema "$tag" "${args[@]}"
-	elif [ "$b" = sqlite ]; then
-		"$BIN/calibrate-sqlite" --db "$OUT/$tag.sqlite" "${args[@]}"
-		rm -f "$OUT/$tag.sqlite" "$OUT/$tag.sqlite-wal" "$OUT/$tag.sqlite-shm"
-	else
-		"$BIN/calibrate-leveldb" --db "$OUT/$tag" "${args[@]}"
-		rm -rf "${OUT:?}/$tag"
-	fi | if [ "$batch" = 1 ]; then cat; else rename_batch; fi | rows raw "$b" "$vs" direct "$pair"
+	for group in $(groups "$benches"); do
+		g=$((g + 1))
+		local args=(--num "$(num_for "$b")" --value-size "$vs" --benchmarks "$group" --sync 0 --batch "$batch")
+		if [ "$b" = postgres ]; then
+			"$BIN/calibrate-postgres" --dsn "$DSN" --schema "${tag}_g$g" "${args[@]}"
+		elif [ "$b" = sqlite ]; then
+			"$BIN/calibrate-sqlite" --db "$OUT/${tag}_g$g.sqlite" "${args[@]}"
+			rm -f "$OUT/${tag}_g$g.sqlite" "$OUT/${tag}_g$g.sqlite-wal" "$OUT/${tag}_g$g.sqlite-shm"
+		else
+			"$BIN/calibrate-$b" --db "$OUT/${tag}_g$g" "${args[@]}"
+			rm -rf "${OUT:?}/${tag}_g$g"
+		fi
+	done | if [ "$batch" = 1 ]; then cat; else rename_batch; fi | rows raw "$b" "$vs" direct "$pair"
 }
 
 run_rpbench() {
-	local b=$1 vs=$2 pair=$3 tag=$4 batch=${5:-1} benches=$BENCHES
+	local b=$1 vs=$2 pair=$3 tag=$4 batch=${5:-1} benches=$BENCHES g=0 group
 	[ "$b" = null ] && benches=$NULL_BENCHES
 	[ "$batch" = 1 ] || benches=fillrandom
-	local args=(run "$SRC/data/workloads/raw-ci.ini" --quiet --out "$OUT/$tag"
-		--set num="$(num_for "$b")" --set value_size="$vs" --set benchmarks="$benches" --set sync=none
-		--set batch="$batch" --set scan_chunk=0)
-	[ "$b" = postgres ] && args+=(--dsn "$DSN" --schema "$tag")
-	[ "$b" = sqlite ] && args+=("${SQLITE_SETS[@]}")
-	"$BIN/rpbench-$b" "${args[@]}" >/dev/null
-	{
-		sed -n '/^-----/,$p' "$OUT/$tag/report.txt"
+	# null keeps nothing: one run; every other backend a run per group.
+	local list
+	if [ "$b" = null ]; then list=$benches; else list=$(groups "$benches"); fi
+	for group in $list; do
+		g=$((g + 1))
+		local r="${tag}_g$g"
+		local args=(run "$SRC/data/workloads/raw-ci.ini" --quiet --out "$OUT/$r"
+			--set num="$(num_for "$b")" --set value_size="$vs" --set benchmarks="$group" --set sync=none
+			--set batch="$batch" --set scan_chunk=0)
+		[ "$b" = postgres ] && args+=(--dsn "$DSN" --schema "$r")
+		[ "$b" = sqlite ] && args+=("${SQLITE_SETS[@]}")
+		"$BIN/rpbench-$b" "${args[@]}" >/dev/null
+		sed -n '/^-----/,$p' "$OUT/$r/report.txt"
 		# The CPU time of each benchmark, as the direct loops print it.
 		jq -r '.pattern.benchmarks[] | select(.completed) |
-			"\(.name)/cpu : \(.cpu_micros_per_op) micros/op;"' "$OUT/$tag/result.json"
-	} | if [ "$batch" = 1 ]; then cat; else rename_batch; fi |
+			"\(.name)/cpu : \(.cpu_micros_per_op) micros/op;"' "$OUT/$r/result.json"
+		rm -rf "${OUT:?}/$r/store"
+		if [ "$b" = postgres ]; then quiet_sql "DROP SCHEMA $r CASCADE"; fi
+	done | if [ "$batch" = 1 ]; then cat; else rename_batch; fi |
 		rows raw "$b" "$vs" rpbench "$pair"
-	rm -rf "${OUT:?}/$tag/store"
-	[ "$b" = postgres ] && quiet_sql "DROP SCHEMA $tag CASCADE"
 	return 0
 }
 
@@ -212,7 +251,7 @@ sort -t $'\t' -k1,1 -k2,2 -k3,3n -k4,4 -k5,5 -k7,7g "$ROWS" | awk -F '\t' '
 		printf fmt, "kind", "backend", "size", "benchmark", "direct_us", "rpbench_us", "ratio", "cpu_ratio", "target", "verdict (wall / cpu)"
 		for (i = 1; i <= nk; i++) {
 			split(keys[i], f, FS)
-			if (f[5] != "rpbench" || f[4] ~ /\/cpu$/) continue
+			if (f[5] != "rpbench" || f[4] ~ /\/(cpu|ckpt)$/) continue
 			d = f[1] FS f[2] FS f[3] FS f[4] FS "direct"
 			r = med[keys[i]]
 			if (f[1] == "ingest") {
@@ -230,6 +269,16 @@ sort -t $'\t' -k1,1 -k2,2 -k3,3n -k4,4 -k5,5 -k7,7g "$ROWS" | awk -F '\t' '
 				printf fmt, f[1], f[2], f[3], f[4], sprintf("%.3f", med[d]), sprintf("%.3f", r), sprintf("%.3f", x), c, op t, verdict(x, op, t) v2
 			else
 				printf fmt, f[1], f[2], f[3], f[4], sprintf("%.3f", med[d]), sprintf("%.3f", r), sprintf("%.3f", x), c, "-", "-"
+		}
+		# What db_bench_sqlite3 adds to each fill and rpbench does not do:
+		# the FULL checkpoint at its end (calibrate-sqlite.c).
+		for (i = 1; i <= nk; i++) {
+			split(keys[i], f, FS)
+			if (f[5] != "direct" || f[4] !~ /\/ckpt$/) continue
+			if (!hdr++)
+				printf "\n%-7s %-9s %-6s %-17s %12s  %s\n", "ckpt", "backend", "size", "benchmark", "direct_us", "(db_bench_sqlite3 times it in its fill; rpbench has no checkpoint)"
+			fill = f[1] FS f[2] FS f[3] FS substr(f[4], 1, length(f[4]) - 5) FS "direct"
+			printf "%-7s %-9s %-6s %-17s %12.3f  = %.1f%% of the fill alone\n", "ckpt", f[2], f[3], f[4], med[keys[i]], (fill in med && med[fill] > 0) ? 100 * med[keys[i]] / med[fill] : 0
 		}
 	}' | tee "$OUT/summary.txt"
 echo "rows: $ROWS; summary: $OUT/summary.txt"

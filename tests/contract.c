@@ -124,6 +124,52 @@ static void t_interrupt_idle(const char *backend)
 	rpbt_close(&s);
 }
 
+/* A miss is an answer: 1,000 gets and 500 dels of absent keys, in a read
+ * and in a write transaction, and a get of a key the transaction deleted,
+ * format no error, and each still leaves a message a caller can print. */
+static void t_misses_format_nothing(const char *backend)
+{
+	struct rpbt_store s;
+	rpbt_open(&s, backend);
+	struct rpb_session *a = rpbt_session(&s);
+	rpbt_begin(&s, a, RPB_TXN_WRITE);
+	rpbt_put(&s, a, RPB_T_RAW, "present", "v");
+	rpbt_commit(&s, a);
+	struct rpb_buf out = {0};
+	struct rpb_err err = {0};
+	char key[32];
+	unsigned long before = rpb_err_formatted();
+	for (int txn = 0; txn < 2; txn++) {
+		rpbt_begin(&s, a, txn ? RPB_TXN_WRITE : RPB_TXN_READ);
+		for (int i = 0; i < 500; i++) {
+			snprintf(key, sizeof key, "absent-%d", i);
+			memset(&err, 0, sizeof err);
+			enum rpb_status st = s.b->get(a, RPB_T_RAW, S(key), &out, &err);
+			cr_assert_eq(st, RPB_NOT_FOUND, "%s get %s: %s", backend, key, rpb_status_name(st));
+			cr_assert_eq(err.status, RPB_NOT_FOUND, "%s: the miss is marked in err", backend);
+			cr_assert_str_neq(err.msg, "", "%s: a miss still has a message to print", backend);
+			if (txn) {
+				st = s.b->del(a, RPB_T_RAW, S(key), &err);
+				cr_assert_eq(st, RPB_NOT_FOUND, "%s del %s: %s", backend, key,
+					     rpb_status_name(st));
+			}
+		}
+		if (txn) { /* a key deleted in the transaction itself */
+			cr_assert_eq(s.b->del(a, RPB_T_RAW, S("present"), &err),
+				     s.b->flags & RPB_BF_STORES_NOTHING ? RPB_NOT_FOUND : RPB_OK,
+				     "%s del present: %s", backend, err.msg);
+			cr_assert_eq(s.b->get(a, RPB_T_RAW, S("present"), &out, &err), RPB_NOT_FOUND,
+				     "%s get of a key deleted in the transaction", backend);
+		}
+		rpbt_commit(&s, a);
+	}
+	cr_assert_eq(rpb_err_formatted() - before, 0, "%s: %lu errors formatted for 1,000 misses",
+		     backend, rpb_err_formatted() - before);
+	rpb_buf_free(&out);
+	s.b->session_close(a);
+	rpbt_close(&s);
+}
+
 /* ---- data contract (real backends) ---- */
 
 /* Unused when only the null backend is built. */
@@ -582,7 +628,8 @@ DATA_TEST void t_interrupt_aborts(const char *backend)
 #define LIFECYCLE_TESTS(backend) \
 	T(backend, lifecycle) \
 	T(backend, outside_txn) \
-	T(backend, interrupt_idle)
+	T(backend, interrupt_idle) \
+	T(backend, misses_format_nothing)
 
 #define DATA_TESTS(backend) \
 	T(backend, put_get_del) \

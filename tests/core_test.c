@@ -230,5 +230,30 @@ Test(core, fmt_matches_printf)
 		snprintf(want, sizeof want, "%016" PRIx64, vals[i]);
 		*rpb_fmt_hex64(got, vals[i]) = '\0';
 		cr_assert_str_eq(got, want);
+		/* The low 16 digits, exactly 16 wide (the raw pattern's keys). */
+		char wide[32], low[20];
+		snprintf(wide, sizeof wide, "%020" PRIu64, vals[i]);
+		low[16] = '\0';
+		cr_assert_eq(rpb_fmt_dec_back(low + 16, vals[i], 16), low);
+		cr_assert_str_eq(low, wide + 4, "value %" PRIu64, vals[i]);
+	}
+	/* Every hex digit in every position, letters included. */
+	for (uint64_t x = 0; x < 4096; x++) {
+		uint64_t v = x * UINT64_C(0x9e3779b97f4a7c15) ^ UINT64_C(0x0123456789abcdef);
+		char want[20], got[20];
+		snprintf(want, sizeof want, "%016" PRIx64, v);
+		*rpb_fmt_hex64(got, v) = '\0';
+		cr_assert_str_eq(got, want);
+	}
+	/* Copies of every short length land exactly, nothing past the end. */
+	char src[80], dst[80], ref[80];
+	for (int i = 0; i < 80; i++)
+		src[i] = (char)(i * 7 + 1);
+	for (size_t n = 0; n <= 40; n++) {
+		memset(dst, 0, sizeof dst);
+		memset(ref, 0, sizeof ref);
+		memcpy(ref + 3, src + 5, n);
+		cr_assert_eq(rpb_fmt_mem(dst + 3, src + 5, n), dst + 3 + n);
+		cr_assert(memcmp(dst, ref, sizeof dst) == 0, "a copy of %zu bytes", n);
 	}
 }

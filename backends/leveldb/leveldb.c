@@ -554,7 +554,7 @@ static enum rpb_status txn_lookup(struct rpb_session *s, rpb_slice k, size_t *ov
 		return st;
 	if (rpb_ovl_find(&s->ov, k, &i)) {
 		if (s->ov.ents[i].tomb)
-			return rpb_err_set(err, RPB_NOT_FOUND, 0, NULL, "key not found");
+			return rpb_err_not_found(err);
 		*ov_idx = i;
 		return RPB_OK;
 	}
@@ -579,7 +579,7 @@ static enum rpb_status txn_lookup(struct rpb_session *s, rpb_slice k, size_t *ov
 		return txn_timeout(s, err);
 	}
 	if (!*dbval)
-		return rpb_err_set(err, RPB_NOT_FOUND, 0, NULL, "key not found");
+		return rpb_err_not_found(err);
 	return RPB_OK;
 }
 

@@ -1002,7 +1002,7 @@ static enum rpb_status my_get(struct rpb_session *s, enum rpb_table t, rpb_slice
 	int f = mysql_stmt_fetch(h);
 	if (f == MYSQL_NO_DATA) {
 		mysql_stmt_free_result(h);
-		return RPB_NOT_FOUND;
+		return rpb_err_not_found(err);
 	}
 	if (f == 1)
 		return my_op_failed(s, h, MY_GET, t, err);
@@ -1036,7 +1036,7 @@ static enum rpb_status my_del(struct rpb_session *s, enum rpb_table t, rpb_slice
 	MYSQL_STMT *h;
 	if ((rc = my_run(s, t, MY_DEL, &p, &h, err)))
 		return rc;
-	return mysql_stmt_affected_rows(h) == 0 ? RPB_NOT_FOUND : RPB_OK;
+	return mysql_stmt_affected_rows(h) == 0 ? rpb_err_not_found(err) : RPB_OK;
 }
 
 /* Fetches fetch_rows at a time, each chunk a statement of its own that

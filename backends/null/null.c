@@ -85,7 +85,7 @@ static enum rpb_status null_get(struct rpb_session *s, enum rpb_table t, rpb_sli
 {
 	(void)t, (void)key, (void)out;
 	enum rpb_status st = null_check(s, err);
-	return st ? st : RPB_NOT_FOUND;
+	return st ? st : rpb_err_not_found(err);
 }
 
 static enum rpb_status null_del(struct rpb_session *s, enum rpb_table t, rpb_slice key,
@@ -93,7 +93,7 @@ static enum rpb_status null_del(struct rpb_session *s, enum rpb_table t, rpb_sli
 {
 	(void)t, (void)key;
 	enum rpb_status st = null_check(s, err);
-	return st ? st : RPB_NOT_FOUND;
+	return st ? st : rpb_err_not_found(err);
 }
 
 static enum rpb_status null_scan(struct rpb_session *s, enum rpb_table t, const rpb_slice *after,

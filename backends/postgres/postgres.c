@@ -1515,7 +1515,7 @@ static enum rpb_status pg_get(struct rpb_session *s, enum rpb_table t, rpb_slice
 	if (rc)
 		return rc;
 	if (PQntuples(res) == 0)
-		rc = RPB_NOT_FOUND;
+		rc = rpb_err_not_found(err);
 	else
 		rc = rpb_buf_set(out, PQgetvalue(res, 0, 0), (size_t)PQgetlength(res, 0, 0), err);
 	PQclear(res);
@@ -1538,7 +1538,7 @@ static enum rpb_status pg_del(struct rpb_session *s, enum rpb_table t, rpb_slice
 	rc = pg_run(s, t, PG_DEL, vals, lens, &res, err);
 	if (rc)
 		return rc;
-	rc = strcmp(PQcmdTuples(res), "0") == 0 ? RPB_NOT_FOUND : RPB_OK;
+	rc = strcmp(PQcmdTuples(res), "0") == 0 ? rpb_err_not_found(err) : RPB_OK;
 	PQclear(res);
 	return rc;
 }

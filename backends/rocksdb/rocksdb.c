@@ -528,7 +528,7 @@ static enum rpb_status txn_find(struct rpb_session *s, enum rpb_table t, rpb_sli
 	if ((st = txn_read(s, *k, v, err)))
 		return st;
 	if (!*v)
-		return rpb_err_set(err, RPB_NOT_FOUND, 0, NULL, "key not found");
+		return rpb_err_not_found(err);
 	return RPB_OK;
 }
 

@@ -758,8 +758,7 @@ static enum rpb_status sq_get(struct rpb_session *s, enum rpb_table t, rpb_slice
 		rc = sq_step(s, q);
 	if (rc == SQLITE_DONE) {
 		sqlite3_reset(q);
-		return rpb_err_set(err, RPB_NOT_FOUND, 0, NULL, "sqlite get %s: key not found",
-				   rpb_table_name(t));
+		return rpb_err_not_found(err);
 	}
 	if (rc != SQLITE_ROW)
 		return sq_fail(s, q, rc, "get", rpb_table_name(t), err);
@@ -794,8 +793,7 @@ static enum rpb_status sq_del(struct rpb_session *s, enum rpb_table t, rpb_slice
 		return sq_fail(s, q, rc, "del", rpb_table_name(t), err);
 	sqlite3_reset(q);
 	if (sqlite3_changes(s->db) == 0)
-		return rpb_err_set(err, RPB_NOT_FOUND, 0, NULL, "sqlite del %s: key not found",
-				   rpb_table_name(t));
+		return rpb_err_not_found(err);
 	return RPB_OK;
 }
 

@@ -203,12 +203,15 @@ static inline void calib_report(const char *name, struct calib_clock secs, uint6
 }
 
 /* One library's loops; fillseq, fillrandom and overwrite share write.
- * clear empties the table, untimed, before fillseq and fillrandom, as the
- * raw pattern does (db_bench's fresh_db), with deletes as the pattern
- * deletes, so both sides fill the same kind of store. */
+ * fresh closes the store, destroys it and opens an empty one, untimed,
+ * before fillseq and fillrandom, as db_bench's fresh_db does (LevelDB
+ * 1.23, benchmarks/db_bench.cc, Benchmark::Run: fillseq and fillrandom set
+ * fresh_db, overwrite does not; "if (fresh_db) { delete db_; ...
+ * DestroyDB(FLAGS_db, Options()); Open(); }"): every fill starts on a new
+ * store, and the reads after it read the store it left. */
 struct calib_loops {
 	const char *prog;
-	void (*clear)(void);
+	void (*fresh)(struct calib *c);
 	void (*write)(struct calib *c, bool sequential);
 	void (*read_random)(struct calib *c);
 	void (*read_seq)(struct calib *c);
@@ -223,7 +226,7 @@ static inline void calib_each(struct calib *c, const struct calib_loops *l)
 		c->rng = c->seed + 1 + (uint64_t)(b - list); /* a key stream per benchmark */
 		c->vpos = 0;
 		if (strcmp(b, "fillseq") == 0 || strcmp(b, "fillrandom") == 0)
-			l->clear();
+			l->fresh(c);
 		if (strcmp(b, "fillseq") == 0)
 			l->write(c, true);
 		else if (strcmp(b, "fillrandom") == 0 || strcmp(b, "overwrite") == 0)

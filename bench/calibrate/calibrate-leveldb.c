@@ -1,6 +1,7 @@
 /* db_bench's loops over LevelDB's C API, with the options the rpbench
  * LevelDB backend uses by default (calib_leveldb.h). One write batch per
- * transaction; reads with default read options. */
+ * transaction; reads with default read options. Each fill on a new store
+ * (fresh, as db_bench's fresh_db). */
 #include <leveldb/c.h>
 
 #include "calib.h"
@@ -74,40 +75,34 @@ static void read_seq(struct calib *c)
 	calib_report("readseq", calib_since(&t0), n, bytes, -1);
 }
 
-/* Deletes every key, 256 per write batch, as the raw pattern empties its table. */
-static void clear(void)
+static struct calib_leveldb l;
+
+/* A new, empty store in place of the old one (db_bench's fresh_db). */
+static void fresh(struct calib *c)
 {
-	leveldb_iterator_t *it = leveldb_create_iterator(db, ro);
-	leveldb_writebatch_t *b = leveldb_writebatch_create();
-	leveldb_iter_seek_to_first(it);
-	while (leveldb_iter_valid(it)) {
-		leveldb_writebatch_clear(b);
-		for (int n = 0; n < 256 && leveldb_iter_valid(it); n++, leveldb_iter_next(it)) {
-			size_t kl;
-			const char *k = leveldb_iter_key(it, &kl);
-			leveldb_writebatch_delete(b, k, kl);
-		}
+	if (l.db) {
+		calib_leveldb_close(&l);
+		leveldb_options_t *o = leveldb_options_create();
 		char *err = NULL;
-		leveldb_write(db, wo, b, &err);
+		leveldb_destroy_db(o, c->target, &err);
+		leveldb_options_destroy(o);
 		if (err)
-			die("delete", err);
+			die("destroy", err);
 	}
-	leveldb_writebatch_destroy(b);
-	leveldb_iter_destroy(it);
+	char *err = calib_leveldb_open(&l, c->target, true);
+	if (err)
+		die("open (give a new --db directory)", err);
+	db = l.db;
 }
 
-static const struct calib_loops loops = {"calibrate-leveldb", clear, write_bench, read_random,
+static const struct calib_loops loops = {"calibrate-leveldb", fresh, write_bench, read_random,
 					  read_seq};
 
 int main(int argc, char **argv)
 {
 	struct calib c;
 	calib_args(&c, argc, argv, "db");
-	struct calib_leveldb l;
-	char *err = calib_leveldb_open(&l, c.target, true);
-	if (err)
-		die("open (give a new --db directory)", err);
-	db = l.db;
+	fresh(&c);
 	wo = leveldb_writeoptions_create();
 	leveldb_writeoptions_set_sync(wo, c.sync);
 	ro = leveldb_readoptions_create();

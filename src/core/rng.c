@@ -21,14 +21,24 @@ static inline uint64_t rotl(uint64_t x, int k)
 
 /* Each of seed, stream and index passes through a full avalanche before the
  * next is folded in, so triples differing in one low bit share nothing. */
-void rpb_rng_seed(struct rpb_rng *r, uint64_t seed, uint64_t stream, uint64_t index)
+uint64_t rpb_rng_base(uint64_t seed, uint64_t stream)
 {
 	uint64_t x = seed;
 	x = splitmix64(&x) ^ stream;
-	x = splitmix64(&x) ^ index;
+	return splitmix64(&x);
+}
+
+void rpb_rng_seed_at(struct rpb_rng *r, uint64_t base, uint64_t index)
+{
+	uint64_t x = base ^ index;
 	x = splitmix64(&x);
 	for (int i = 0; i < 4; i++)
 		r->s[i] = splitmix64(&x);
+}
+
+void rpb_rng_seed(struct rpb_rng *r, uint64_t seed, uint64_t stream, uint64_t index)
+{
+	rpb_rng_seed_at(r, rpb_rng_base(seed, stream), index);
 }
 
 uint64_t rpb_rng_next(struct rpb_rng *r)

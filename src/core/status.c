@@ -1,5 +1,6 @@
 /* Status and table names, and the error record. */
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -54,9 +55,18 @@ const char *rpb_table_name(enum rpb_table t)
 	return table_names[t];
 }
 
+/* Relaxed: a count for tests, bumped only where an error is formatted. */
+static atomic_ulong formatted;
+
+unsigned long rpb_err_formatted(void)
+{
+	return atomic_load_explicit(&formatted, memory_order_relaxed);
+}
+
 enum rpb_status rpb_err_set(struct rpb_err *err, enum rpb_status st, int native,
 			    const char *sqlstate, const char *fmt, ...)
 {
+	atomic_fetch_add_explicit(&formatted, 1, memory_order_relaxed);
 	if (!err)
 		return st;
 	err->status = st;

@@ -6,6 +6,11 @@
  *  - Every fallible hook returns an enum rpb_status (0 = RPB_OK) and, when it
  *    is not RPB_OK, fills the caller-owned struct rpb_err. Filling it never
  *    allocates, so errors can be reported when memory or disk is full.
+ *  - RPB_NOT_FOUND from get and del is an answer, not a failure: the hook
+ *    marks err with rpb_err_not_found (class and a fixed message, nothing
+ *    formatted), so a read that misses costs no more than one that hits.
+ *    A caller that turns a miss into a failure says which key in its own
+ *    message.
  *  - Inputs (keys, values, configuration strings) are borrowed for the call.
  *  - Outputs are copied into caller-owned memory (struct rpb_buf) or handed to
  *    a callback for the duration of the call only.
@@ -72,6 +77,26 @@ enum rpb_status rpb_err_set(struct rpb_err *err, enum rpb_status st, int native,
 enum rpb_status rpb_err_usage(struct rpb_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void rpb_err_clear(struct rpb_err *err);
+/* How many times rpb_err_set (and so rpb_err_usage) has run in this process:
+ * the tests' proof that an operation formats no error (a miss, a hit). */
+unsigned long rpb_err_formatted(void);
+
+/* Marks err (may be NULL) as RPB_NOT_FOUND and returns it: a get or del that
+ * misses. Formats nothing (a few stores): misses are answers, and a read
+ * pattern meets millions of them. */
+static inline enum rpb_status rpb_err_not_found(struct rpb_err *err)
+{
+	static const char msg[] = "key not found";
+	if (err) {
+		err->status = RPB_NOT_FOUND;
+		err->native = 0;
+		err->sqlstate[0] = '\0';
+		err->user_input = false;
+		_Static_assert(sizeof msg <= sizeof err->msg, "the miss message fits");
+		__builtin_memcpy(err->msg, msg, sizeof msg);
+	}
+	return RPB_NOT_FOUND;
+}
 
 /* The fixed set of tables. Each is an ordered map of its own. */
 enum rpb_table {

@@ -20,6 +20,7 @@
 #include "dsn.h"
 #include "fsutil.h"
 #include "plot_value.h"
+#include "runs_dir.h"
 #include "scale.h"
 #include "scale_figure.h"
 
@@ -335,40 +336,15 @@ static int write_text(const struct rpb_scale_plan *p, const struct rpb_scale_bac
 		snprintf(msg, n, "cannot write %s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (!p->quiet) {
-		FILE *r = fopen(path, "r");
-		char line[512];
-		while (r && fgets(line, sizeof line, r))
-			fputs(line, stdout);
-		if (r)
-			fclose(r);
-	}
+	if (!p->quiet)
+		rpb_print_file(path);
 	return 0;
 }
 
 int rpb_scale_run(const struct rpb_scale_plan *p, char *msg, size_t n)
 {
-	static const char *const subdirs[] = {"/runs", "/stores", "/logs"};
-	struct rpb_err err;
-	if (rpb_dir_prepare(p->out, true, &err) != RPB_OK) {
-		snprintf(msg, n, "cannot use %s as the scale's directory (%s); choose a writable --out",
-			 p->out, err.native ? strerror(err.native) : "not a directory");
+	if (rpb_runs_dir_prepare(p->out, "scale", "scale.json", msg, n) != 0)
 		return -1;
-	}
-	char held[PATH_MAX];
-	snprintf(held, sizeof held, "%s/scale.json", p->out);
-	if (access(held, F_OK) == 0) {
-		snprintf(msg, n, "%s already holds a scale (scale.json); choose a new --out", p->out);
-		return -1;
-	}
-	for (size_t i = 0; i < 3; i++) {
-		char d[PATH_MAX];
-		snprintf(d, sizeof d, "%s%s", p->out, subdirs[i]);
-		if (mkdir(d, 0755) != 0 && errno != EEXIST) {
-			snprintf(msg, n, "cannot create %s: %s; choose a writable --out", d, strerror(errno));
-			return -1;
-		}
-	}
 	static struct rpb_scale_backend sbs[RPB_SCALE_MAX_BACKENDS];
 	memset(sbs, 0, sizeof sbs);
 	char failed[1024] = "";

@@ -19,6 +19,7 @@
 #include "dsn.h"
 #include "paths.h"
 #include "plot_value.h"
+#include "runs_dir.h"
 #include "sweep.h"
 #include "sweep_figure.h"
 
@@ -299,39 +300,15 @@ static int write_outputs(const struct rpb_sweep_plan *p, const struct point_run 
 	fclose(t);
 	if (!p->quiet) {
 		snprintf(path, sizeof path, "%s/sweep.txt", p->out);
-		FILE *r = fopen(path, "r");
-		char line[256];
-		while (r && fgets(line, sizeof line, r))
-			fputs(line, stdout);
-		if (r)
-			fclose(r);
+		rpb_print_file(path);
 	}
 	return 0;
 }
 
 int rpb_sweep_run(const struct rpb_sweep_plan *p, char *msg, size_t n)
 {
-	static const char *const subdirs[] = {"/runs", "/stores", "/logs"};
-	struct rpb_err err;
-	if (rpb_dir_prepare(p->out, true, &err) != RPB_OK) {
-		snprintf(msg, n, "cannot use %s as the sweep's directory (%s); choose a writable --out",
-			 p->out, err.native ? strerror(err.native) : "not a directory");
+	if (rpb_runs_dir_prepare(p->out, "sweep", "sweep.csv", msg, n) != 0)
 		return -1;
-	}
-	char held[PATH_MAX];
-	snprintf(held, sizeof held, "%s/sweep.csv", p->out);
-	if (access(held, F_OK) == 0) {
-		snprintf(msg, n, "%s already holds a sweep (sweep.csv); choose a new --out", p->out);
-		return -1;
-	}
-	for (size_t i = 0; i < 3; i++) {
-		char d[PATH_MAX];
-		snprintf(d, sizeof d, "%s%s", p->out, subdirs[i]);
-		if (mkdir(d, 0755) != 0 && errno != EEXIST) {
-			snprintf(msg, n, "cannot create %s: %s; choose a writable --out", d, strerror(errno));
-			return -1;
-		}
-	}
 	size_t nrk = p->nranks ? p->nranks : 1;
 	size_t np = p->nthreads * nrk, nr = np * p->repeat;
 	struct point_run *runs = calloc(nr, sizeof *runs);

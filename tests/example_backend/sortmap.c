@@ -585,7 +585,7 @@ static enum rpb_status sm_get(struct rpb_session *s, enum rpb_table t, rpb_slice
 		return rc;
 	const struct item *it = lookup(s, t, key);
 	if (!it)
-		return RPB_NOT_FOUND;
+		return rpb_err_not_found(err);
 	rc = rpb_buf_set(out, it->kv + it->klen, it->vlen, err);
 	if (rc)
 		sm_rollback(s);
@@ -599,7 +599,7 @@ static enum rpb_status sm_del(struct rpb_session *s, enum rpb_table t, rpb_slice
 	if (rc)
 		return rc;
 	if (s->writes && !lookup(s, t, key))
-		return RPB_NOT_FOUND;
+		return rpb_err_not_found(err);
 	return stage(s, t, key, (rpb_slice){NULL, 0}, true, err); /* refused when reading */
 }
 

@@ -21,7 +21,7 @@
 
 static const char *const ingest_labels[L_COUNT] = {
 	"create", "probe-create", "probe-head", "probe-get", "probe-patch", "probe-delete",
-	"list",   "list-paged",   "fileget",
+	"list",   "list-paged",   "fileget",	   "members-get",
 };
 /* Creates carry the content written; HEAD and GET what they read; PATCH
  * and DELETE record no bytes; the reads what they read. */
@@ -29,6 +29,7 @@ static const enum rpb_bytes_dir ingest_label_dirs[L_COUNT] = {
 	RPB_BYTES_SENT,	    RPB_BYTES_SENT,	RPB_BYTES_RECEIVED,
 	RPB_BYTES_RECEIVED, RPB_BYTES_NONE,	RPB_BYTES_NONE,
 	RPB_BYTES_RECEIVED, RPB_BYTES_RECEIVED, RPB_BYTES_RECEIVED,
+	RPB_BYTES_RECEIVED,
 };
 /* Which object a fileget reads: its own stream, so reads never shift the
  * creates' draws. */
@@ -94,12 +95,23 @@ struct ingest_worker {
 	uint64_t op;                 /* the main operation being written; UINT64_MAX for a probe */
 	struct rpb_buf got;          /* probe reads, reserved for the largest */
 	struct fed_worker *fed;      /* model = fedora */
+	int64_t wall_off_ns;         /* CLOCK_REALTIME - rpb_now_ns at the worker's start */
 };
+
+/* The wall-clock time in ms at rpb_now_ns() reading t: the description's
+ * created time from the create's own start, no clock call of its own (the
+ * offset is taken once per worker, so a clock step during the run is not
+ * followed; a timestamp off by the step is all it can cost). */
+static uint64_t wall_ms_at(const struct ingest_worker *iw, uint64_t t)
+{
+	return (uint64_t)((int64_t)t + iw->wall_off_ns) / 1000000u;
+}
 
 static enum rpb_status ingest_worker_init(struct rpb_worker *w, struct rpb_err *err)
 {
 	const struct rpb_ingest_opts *o = ingest_opts(w->rn->job);
-	struct ingest_worker *iw = calloc(1, sizeof *iw);
+	/* Written on every create: on cache lines no other thread's state shares. */
+	struct ingest_worker *iw = rpb_calloc_lines(1, sizeof *iw);
 	size_t cap = ingest_content_cap(o);
 	if (!iw || !(iw->content = malloc(cap))) {
 		free(iw);
@@ -119,6 +131,10 @@ static enum rpb_status ingest_worker_init(struct rpb_worker *w, struct rpb_err *
 		free(iw);
 		return st;
 	}
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	iw->wall_off_ns = (int64_t)((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) -
+			  (int64_t)rpb_now_ns();
 	w->state = iw;
 	return RPB_OK;
 }
@@ -143,11 +159,12 @@ static void ingest_worker_fini(struct rpb_worker *w)
 }
 
 /* Writes one resource: content, description, membership; one transaction.
- * iw->id/parent/member must be set. On failure the backend has rolled back;
- * *at_commit says whether it was the commit that failed. */
+ * iw->id/parent/member must be set; start is the create's rpb_now_ns(). On
+ * failure the backend has rolled back; *at_commit says whether it was the
+ * commit that failed. */
 static enum rpb_status write_resource(struct rpb_worker *w, struct rpb_session *s,
-				      struct ingest_worker *iw, uint64_t size, bool *at_commit,
-				      struct rpb_err *err)
+				      struct ingest_worker *iw, uint64_t size, uint64_t start,
+				      bool *at_commit, struct rpb_err *err)
 {
 	const struct rpb_backend *b = w->rn->backend;
 	enum rpb_content kind = ingest_opts(w->rn->job)->content;
@@ -159,8 +176,9 @@ static enum rpb_status write_resource(struct rpb_worker *w, struct rpb_session *
 		if (!st) {
 			/* The server's side of a create: fixity digest and metadata. */
 			ingest_digest_hex(iw->content, (size_t)size, iw->hex);
-			size_t n = ingest_desc_format(iw->desc, iw->id, iw->parent, size, iw->hex,
-						      ingest_mime(kind), rpb_wall_ms());
+			size_t n = ingest_desc_format(iw->desc, key,
+						      rpb_slice_make(iw->parent, iw->parentlen), size, iw->hex,
+						      ingest_mime(kind), wall_ms_at(iw, start));
 			st = b->put(s, RPB_T_DESCRIPTIONS, key, rpb_slice_make(iw->desc, n), err);
 		}
 		if (!st)
@@ -247,7 +265,8 @@ static enum rpb_status probe_create(const struct probe_ctx *pc, bool *at_commit,
 	uint64_t size = ingest_probe_content(job, w->id, pc->probe, pc->iw->content);
 	uint64_t start = rpb_now_ns();
 	pc->iw->op = UINT64_MAX;
-	enum rpb_status st = write_resource(w, rpb_next_session(w), pc->iw, size, at_commit, err);
+	enum rpb_status st =
+		write_resource(w, rpb_next_session(w), pc->iw, size, start, at_commit, err);
 	probe_done(pc, L_PROBE_CREATE, start, rpb_now_ns(), st, *at_commit, size, err);
 	return st;
 }
@@ -422,7 +441,8 @@ static void run_fedora_reads(struct rpb_worker *w, struct ingest_worker *iw, uin
 	struct rpb_runner *rn = w->rn;
 	const struct rpb_ingest_opts *o = ingest_opts(rn->job);
 	struct ingest_shared *sh = rn->pattern_state;
-	static const unsigned labels[INGEST_NREADS] = {L_LIST, L_LIST_PAGED, L_FILEGET};
+	static const unsigned labels[INGEST_NREADS] = {L_LIST, L_LIST_PAGED, L_FILEGET,
+						       L_MEMBERS_GET};
 	struct rpb_rng rng;
 	rpb_rng_seed(&rng, rn->job->run.seed, INGEST_READ_STREAM | w->id, n);
 	for (unsigned k = 0; k < INGEST_NREADS; k++) {
@@ -439,14 +459,15 @@ static void run_fedora_reads(struct rpb_worker *w, struct ingest_worker *iw, uin
 				struct rpb_err rerr;
 				uint64_t bytes;
 				uint64_t start = rpb_now_ns();
-				enum rpb_status st =
-					k == INGEST_READ_FILEGET
-						? fed_fileget(w, sh->fed, iw->fed, i, object, &bytes,
-							      &rerr)
-						: fed_list(w, sh->fed, iw->fed, i,
-							   k == INGEST_READ_LIST ? UINT64_MAX
-										 : o->list_page,
-							   &bytes, &rerr);
+				enum rpb_status st;
+				if (k == INGEST_READ_FILEGET)
+					st = fed_fileget(w, sh->fed, iw->fed, i, object, &bytes, &rerr);
+				else if (k == INGEST_READ_MEMBERS)
+					st = fed_members_get(w, sh->fed, iw->fed, i, &bytes, &rerr);
+				else
+					st = fed_list(w, sh->fed, iw->fed, i,
+						      k == INGEST_READ_LIST ? UINT64_MAX : o->list_page,
+						      &bytes, &rerr);
 				uint64_t end = rpb_now_ns();
 				/* The null backend keeps nothing: not-found is its only answer. */
 				if (st == RPB_NOT_FOUND && (rn->backend->flags & RPB_BF_STORES_NOTHING))
@@ -495,7 +516,7 @@ static enum rpb_status flat_create(struct rpb_worker *w, struct ingest_worker *i
 	bool at_commit;
 	rpb_inject_point(w, i, true, RPB_T_OBJECTS, rpb_slice_make(iw->id, iw->idlen));
 	uint64_t start = rpb_now_ns();
-	enum rpb_status st = write_resource(w, s, iw, *size, &at_commit, err);
+	enum rpb_status st = write_resource(w, s, iw, *size, start, &at_commit, err);
 	uint64_t end = rpb_now_ns();
 	w->in_doubt = at_commit;
 	/* A failed create stored nothing: its bytes would inflate throughput,

@@ -75,8 +75,17 @@ size_t ingest_content_cap(const struct rpb_ingest_opts *o)
 static uint64_t gen(const struct rpb_job *job, uint64_t stream, uint64_t index,
 		    unsigned char *buf)
 {
+	/* A thread makes many objects of one stream: its base is kept. */
+	static _Thread_local uint64_t last_seed, last_stream, last_base;
+	static _Thread_local bool have_base;
+	if (!have_base || last_seed != job->run.seed || last_stream != stream) {
+		last_base = rpb_rng_base(job->run.seed, stream);
+		last_seed = job->run.seed;
+		last_stream = stream;
+		have_base = true;
+	}
 	struct rpb_rng r;
-	rpb_rng_seed(&r, job->run.seed, stream, index);
+	rpb_rng_seed_at(&r, last_base, index);
 	uint64_t size = rpb_payload_size(&r, ingest_opts(job)->size_min, ingest_opts(job)->size_max);
 	rpb_payload_fill(&r, ingest_opts(job)->content, buf, (size_t)size);
 	return size;
@@ -121,32 +130,44 @@ static void civil(int64_t days, int *y, unsigned *m, unsigned *d)
 	*y = (int)(yoe + era * 400) + (*m <= 2);
 }
 
+/* Each thread keeps the text of the last second it formatted: creates in
+ * the same second copy it and format only the milliseconds. */
 char *ingest_iso_ms(char *p, uint64_t wall_ms)
 {
+	static _Thread_local uint64_t last_secs = UINT64_MAX;
+	static _Thread_local char head[32]; /* "YYYY-MM-DDTHH:MM:SS." */
+	static _Thread_local size_t head_len;
 	uint64_t secs = wall_ms / 1000;
-	int y;
-	unsigned mo, d;
-	civil((int64_t)(secs / 86400), &y, &mo, &d);
-	unsigned sod = (unsigned)(secs % 86400);
-	p = rpb_fmt_u64(p, (uint64_t)(y < 0 ? 0 : y), 4);
-	p = rpb_fmt_u64(rpb_fmt_str(p, "-"), mo, 2);
-	p = rpb_fmt_u64(rpb_fmt_str(p, "-"), d, 2);
-	p = rpb_fmt_u64(rpb_fmt_str(p, "T"), sod / 3600, 2);
-	p = rpb_fmt_u64(rpb_fmt_str(p, ":"), sod / 60 % 60, 2);
-	p = rpb_fmt_u64(rpb_fmt_str(p, ":"), sod % 60, 2);
-	p = rpb_fmt_u64(rpb_fmt_str(p, "."), wall_ms % 1000, 3);
+	if (secs != last_secs) {
+		int y;
+		unsigned mo, d;
+		civil((int64_t)(secs / 86400), &y, &mo, &d);
+		unsigned sod = (unsigned)(secs % 86400);
+		char *h = rpb_fmt_u64(head, (uint64_t)(y < 0 ? 0 : y), 4);
+		h = rpb_fmt_u64(rpb_fmt_str(h, "-"), mo, 2);
+		h = rpb_fmt_u64(rpb_fmt_str(h, "-"), d, 2);
+		h = rpb_fmt_u64(rpb_fmt_str(h, "T"), sod / 3600, 2);
+		h = rpb_fmt_u64(rpb_fmt_str(h, ":"), sod / 60 % 60, 2);
+		h = rpb_fmt_u64(rpb_fmt_str(h, ":"), sod % 60, 2);
+		h = rpb_fmt_str(h, ".");
+		head_len = (size_t)(h - head);
+		last_secs = secs;
+	}
+	memcpy(p, head, head_len);
+	p += head_len;
+	p = rpb_fmt_dec_back(p + 3, wall_ms % 1000, 3) + 3;
 	return rpb_fmt_str(p, "Z");
 }
 
-size_t ingest_desc_format(char *buf, const char *id, const char *parent, uint64_t size,
+size_t ingest_desc_format(char *buf, rpb_slice id, rpb_slice parent, uint64_t size,
 			  const char *hex, const char *mime, uint64_t wall_ms)
 {
 	/* Two keys (< INGEST_KEY_MAX each), a 20-digit size, the digest, a MIME
 	 * type and a timestamp: well inside INGEST_DESC_MAX. */
-	char *p = rpb_fmt_str(rpb_fmt_str(buf, "id="), id);
-	p = rpb_fmt_str(rpb_fmt_str(p, "\nparent="), parent);
+	char *p = rpb_fmt_mem(rpb_fmt_str(buf, "id="), id.data, id.len);
+	p = rpb_fmt_mem(rpb_fmt_str(p, "\nparent="), parent.data, parent.len);
 	p = rpb_fmt_u64(rpb_fmt_str(p, "\nsize="), size, 0);
-	p = rpb_fmt_str(rpb_fmt_str(p, "\nxxh3="), hex);
+	p = rpb_fmt_mem(rpb_fmt_str(p, "\nxxh3="), hex, INGEST_HEX_LEN);
 	p = rpb_fmt_str(rpb_fmt_str(p, "\nmime="), mime);
 	p = ingest_iso_ms(rpb_fmt_str(p, "\ncreated="), wall_ms);
 	p = rpb_fmt_str(p, "\n");

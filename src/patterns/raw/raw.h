@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fmt.h"
 #include "options.h"
 #include "rng.h"
 #include "store.h"
@@ -100,10 +101,7 @@ static inline bool raw_bench_writes(enum raw_bench b)
 /* Writes key index k as key_size zero-padded decimal digits (no NUL). */
 static inline void raw_key(unsigned char *buf, size_t key_size, uint64_t k)
 {
-	for (size_t i = key_size; i-- > 0;) {
-		buf[i] = (unsigned char)('0' + k % 10);
-		k /= 10;
-	}
+	rpb_fmt_dec_back((char *)buf + key_size, k, key_size);
 }
 /* The key index of a key, or false if it is not a raw key below num. */
 bool raw_key_parse(const void *key, size_t len, const struct rpb_raw_opts *o, uint64_t *k);
