@@ -7,8 +7,14 @@
 
 #include "store.h"
 
-/* NULL-terminated list of the backends built in, null last. */
+/* NULL-terminated list of the backends built in, null last (the registry:
+ * linking it links every backend's library). */
 extern const struct rpb_backend *const rpb_backends[];
+/* The same backends' names and flags only, in the same order, ended by a
+ * NULL name (the catalogue: no backend's code, so no backend's library). */
+extern const struct rpb_backend_kind rpb_backend_kinds[];
+/* A built-in backend's kind by name; NULL when not built in. */
+const struct rpb_backend_kind *rpb_backend_kind_find(const char *name);
 /* NULL-terminated list of every backend the sources declare (a folder of
  * backends/), built in or switched off. */
 extern const char *const rpb_backend_names[];

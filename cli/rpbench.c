@@ -43,7 +43,7 @@ enum { EXIT_VERIFY = 7 };
 /* The backends a results directory may name: those of this build. */
 static bool backend_known(const char *name)
 {
-	return rpb_backend_find(name) != NULL;
+	return rpb_backend_kind_find(name) != NULL;
 }
 
 struct cli {
@@ -1386,7 +1386,7 @@ static int cmd_scale(const struct cli *cl)
 
 int main(int argc, char **argv)
 {
-	rpb_exec_backends(rpb_backends, rpb_backend_server_script);
+	rpb_exec_backends(rpb_backend_kinds, rpb_backend_server_script);
 	struct cli cl;
 	int rc = parse_cli(&cl, argc, argv);
 	if (rc)

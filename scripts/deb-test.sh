@@ -26,22 +26,42 @@ fail() {
 cpack --config "$build/CPackConfig.cmake" -G DEB -B "$scratch/pkg" >"$scratch/cpack.log" 2>&1 ||
 	{ cat "$scratch/cpack.log"; fail "cpack -G DEB"; }
 deb=$(ls "$scratch"/pkg/rpbench_*.deb)
-echo "deb-test: built $(basename "$deb")"
+echo "deb-test: built $(cd "$scratch/pkg" && echo *.deb)"
 
+# rpbench and one rpbench-<backend> per backend built (but null, which is
+# rpbench's), each depending on rpbench of its version; a server backend's
+# package recommends its server and holds its throwaway-server script.
 depends=$(dpkg-deb -f "$deb" Depends)
-for lib in libleveldb1d libsqlite3-0 libpq5 libjansson4 libinih1 libxxhash0 libssl3 gnuplot-nox; do
-	if ! grep -q "$lib" <<<"$depends"; then
-		# A backend switched off needs no library of its own.
-		case $lib in
-		libleveldb1d) [ -e "$build/bin/rpbench-leveldb" ] || continue ;;
-		libsqlite3-0) [ -e "$build/bin/rpbench-sqlite" ] || continue ;;
-		esac
-		fail "Depends lacks $lib: $depends"
+for lib in libjansson4 libinih1 libxxhash0 libssl3 gnuplot-nox; do
+	grep -q "$lib" <<<"$depends" || fail "rpbench's Depends lacks $lib: $depends"
+done
+while read -r b kind script; do
+	[ "$b" = null ] && continue
+	pkg=$(ls "$scratch"/pkg/rpbench-"$b"_*.deb 2>/dev/null) || fail "no package rpbench-$b"
+	dpkg-deb -f "$pkg" Depends | grep -q "rpbench (= " || fail "rpbench-$b does not depend on rpbench"
+	dpkg-deb -c "$pkg" >"$scratch/files"
+	grep -q "/usr/bin/rpbench-$b\$" "$scratch/files" || fail "rpbench-$b lacks its program"
+	if [ "$kind" = server ]; then
+		[ -n "$(dpkg-deb -f "$pkg" Recommends)" ] || fail "rpbench-$b recommends no server"
+		grep -q "/usr/share/rpbench/$script\$" "$scratch/files" ||
+			fail "rpbench-$b lacks its server script $script"
 	fi
+	dpkg-deb -f "$deb" Recommends Suggests | grep -q "rpbench-$b" ||
+		fail "rpbench neither recommends nor suggests rpbench-$b"
+done <"$build/backends.txt"
+for lib in libleveldb1d libsqlite3-0 libpq5; do
+	case $lib in
+	libleveldb1d) b=leveldb ;; libsqlite3-0) b=sqlite ;; libpq5) b=postgres ;;
+	esac
+	[ -e "$build/bin/rpbench-$b" ] || continue
+	dpkg-deb -f "$scratch"/pkg/rpbench-"$b"_*.deb Depends | grep -q "$lib" ||
+		fail "rpbench-$b's Depends lacks $lib"
 done
 
 root=$scratch/root
-dpkg -x "$deb" "$root"
+for pkg in "$scratch"/pkg/*.deb; do
+	dpkg -x "$pkg" "$root"
+done
 bin=$root/usr/bin
 # Installed files must not lean on the source or build tree.
 if grep -rlF -e "$top" -e "$build" "$root" >"$scratch/leaks"; then

@@ -65,6 +65,23 @@ Test(backend_list, kinds_match_flags)
 		     n, built, tests_own);
 }
 
+/* The catalogue rpbench links names the registry's backends, in its order,
+ * each with its flags of what compare needs (server, stores nothing). */
+Test(backend_list, catalogue_matches_the_registry)
+{
+	size_t i = 0;
+	for (; rpb_backends[i]; i++) {
+		cr_assert_not_null(rpb_backend_kinds[i].name, "the catalogue ends before %s",
+				   rpb_backends[i]->name);
+		cr_expect_str_eq(rpb_backend_kinds[i].name, rpb_backends[i]->name);
+		unsigned want = rpb_backends[i]->flags & (RPB_BF_SERVER | RPB_BF_STORES_NOTHING);
+		cr_expect_eq(rpb_backend_kinds[i].flags, want, "%s: catalogue flags %u, the table's %u",
+			     rpb_backends[i]->name, rpb_backend_kinds[i].flags, want);
+		cr_expect_eq(rpb_backend_kind_find(rpb_backends[i]->name), &rpb_backend_kinds[i]);
+	}
+	cr_expect_null(rpb_backend_kinds[i].name, "the catalogue has more backends than the registry");
+}
+
 Test(backend_list, test_only_backends_do_not_ship)
 {
 	size_t seen = 0;

@@ -132,6 +132,12 @@ T(sqlite, commit)
 T(sqlite, acked)
 T(sqlite, file)
 #endif
+#ifdef RPB_HAVE_ROCKSDB
+T(rocksdb, begin)
+T(rocksdb, commit)
+T(rocksdb, acked)
+T(rocksdb, file)
+#endif
 #define CRASH_TESTS(b) T(b, begin) T(b, commit) T(b, acked) T(b, file)
 RPBT_EACH_SERVER(CRASH_TESTS)
 
@@ -209,4 +215,7 @@ Test(crash_leveldb, stale_ledger_after_power_cut, .fini = e2e_cleanup) { t_stale
 #endif
 #ifdef RPB_HAVE_SQLITE
 Test(crash_sqlite, stale_ledger_after_power_cut, .fini = e2e_cleanup) { t_stale_ledger("sqlite"); }
+#endif
+#ifdef RPB_HAVE_ROCKSDB
+Test(crash_rocksdb, stale_ledger_after_power_cut, .fini = e2e_cleanup) { t_stale_ledger("rocksdb"); }
 #endif

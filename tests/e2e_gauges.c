@@ -70,6 +70,14 @@ static void t_gauges(const char *backend, const char *const *names)
 		/* ~6 MiB of pages through a WAL checkpointed every 1000 frames. */
 		cr_assert_gt(gauge_max(r, "wal_bytes"), 0);
 		cr_assert_geq(gauge_max(r, "checkpoints"), 1);
+	} else if (!strcmp(backend, "rocksdb")) {
+		/* ~6 MiB of creates in a 64 MiB memtable, never flushed; a
+		 * run that small is neither slowed nor stopped and has no
+		 * background error. */
+		cr_assert_gt(gauge_max(r, "memtable_bytes"), 1 << 20);
+		cr_assert_eq(gauge_max(r, "write_stopped"), 0);
+		cr_assert_eq(gauge_max(r, "delayed_write_rate_bps"), 0);
+		cr_assert_eq(gauge_max(r, "background_errors"), 0);
 	} else {
 		cr_assert_gt(gauge_max(r, "wal_bytes"), 1 << 20);
 		cr_assert_gt(gauge_max(r, "table_bytes"), 1 << 20);
@@ -94,6 +102,15 @@ Test(e2e_leveldb, gauges, .fini = e2e_cleanup)
 	static const char *const names[] = {"l0_files", "sst_files", "compaction_s",
 					    "compaction_write_bytes", "memory_bytes", NULL};
 	t_gauges("leveldb", names);
+}
+#endif
+#ifdef RPB_HAVE_ROCKSDB
+Test(e2e_rocksdb, gauges, .fini = e2e_cleanup)
+{
+	static const char *const names[] = {"l0_files", "pending_compaction_bytes",
+					    "delayed_write_rate_bps", "write_stopped",
+					    "memtable_bytes", "background_errors", NULL};
+	t_gauges("rocksdb", names);
 }
 #endif
 #ifdef RPB_HAVE_SQLITE

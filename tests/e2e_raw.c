@@ -140,6 +140,9 @@ T(leveldb, raw_run_verify)
 #ifdef RPB_HAVE_SQLITE
 T(sqlite, raw_run_verify)
 #endif
+#ifdef RPB_HAVE_ROCKSDB
+T(rocksdb, raw_run_verify)
+#endif
 #define RUN_VERIFY(b) T(b, raw_run_verify)
 RPBT_EACH_SERVER(RUN_VERIFY)
 
@@ -235,6 +238,9 @@ T(leveldb, raw_batched_sequence)
 #ifdef RPB_HAVE_SQLITE
 T(sqlite, raw_batched_sequence)
 #endif
+#ifdef RPB_HAVE_ROCKSDB
+T(rocksdb, raw_batched_sequence)
+#endif
 #define BATCHED_SEQUENCE(b) T(b, raw_batched_sequence)
 RPBT_EACH_SERVER(BATCHED_SEQUENCE)
 
@@ -260,6 +266,9 @@ static void t_raw_one_scan(const char *backend)
 
 #ifdef RPB_HAVE_LEVELDB
 T(leveldb, raw_one_scan)
+#endif
+#ifdef RPB_HAVE_ROCKSDB
+T(rocksdb, raw_one_scan)
 #endif
 #define ONE_SCAN(b) T(b, raw_one_scan)
 RPBT_EACH_SERVER(ONE_SCAN)
@@ -291,6 +300,9 @@ T(leveldb, raw_fill_starts_empty)
 #endif
 #ifdef RPB_HAVE_SQLITE
 T(sqlite, raw_fill_starts_empty)
+#endif
+#ifdef RPB_HAVE_ROCKSDB
+T(rocksdb, raw_fill_starts_empty)
 #endif
 #define FILL_STARTS_EMPTY(b) T(b, raw_fill_starts_empty)
 RPBT_EACH_SERVER(FILL_STARTS_EMPTY)

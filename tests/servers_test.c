@@ -8,10 +8,8 @@
 #include "compare_exec.h"
 #include "servers_plan.h"
 
-static const struct rpb_backend one = {.name = "postgres", .flags = RPB_BF_SERVER};
-static const struct rpb_backend two = {.name = "otherdb", .flags = RPB_BF_SERVER};
-static const struct rpb_backend flat = {.name = "sqlite"};
-static const struct rpb_backend *const list[] = {&one, &two, &flat, NULL};
+static const struct rpb_backend_kind list[] = {
+	{"postgres", RPB_BF_SERVER}, {"otherdb", RPB_BF_SERVER}, {"sqlite", 0}, {NULL, 0}};
 
 static const char *script_of(const char *name)
 {

@@ -181,9 +181,9 @@ Test(workload, unknown_key)
 {
 	load_fails("unknown_key.ini", "3: unknown key 'sise_max' in [ingest] (did you mean "
 				      "size_max?); valid keys: size_min, size_max, content, containers, probe_every, model, "
-				      "pairtree_length, pairtree_count, child_block, binary_threshold, "
-				      "binary_dir, digest, doc_cache, start_at, read_mix, read_at, list_page, "
-				      "preload_content");
+				      "pairtree_length, pairtree_count, child_block, collection, members, "
+				      "binary_threshold, binary_dir, digest, doc_cache, start_at, read_mix, "
+				      "read_at, list_page, preload_content");
 	load_fails("unknown_run_key.ini", "3: unknown key 'thread' in [run] (did you mean "
 					  "threads?); valid keys: threads, clients, ops, duration, bytes, "
 					  "warmup, rate, latency, interval, seed, "

@@ -34,6 +34,7 @@
 #include "leveldb_overlay.h"
 #include "options.h"
 #include "store.h"
+#include "tablekey.h"
 
 struct ldb_tuning {
 	uint64_t write_buffer, block_cache, bloom_bits, block_size;
@@ -81,8 +82,8 @@ struct rpb_session {
 	atomic_bool interrupted;
 	struct ldb_order_slot order; /* this session's write in flight */
 	/* Encoded keys (table byte + key); two so scan can hold both bounds. */
-	unsigned char key[1 + RPB_KEY_MAX];
-	unsigned char key2[1 + RPB_KEY_MAX];
+	unsigned char key[RPB_TKEY_MAX];
+	unsigned char key2[RPB_TKEY_MAX];
 };
 
 /* block_cache = none (fedora-4.5's default): a cache of capacity 0, which
@@ -388,33 +389,6 @@ static enum rpb_status txn_check(struct rpb_session *s, bool writes, struct rpb_
 	return RPB_OK;
 }
 
-/* The key prefix of table t. The store's own records sort before every
- * table: a fill appending to the end of the last table (raw) then has no
- * record after it, so LevelDB's skip list does not compare each insert
- * against one at every level it descends (2 more compares per put, about
- * 390 instructions, before this order). bench/calibrate-ycsb.sh's direct
- * loop reads the raw table of a store by its byte (--table-byte). */
-static unsigned char table_byte(enum rpb_table t)
-{
-	return t == RPB_T_META ? 0 : (unsigned char)(t + 1);
-}
-
-/* Builds table byte + key in buf; bounds may be empty, keys may not. */
-static enum rpb_status key_encode(unsigned char *buf, enum rpb_table t, rpb_slice key,
-				  bool is_bound, rpb_slice *out, struct rpb_err *err)
-{
-	if ((unsigned)t >= RPB_TABLE_COUNT)
-		return rpb_err_set(err, RPB_INVALID, 0, NULL, "unknown table %d", (int)t);
-	if (key.len > RPB_KEY_MAX || (!is_bound && key.len == 0) || (key.len && !key.data))
-		return rpb_err_set(err, RPB_INVALID, 0, NULL,
-				   "key of %zu bytes; keys are 1..%d bytes", key.len, RPB_KEY_MAX);
-	buf[0] = table_byte(t);
-	if (key.len)
-		memcpy(buf + 1, key.data, key.len);
-	*out = rpb_slice_make(buf, key.len + 1);
-	return RPB_OK;
-}
-
 static enum rpb_status ldb_session_open(struct rpb_store *st, struct rpb_session **out,
 					    struct rpb_err *err)
 {
@@ -472,7 +446,7 @@ static enum rpb_status ldb_put(struct rpb_session *s, enum rpb_table t, rpb_slic
 		return txn_fail(s, rpb_err_set(err, RPB_INVALID, 0, NULL,
 					       "value of %zu bytes; values are 0..%u bytes",
 					       val.len, RPB_VALUE_MAX));
-	if ((st = key_encode(s->key, t, key, false, &k, err)) ||
+	if ((st = rpb_tkey_encode(s->key, t, key, false, &k, err)) ||
 	    (s->ov_live && (st = rpb_ovl_put(&s->ov, k, val, false, err))))
 		return txn_fail(s, st);
 	leveldb_writebatch_put(s->batch, k.data, k.len, val.len ? val.data : "", val.len);
@@ -618,7 +592,7 @@ static enum rpb_status ldb_get(struct rpb_session *s, enum rpb_table t, rpb_slic
 	enum rpb_status st = txn_check(s, false, err);
 	if (st)
 		return st;
-	if ((st = key_encode(s->key, t, key, false, &k, err)))
+	if ((st = rpb_tkey_encode(s->key, t, key, false, &k, err)))
 		return txn_fail(s, st);
 	if ((st = txn_lookup(s, k, &i, &v, &n, err)))
 		return st;
@@ -641,7 +615,7 @@ static enum rpb_status ldb_del(struct rpb_session *s, enum rpb_table t, rpb_slic
 	enum rpb_status st = txn_check(s, true, err);
 	if (st)
 		return st;
-	if ((st = key_encode(s->key, t, key, false, &k, err)))
+	if ((st = rpb_tkey_encode(s->key, t, key, false, &k, err)))
 		return txn_fail(s, st);
 	if ((st = txn_lookup(s, k, &i, &v, &n, err)))
 		return st;
@@ -658,7 +632,7 @@ static enum rpb_status ldb_del(struct rpb_session *s, enum rpb_table t, rpb_slic
 static bool scan_in_range(const unsigned char *k, size_t klen, enum rpb_table t,
 			  const rpb_slice *hi)
 {
-	if (klen < 1 || k[0] != table_byte(t))
+	if (klen < 1 || k[0] != rpb_tkey_byte(t))
 		return false;
 	return !hi || rpb_ovl_keycmp(k, klen, hi->data, hi->len) <= 0;
 }
@@ -747,8 +721,8 @@ static enum rpb_status ldb_scan(struct rpb_session *s, enum rpb_table t, const r
 	enum rpb_status st = txn_check(s, false, err);
 	if (st)
 		return st;
-	if ((st = key_encode(s->key, t, after ? *after : rpb_slice_make(NULL, 0), true, &lo, err)) ||
-	    (upto && (st = key_encode(s->key2, t, *upto, true, &hi, err))))
+	if ((st = rpb_tkey_encode(s->key, t, after ? *after : rpb_slice_make(NULL, 0), true, &lo, err)) ||
+	    (upto && (st = rpb_tkey_encode(s->key2, t, *upto, true, &hi, err))))
 		return txn_fail(s, st);
 	if ((st = ovl_ensure(s, err)) || (st = snap_ensure(s, err)))
 		return st;

@@ -33,13 +33,17 @@
 #include "options.h"
 #include "rocksdb_backend.h"
 #include "store.h"
+#include "tablekey.h"
 
 enum rdb_compression { RDB_C_NONE = 0, RDB_C_SNAPPY, RDB_C_LZ4, RDB_C_ZSTD };
+
+#define RDB_LOG_DIR_MAX 1023
 
 struct rdb_tuning {
 	uint64_t write_buffer, block_cache, bloom_bits, bytes_per_sync;
 	unsigned compression; /* enum rdb_compression */
 	bool wal;
+	char info_log_dir[RDB_LOG_DIR_MAX + 1]; /* as applied: never empty */
 };
 
 struct rpb_store {
@@ -63,8 +67,8 @@ struct rpb_session {
 	uint64_t writes; /* staged puts and deletes */
 	atomic_bool interrupted;
 	/* Encoded keys (table byte + key); two so scan can hold both bounds. */
-	unsigned char key[1 + RPB_KEY_MAX];
-	unsigned char key2[1 + RPB_KEY_MAX];
+	unsigned char key[RPB_TKEY_MAX];
+	unsigned char key2[RPB_TKEY_MAX];
 };
 
 /* block_cache = none: no block cache at all (rpb_cfg_parse's "none"). */
@@ -96,8 +100,21 @@ static const struct rpb_optdef rdb_options[] = {
 	{ .key = "wal", .type = RPB_OPT_BOOL, .dflt = "on", .off = RDB(wal),
 	  .help = "write-ahead log; off loses every commit not yet flushed at a crash "
 		  "(refused with sync = commit)" },
+	{ .key = "info_log_dir", .type = RPB_OPT_STRING, .dflt = "", .umax = RDB_LOG_DIR_MAX,
+	  .off = RDB(info_log_dir),
+	  .help = "directory of RocksDB's info log (LOG), kept off the store's disk; empty = "
+		  "$TMPDIR/rpbench-rocksdb-<uid>" },
 	{ .key = NULL },
 };
+
+/* What the C API of RocksDB 7.8 has no setter for, as an options string:
+ * no fallocate, so a log or table file takes only the space written to
+ * it. RocksDB preallocates a WAL by write_buffer x 1.1 and a table file by
+ * its target size x 1.1 (db/db_impl/db_impl_write.cc GetWalPreallocateBlockSize,
+ * env/io_posix.cc PosixWritableFile::PrepareWrite); on ext4 a failed
+ * fallocate keeps what it got, so one preallocation fills a small disk
+ * and the store cannot even be opened on it. */
+static const char rdb_options_string[] = "allow_fallocate=false";
 
 /* Classifies and copies a RocksDB error string, then frees it. */
 static enum rpb_status rdb_error(struct rpb_err *err, char *native, const char *what)
@@ -147,6 +164,7 @@ static void rdb_apply_tuning(struct rpb_store *st, const struct rdb_tuning *t, b
 	rocksdb_options_set_compression(st->opts, codes[t->compression]);
 	rocksdb_options_set_bytes_per_sync(st->opts, t->bytes_per_sync);
 	rocksdb_options_set_keep_log_file_num(st->opts, 4);
+	rocksdb_options_set_db_log_dir(st->opts, t->info_log_dir);
 	if (t->block_cache == RDB_NO_CACHE) {
 		rocksdb_block_based_options_set_no_block_cache(st->table, 1);
 	} else if (t->block_cache) {
@@ -187,6 +205,9 @@ static enum rpb_status rdb_describe(struct rpb_store *st, struct rpb_fact *out, 
 	snprintf(out[*n].name, sizeof out[*n].name, "wal");
 	snprintf(out[*n].value, sizeof out[*n].value, "%s", t->wal ? "on" : "off");
 	(*n)++;
+	snprintf(out[*n].name, sizeof out[*n].name, "info_log_dir");
+	snprintf(out[*n].value, sizeof out[*n].value, "%s", t->info_log_dir);
+	(*n)++;
 	return RPB_OK;
 }
 
@@ -211,6 +232,24 @@ static enum rpb_status rdb_open_error(const char *dir, char *native, struct rpb_
 		rpb_err_set(err, st, 0, NULL, "cannot open rocksdb store %s: %s", dir, m);
 	rocksdb_free(native);
 	return st;
+}
+
+/* RocksDB's defaults with rdb_options_string applied, into *out; NULL
+ * when out of memory. */
+static enum rpb_status rdb_options_new(rocksdb_options_t **out, struct rpb_err *err)
+{
+	rocksdb_options_t *base = rocksdb_options_create();
+	char *native = NULL;
+	*out = rocksdb_options_create();
+	if (base && *out)
+		rocksdb_get_options_from_string(base, rdb_options_string, *out, &native);
+	if (base)
+		rocksdb_options_destroy(base);
+	if (!native)
+		return RPB_OK;
+	rocksdb_options_destroy(*out);
+	*out = NULL;
+	return rdb_error(err, native, "options");
 }
 
 static void rdb_store_close(struct rpb_store *st)
@@ -245,10 +284,18 @@ static enum rpb_status rdb_store_open(const struct rpb_store_cfg *cfg, struct rp
 					"give wal = on or sync = none");
 	if (!rc)
 		rc = rpb_dir_prepare(cfg->dir, cfg->create, err);
+	char log_dir[sizeof t.info_log_dir];
+	if (!rc)
+		rc = rpb_rocksdb_log_dir(t.info_log_dir, log_dir, sizeof log_dir, err);
 	if (rc)
 		return rc;
+	memcpy(t.info_log_dir, log_dir, sizeof log_dir);
 	struct rpb_store *st = calloc(1, sizeof *st);
-	if (!st || !(st->dir = strdup(cfg->dir)) || !(st->opts = rocksdb_options_create()) ||
+	if (st && (rc = rdb_options_new(&st->opts, err))) {
+		rdb_store_close(st);
+		return rc;
+	}
+	if (!st || !(st->dir = strdup(cfg->dir)) || !st->opts ||
 	    !(st->table = rocksdb_block_based_options_create()) ||
 	    !(st->wopts = rocksdb_writeoptions_create()) ||
 	    !(st->topts = rocksdb_optimistictransaction_options_create())) {
@@ -285,18 +332,31 @@ static enum rpb_status rdb_usage(struct rpb_store *st, uint64_t *bytes, struct r
 static enum rpb_status rdb_gauges(struct rpb_store *st, struct rpb_gauge *out, size_t *n,
 				  struct rpb_err *err)
 {
-	static const struct { const char *gauge, *prop; } rows[] = {
-		{"l0_files", "rocksdb.num-files-at-level0"},
-		{"pending_compaction_bytes", "rocksdb.estimate-pending-compaction-bytes"},
-		{"delayed_write_rate_bps", "rocksdb.actual-delayed-write-rate"},
-		{"write_stopped", "rocksdb.is-write-stopped"},
-		{"memtable_bytes", "rocksdb.cur-size-all-mem-tables"},
-		{"background_errors", "rocksdb.background-errors"},
+	/* text: a property RocksDB has only as a string (num-files-at-level<N>
+	 * has no integer handler in db/internal_stats.cc), read as one. */
+	static const struct { const char *gauge, *prop; bool text; } rows[] = {
+		{"l0_files", "rocksdb.num-files-at-level0", true},
+		{"pending_compaction_bytes", "rocksdb.estimate-pending-compaction-bytes", false},
+		{"delayed_write_rate_bps", "rocksdb.actual-delayed-write-rate", false},
+		{"write_stopped", "rocksdb.is-write-stopped", false},
+		{"memtable_bytes", "rocksdb.cur-size-all-mem-tables", false},
+		{"background_errors", "rocksdb.background-errors", false},
 	};
 	*n = 0;
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		uint64_t v = 0;
-		if (rocksdb_optimistictransactiondb_property_int(st->db, rows[i].prop, &v) != 0) {
+		bool ok;
+		if (rows[i].text) {
+			char *text = rocksdb_optimistictransactiondb_property_value(st->db, rows[i].prop);
+			char *end = text;
+			if (text)
+				v = strtoull(text, &end, 10);
+			ok = text && end != text;
+			rocksdb_free(text);
+		} else {
+			ok = rocksdb_optimistictransactiondb_property_int(st->db, rows[i].prop, &v) == 0;
+		}
+		if (!ok) {
 			*n = 0;
 			return rpb_err_set(err, RPB_IO, 0, NULL, "rocksdb has no %s property",
 					   rows[i].prop);
@@ -368,29 +428,6 @@ static enum rpb_status txn_after(struct rpb_session *s, char *native, const char
 	return RPB_OK;
 }
 
-/* The key prefix of table t; the store's own records sort first, so a fill
- * appending to the end of the last table has no record after it. */
-static unsigned char table_byte(enum rpb_table t)
-{
-	return t == RPB_T_META ? 0 : (unsigned char)(t + 1);
-}
-
-/* Builds table byte + key in buf; bounds may be empty, keys may not. */
-static enum rpb_status key_encode(unsigned char *buf, enum rpb_table t, rpb_slice key,
-				  bool is_bound, rpb_slice *out, struct rpb_err *err)
-{
-	if ((unsigned)t >= RPB_TABLE_COUNT)
-		return rpb_err_set(err, RPB_INVALID, 0, NULL, "unknown table %d", (int)t);
-	if (key.len > RPB_KEY_MAX || (!is_bound && key.len == 0) || (key.len && !key.data))
-		return rpb_err_set(err, RPB_INVALID, 0, NULL,
-				   "key of %zu bytes; keys are 1..%d bytes", key.len, RPB_KEY_MAX);
-	buf[0] = table_byte(t);
-	if (key.len)
-		memcpy(buf + 1, key.data, key.len);
-	*out = rpb_slice_make(buf, key.len + 1);
-	return RPB_OK;
-}
-
 static enum rpb_status rdb_session_open(struct rpb_store *st, struct rpb_session **out,
 					struct rpb_err *err)
 {
@@ -451,7 +488,7 @@ static enum rpb_status rdb_put(struct rpb_session *s, enum rpb_table t, rpb_slic
 		return txn_fail(s, rpb_err_set(err, RPB_INVALID, 0, NULL,
 					       "value of %zu bytes; values are 0..%u bytes",
 					       val.len, RPB_VALUE_MAX));
-	if ((st = key_encode(s->key, t, key, false, &k, err)))
+	if ((st = rpb_tkey_encode(s->key, t, key, false, &k, err)))
 		return txn_fail(s, st);
 	char *native = NULL;
 	rocksdb_transaction_put(s->txn, k.data, k.len, val.len ? val.data : "", val.len, &native);
@@ -476,20 +513,33 @@ static enum rpb_status txn_read(struct rpb_session *s, rpb_slice k, rocksdb_pinn
 	return st;
 }
 
+/* A get's or a del's start: checks the call (writes: a del), encodes the
+ * key into *k and reads it as the transaction sees it into *v, which the
+ * caller destroys; an absent key is RPB_NOT_FOUND. */
+static enum rpb_status txn_find(struct rpb_session *s, enum rpb_table t, rpb_slice key,
+				bool writes, rpb_slice *k, rocksdb_pinnableslice_t **v,
+				struct rpb_err *err)
+{
+	enum rpb_status st = txn_check(s, writes, err);
+	if (st)
+		return st;
+	if ((st = rpb_tkey_encode(s->key, t, key, false, k, err)))
+		return txn_fail(s, st);
+	if ((st = txn_read(s, *k, v, err)))
+		return st;
+	if (!*v)
+		return rpb_err_not_found(err);
+	return RPB_OK;
+}
+
 static enum rpb_status rdb_get(struct rpb_session *s, enum rpb_table t, rpb_slice key,
 			       struct rpb_buf *out, struct rpb_err *err)
 {
 	rpb_slice k;
 	rocksdb_pinnableslice_t *v;
-	enum rpb_status st = txn_check(s, false, err);
+	enum rpb_status st = txn_find(s, t, key, false, &k, &v, err);
 	if (st)
 		return st;
-	if ((st = key_encode(s->key, t, key, false, &k, err)))
-		return txn_fail(s, st);
-	if ((st = txn_read(s, k, &v, err)))
-		return st;
-	if (!v)
-		return rpb_err_not_found(err);
 	size_t n;
 	const char *p = rocksdb_pinnableslice_value(v, &n);
 	st = rpb_buf_set(out, p, n, err);
@@ -502,15 +552,9 @@ static enum rpb_status rdb_del(struct rpb_session *s, enum rpb_table t, rpb_slic
 {
 	rpb_slice k;
 	rocksdb_pinnableslice_t *v;
-	enum rpb_status st = txn_check(s, true, err);
+	enum rpb_status st = txn_find(s, t, key, true, &k, &v, err);
 	if (st)
 		return st;
-	if ((st = key_encode(s->key, t, key, false, &k, err)))
-		return txn_fail(s, st);
-	if ((st = txn_read(s, k, &v, err)))
-		return st;
-	if (!v)
-		return rpb_err_not_found(err);
 	rocksdb_pinnableslice_destroy(v);
 	char *native = NULL;
 	rocksdb_transaction_delete(s->txn, k.data, k.len, &native);
@@ -518,13 +562,6 @@ static enum rpb_status rdb_del(struct rpb_session *s, enum rpb_table t, rpb_slic
 		return st;
 	s->writes++;
 	return RPB_OK;
-}
-
-/* Compares like store.h orders keys: memcmp, the shorter first on a tie. */
-static int key_cmp(const void *a, size_t alen, const void *b, size_t blen)
-{
-	int c = memcmp(a, b, alen < blen ? alen : blen);
-	return c ? c : (alen > blen) - (alen < blen);
 }
 
 /* Walks the transaction's iterator (snapshot merged with its own writes)
@@ -540,10 +577,10 @@ static enum rpb_status scan_run(struct rpb_session *s, rocksdb_iterator_t *it, e
 			return RPB_TXN_TIMEOUT;
 		size_t klen, vlen;
 		const unsigned char *k = (const unsigned char *)rocksdb_iter_key(it, &klen);
-		if (klen < 1 || k[0] != table_byte(t) ||
-		    (hi && key_cmp(k, klen, hi->data, hi->len) > 0))
+		if (klen < 1 || k[0] != rpb_tkey_byte(t) ||
+		    (hi && rpb_tkey_cmp(k, klen, hi->data, hi->len) > 0))
 			break;
-		if (lo_excl && key_cmp(k, klen, lo.data, lo.len) == 0)
+		if (lo_excl && rpb_tkey_cmp(k, klen, lo.data, lo.len) == 0)
 			continue;
 		const char *v = rocksdb_iter_value(it, &vlen);
 		if (fn(ctx, rpb_slice_make(k + 1, klen - 1), rpb_slice_make(v, vlen)) ||
@@ -561,8 +598,8 @@ static enum rpb_status rdb_scan(struct rpb_session *s, enum rpb_table t, const r
 	enum rpb_status st = txn_check(s, false, err);
 	if (st)
 		return st;
-	if ((st = key_encode(s->key, t, after ? *after : rpb_slice_make(NULL, 0), true, &lo, err)) ||
-	    (upto && (st = key_encode(s->key2, t, *upto, true, &hi, err))))
+	if ((st = rpb_tkey_encode(s->key, t, after ? *after : rpb_slice_make(NULL, 0), true, &lo, err)) ||
+	    (upto && (st = rpb_tkey_encode(s->key2, t, *upto, true, &hi, err))))
 		return txn_fail(s, st);
 	rocksdb_iterator_t *it = rocksdb_transaction_create_iterator(s->txn, s->ropts);
 	if (!it)

@@ -238,6 +238,14 @@ enum rpb_txn_mode {
 	RPB_TXN_WRITE,    /* writes may follow */
 };
 
+/* What a program that only starts the backends' own programs (rpbench
+ * compare, sweep, scale) knows of each: its name and flags, none of its
+ * code, so it links no backend's library (backends.h's rpb_backend_kinds). */
+struct rpb_backend_kind {
+	const char *name;
+	unsigned flags; /* enum rpb_backend_flags: RPB_BF_SERVER, RPB_BF_STORES_NOTHING */
+};
+
 enum rpb_backend_flags {
 	RPB_BF_STORES_NOTHING = 1u << 0, /* the null backend: reads find nothing */
 	RPB_BF_SERVER = 1u << 1,         /* needs a server: cfg.dsn/name, not dir */

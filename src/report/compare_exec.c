@@ -43,10 +43,10 @@ int rpb_exec_signal(void)
 	return caught;
 }
 
-static const struct rpb_backend *const *known;
+static const struct rpb_backend_kind *known;
 static const char *(*script_of)(const char *backend);
 
-void rpb_exec_backends(const struct rpb_backend *const *list, const char *(*server_script)(const char *))
+void rpb_exec_backends(const struct rpb_backend_kind *list, const char *(*server_script)(const char *))
 {
 	known = list;
 	script_of = server_script;
@@ -54,16 +54,16 @@ void rpb_exec_backends(const struct rpb_backend *const *list, const char *(*serv
 
 static unsigned backend_flags(const char *backend)
 {
-	for (size_t i = 0; known && known[i]; i++)
-		if (strcmp(known[i]->name, backend) == 0)
-			return known[i]->flags;
+	for (size_t i = 0; known && known[i].name; i++)
+		if (strcmp(known[i].name, backend) == 0)
+			return known[i].flags;
 	return 0;
 }
 
 bool rpb_exec_is_backend(const char *backend)
 {
-	for (size_t i = 0; known && known[i]; i++)
-		if (strcmp(known[i]->name, backend) == 0)
+	for (size_t i = 0; known && known[i].name; i++)
+		if (strcmp(known[i].name, backend) == 0)
 			return true;
 	return false;
 }

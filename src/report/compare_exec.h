@@ -34,11 +34,12 @@ struct rpb_cmp_plan {
 	char bindir[RPB_CMP_PATH];
 };
 
-/* The backends the runs may name (NULL-terminated, rpbench's registry; the
- * list stays the caller's) and each server backend's throwaway-server script
- * (rpb_backend_server_script): report knows none of its own, only their
- * flags and scripts. */
-void rpb_exec_backends(const struct rpb_backend *const *list, const char *(*server_script)(const char *));
+/* The backends the runs may name (ended by a NULL name: rpbench's
+ * catalogue, rpb_backend_kinds; the list stays the caller's) and each
+ * server backend's throwaway-server script (rpb_backend_server_script):
+ * report knows none of its own, only their flags and scripts. */
+void rpb_exec_backends(const struct rpb_backend_kind *list,
+		       const char *(*server_script)(const char *));
 /* Whether a backend is one of the list. */
 bool rpb_exec_is_backend(const char *backend);
 /* Whether a backend is a server backend (RPB_BF_SERVER: runs take

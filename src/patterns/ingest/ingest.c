@@ -21,7 +21,7 @@
 
 static const char *const ingest_labels[L_COUNT] = {
 	"create", "probe-create", "probe-head", "probe-get", "probe-patch", "probe-delete",
-	"list",   "list-paged",   "fileget",
+	"list",   "list-paged",   "fileget",	   "members-get",
 };
 /* Creates carry the content written; HEAD and GET what they read; PATCH
  * and DELETE record no bytes; the reads what they read. */
@@ -29,6 +29,7 @@ static const enum rpb_bytes_dir ingest_label_dirs[L_COUNT] = {
 	RPB_BYTES_SENT,	    RPB_BYTES_SENT,	RPB_BYTES_RECEIVED,
 	RPB_BYTES_RECEIVED, RPB_BYTES_NONE,	RPB_BYTES_NONE,
 	RPB_BYTES_RECEIVED, RPB_BYTES_RECEIVED, RPB_BYTES_RECEIVED,
+	RPB_BYTES_RECEIVED,
 };
 /* Which object a fileget reads: its own stream, so reads never shift the
  * creates' draws. */
@@ -440,7 +441,8 @@ static void run_fedora_reads(struct rpb_worker *w, struct ingest_worker *iw, uin
 	struct rpb_runner *rn = w->rn;
 	const struct rpb_ingest_opts *o = ingest_opts(rn->job);
 	struct ingest_shared *sh = rn->pattern_state;
-	static const unsigned labels[INGEST_NREADS] = {L_LIST, L_LIST_PAGED, L_FILEGET};
+	static const unsigned labels[INGEST_NREADS] = {L_LIST, L_LIST_PAGED, L_FILEGET,
+						       L_MEMBERS_GET};
 	struct rpb_rng rng;
 	rpb_rng_seed(&rng, rn->job->run.seed, INGEST_READ_STREAM | w->id, n);
 	for (unsigned k = 0; k < INGEST_NREADS; k++) {
@@ -457,14 +459,15 @@ static void run_fedora_reads(struct rpb_worker *w, struct ingest_worker *iw, uin
 				struct rpb_err rerr;
 				uint64_t bytes;
 				uint64_t start = rpb_now_ns();
-				enum rpb_status st =
-					k == INGEST_READ_FILEGET
-						? fed_fileget(w, sh->fed, iw->fed, i, object, &bytes,
-							      &rerr)
-						: fed_list(w, sh->fed, iw->fed, i,
-							   k == INGEST_READ_LIST ? UINT64_MAX
-										 : o->list_page,
-							   &bytes, &rerr);
+				enum rpb_status st;
+				if (k == INGEST_READ_FILEGET)
+					st = fed_fileget(w, sh->fed, iw->fed, i, object, &bytes, &rerr);
+				else if (k == INGEST_READ_MEMBERS)
+					st = fed_members_get(w, sh->fed, iw->fed, i, &bytes, &rerr);
+				else
+					st = fed_list(w, sh->fed, iw->fed, i,
+						      k == INGEST_READ_LIST ? UINT64_MAX : o->list_page,
+						      &bytes, &rerr);
 				uint64_t end = rpb_now_ns();
 				/* The null backend keeps nothing: not-found is its only answer. */
 				if (st == RPB_NOT_FOUND && (rn->backend->flags & RPB_BF_STORES_NOTHING))

@@ -31,11 +31,13 @@ enum {
 	L_LIST,       /* model = fedora, read_mix: a container's whole child list */
 	L_LIST_PAGED, /* its first list_page children */
 	L_FILEGET,    /* a binary's description and content */
+	L_MEMBERS_GET, /* the members resource and every node it references */
 	L_COUNT
 };
 
 /* The read operations of read_mix, in its order. */
-enum ingest_read { INGEST_READ_LIST = 0, INGEST_READ_PAGED, INGEST_READ_FILEGET, INGEST_NREADS };
+enum ingest_read { INGEST_READ_LIST = 0, INGEST_READ_PAGED, INGEST_READ_FILEGET,
+		   INGEST_READ_MEMBERS, INGEST_NREADS };
 #define INGEST_READ_MIX_MAX 128
 #define INGEST_READ_AT_MAX 32
 /* read_mix's entry name:N or name:N/P: N reads after every Pth create. */
@@ -46,6 +48,10 @@ struct ingest_read_rate {
 /* The [ingest] section (ingest_options.c). */
 enum ingest_model { INGEST_FLAT = 0, INGEST_FEDORA };
 enum ingest_digest { INGEST_SHA1 = 0, INGEST_NO_DIGEST };
+/* ModeShape's unordered collections: the bucket id's length in hex digits
+ * (NodeTypes.getBucketIdLengthForUnorderedCollection), 0 = a flat list. */
+enum ingest_collection { INGEST_COLL_FLAT = 0, INGEST_COLL_TINY, INGEST_COLL_SMALL,
+			 INGEST_COLL_LARGE, INGEST_COLL_HUGE };
 /* preload_content: what the verb preload writes into a binary file. */
 enum ingest_preload_content { INGEST_CONTENT_WRITE = 0, INGEST_CONTENT_SPARSE };
 #define INGEST_BINARY_DIR_MAX 1024
@@ -59,6 +65,8 @@ struct rpb_ingest_opts {
 	/* model = fedora (ingest_fedora.h) */
 	uint64_t pairtree_length, pairtree_count;
 	uint64_t child_block;  /* child names per block; 0 = one list in the parent */
+	enum ingest_collection collection; /* buckets of child names; flat = none */
+	uint64_t members;      /* references the /members resource holds; 0 = none */
 	uint64_t binary_threshold; /* binaries this large or larger in files; 0 = none */
 	char binary_dir[INGEST_BINARY_DIR_MAX + 1]; /* empty: beside the store */
 	enum ingest_digest digest;
@@ -80,6 +88,7 @@ struct rpb_ingest_opts {
 	uint64_t preload_batch;
 };
 extern const struct rpb_optdef ingest_options[];
+extern const char *const ingest_collection_names[]; /* by enum ingest_collection */
 int ingest_finish(void *config, const struct rpb_job *job, const char *where, char *msg,
 		  size_t n);
 bool ingest_binary_payload(const void *config);

@@ -48,6 +48,7 @@ struct fed_stats {
 	/* read_mix: documents and blocks the lists read, documents and
 	 * files the filegets read, contents they took from a document. */
 	uint64_t list_docs, list_blocks, get_docs, files_read, inline_read;
+	uint64_t members_docs; /* members-get: documents read */
 };
 
 /* fedora-4.5's document cache, shared by the workers (Infinispan's). */
@@ -147,6 +148,72 @@ static uint64_t path_hash(const char *p, size_t n)
 
 static enum rpb_status cache_init(struct fed_cache *dc, uint64_t cap, struct rpb_err *err);
 static void cache_fini(struct fed_cache *dc);
+static enum rpb_status add_child(struct fed_ctx *c, const char *path, size_t len, const char *name,
+				 size_t nlen);
+static enum rpb_status put_doc(struct fed_ctx *c, const char *path, size_t len);
+
+/* members = N, on a continued store: the /members container referencing
+ * the first N objects' nt:file nodes, added to the root once (a later run
+ * rewrites its references). Not a measured request. */
+static enum rpb_status write_members(struct rpb_runner *rn, struct fed_shared *sh,
+				     struct rpb_session *s, struct rpb_err *err)
+{
+	const struct rpb_ingest_opts *o = ingest_opts(rn->job);
+	const struct rpb_backend *b = rn->backend;
+	if (o->start_at < o->members)
+		return rpb_err_set(err, RPB_INVALID, 0, NULL,
+				   "[ingest] members = %" PRIu64 " references objects already in the "
+				   "store, and it holds %" PRIu64 ": preload at least %" PRIu64
+				   " objects, then run --continue", o->members, o->start_at, o->members);
+	struct fed_worker *fw = NULL;
+	enum rpb_status st = fed_worker_init(&fw, 0, err);
+	_Alignas(64) struct fed_stats scratch;
+	memset(&scratch, 0, sizeof scratch);
+	struct fed_ctx c = {NULL, sh, fw, &scratch, s, b, o, rn->run_tag, rpb_wall_ms(), err,
+			    false, 0};
+	char key[FED_KEY_MAX];
+	size_t kl = fed_node_key(key, rn->run_tag, FED_MEMBERS, strlen(FED_MEMBERS));
+	bool there = false;
+	if (!st)
+		st = b->begin(s, RPB_TXN_WRITE, err);
+	if (!st) {
+		st = b->get(s, RPB_T_DESCRIPTIONS, rpb_slice_make(key, kl), &fw->doc_in, err);
+		there = st == RPB_OK;
+		if (st == RPB_NOT_FOUND)
+			st = RPB_OK;
+	}
+	struct fed_head h = {.type = FED_CONTAINER, .created_ms = c.now_ms, .modified_ms = c.now_ms,
+			     .tag = c.tag, .path = FED_MEMBERS};
+	if (!st)
+		st = fed_doc_write(&fw->doc_out, &h, NULL, false, NULL, 0, rpb_slice_make(NULL, 0),
+				   err);
+	/* The member= lines, before the document's final empty line. */
+	uint64_t threads = rn->job->run.threads ? rn->job->run.threads : 1;
+	for (uint64_t k = 0; !st && k < o->members; k++) {
+		struct fed_path p;
+		fed_place(&p, o, rn->job->run.seed, (unsigned)(k % threads), k / threads);
+		size_t l = p.len[p.depth];
+		st = rpb_buf_reserve(&fw->doc_out, fw->doc_out.len + l + 9, err);
+		if (!st) {
+			unsigned char *at = fw->doc_out.data + fw->doc_out.len - 1;
+			memcpy(at, "member=", 7);
+			memcpy(at + 7, p.at[p.depth], l);
+			at[7 + l] = '\n';
+			at[8 + l] = '\n';
+			fw->doc_out.len += l + 8;
+		}
+	}
+	if (!st)
+		st = put_doc(&c, FED_MEMBERS, strlen(FED_MEMBERS));
+	if (!st && !there)
+		st = add_child(&c, "/", 1, &FED_MEMBERS[1], strlen(FED_MEMBERS) - 1);
+	if (!st)
+		st = b->commit(s, err);
+	else
+		b->rollback(s);
+	fed_worker_fini(fw);
+	return st;
+}
 
 /* ---- shared state ---- */
 
@@ -183,6 +250,8 @@ enum rpb_status fed_prepare(struct rpb_runner *rn, struct fed_shared **out, stru
 	st = b->session_open(rn->store, &s, err);
 	if (!st && sh->bs.dir[0])
 		st = fed_sweep(b, s, &sh->bs, !o->binary_dir[0], &sh->swept, err);
+	if (!st && o->members && !sh->batch)
+		st = write_members(rn, sh, s, err);
 	if (!st && o->start_at) {
 		/* A continued preload's root and probe container are there, with
 		 * its children. */
@@ -192,24 +261,33 @@ enum rpb_status fed_prepare(struct rpb_runner *rn, struct fed_shared **out, stru
 	struct rpb_buf doc = {0};
 	char key[FED_KEY_MAX];
 	uint64_t now = rpb_wall_ms();
-	struct fed_head root = {.type = FED_CONTAINER, .created_ms = now, .modified_ms = now,
-				.children = 1, .blocks = o->child_block ? 1 : 0};
-	struct fed_head probes = {.type = FED_CONTAINER, .created_ms = now, .modified_ms = now};
 	const char *pname = &FED_PROBE_CONTAINER[1]; /* without the leading / */
+	char root_bucket[FED_BUCKET_ID_MAX + 1] = "";
+	if (o->collection && !fed_bucket_id(pname, strlen(pname), (unsigned)o->collection,
+					    root_bucket))
+		st = rpb_err_set(err, RPB_IO, 0, NULL, "OpenSSL could not compute a SHA-1");
+	struct fed_head root = {.type = FED_CONTAINER, .created_ms = now, .modified_ms = now,
+				.children = 1, .blocks = o->child_block || o->collection ? 1 : 0,
+				.bucket_len = (unsigned)o->collection,
+				.new_bucket = o->collection ? root_bucket : NULL};
+	struct fed_head probes = {.type = FED_CONTAINER, .created_ms = now, .modified_ms = now,
+				  .bucket_len = (unsigned)o->collection};
 	if (!st)
 		st = b->begin(s, RPB_TXN_WRITE, err);
 	if (!st)
-		st = fed_doc_write(&doc, &root, NULL, false, o->child_block ? NULL : pname,
+		st = fed_doc_write(&doc, &root, NULL, false,
+				   o->child_block || o->collection ? NULL : pname,
 				   strlen(pname), rpb_slice_make(NULL, 0), err);
 	if (!st)
 		st = b->put(s, RPB_T_DESCRIPTIONS, rpb_slice_make(key, fed_node_key(key, rn->run_tag, "/", 1)),
 			    rpb_slice_make(doc.data, doc.len), err);
-	if (!st && o->child_block) {
+	if (!st && (o->child_block || o->collection)) {
 		char block[64];
 		int n = snprintf(block, sizeof block, "%s\n", pname);
-		st = b->put(s, RPB_T_MEMBERS,
-			    rpb_slice_make(key, fed_block_key(key, rn->run_tag, "/", 1, 0)),
-			    rpb_slice_make(block, (size_t)n), err);
+		size_t kl = o->collection ? fed_bucket_key(key, rn->run_tag, "/", 1, root_bucket)
+					  : fed_block_key(key, rn->run_tag, "/", 1, 0);
+		st = b->put(s, RPB_T_MEMBERS, rpb_slice_make(key, kl), rpb_slice_make(block, (size_t)n),
+			    err);
 	}
 	if (!st)
 		st = fed_doc_write(&doc, &probes, NULL, false, NULL, 0, rpb_slice_make(NULL, 0), err);
@@ -771,8 +849,22 @@ static void count_name(void *ctx, const char *name, size_t len)
 	(*(uint64_t *)ctx)++;
 }
 
+/* name and a newline after a block's or a bucket's names. */
+static enum rpb_status append_line(struct rpb_buf *b, const char *name, size_t nlen,
+				   struct rpb_err *err)
+{
+	enum rpb_status st = rpb_buf_reserve(b, b->len + nlen + 1, err);
+	if (!st) {
+		memcpy(b->data + b->len, name, nlen);
+		b->data[b->len + nlen] = '\n';
+		b->len += nlen + 1;
+	}
+	return st;
+}
+
 /* Adds name to the child list of the node at path: a read-modify-write of
- * its document (child_block = 0), or of its last block and its document. */
+ * its document (child_block = 0), of its last block and its document, or
+ * of the name's bucket and the document (collection). */
 static enum rpb_status add_child(struct fed_ctx *c, const char *path, size_t len, const char *name,
 				 size_t nlen)
 {
@@ -794,7 +886,33 @@ static enum rpb_status add_child(struct fed_ctx *c, const char *path, size_t len
 	struct fed_head h = {.type = pd.type, .modified_ms = c->now_ms, .children = before + 1,
 			     .tag = c->tag, .path = path};
 	size_t bytes = 0;
-	if (!c->o->child_block) {
+	if (c->o->collection) {
+		/* Its bucket, new when not there (addChildrenToBuckets); the parent
+		 * keeps its bucket ids and gains one with a new bucket. */
+		char id[FED_BUCKET_ID_MAX + 1], bkey[FED_KEY_MAX];
+		if (!fed_bucket_id(name, nlen, (unsigned)c->o->collection, id))
+			return rpb_err_set(c->err, RPB_IO, 0, NULL, "OpenSSL could not compute a SHA-1");
+		size_t bl = fed_bucket_key(bkey, c->tag, path, len, id);
+		st = fed_read(c, RPB_T_MEMBERS, bkey, bl, &fw->block);
+		bool fresh = st == RPB_NOT_FOUND;
+		if (fresh) {
+			fw->block.len = 0;
+			st = RPB_OK;
+		}
+		if (!st)
+			st = append_line(&fw->block, name, nlen, c->err);
+		if (!st) {
+			bytes += fw->block.len;
+			st = fed_write(c, RPB_T_MEMBERS, bkey, bl,
+				       rpb_slice_make(fw->block.data, fw->block.len), false);
+		}
+		h.bucket_len = (unsigned)c->o->collection;
+		h.blocks = blocks + fresh;
+		h.new_bucket = fresh ? id : NULL;
+		if (!st)
+			st = fed_doc_write(&fw->doc_out, &h, &pd, false, NULL, 0,
+					   rpb_slice_make(NULL, 0), c->err);
+	} else if (!c->o->child_block) {
 		st = fed_doc_write(&fw->doc_out, &h, &pd, true, name, nlen, rpb_slice_make(NULL, 0),
 				   c->err);
 	} else {
@@ -819,11 +937,8 @@ static enum rpb_status add_child(struct fed_ctx *c, const char *path, size_t len
 			fw->block.len = 0;
 		}
 		if (!st)
-			st = rpb_buf_reserve(&fw->block, fw->block.len + nlen + 1, c->err);
+			st = append_line(&fw->block, name, nlen, c->err);
 		if (!st) {
-			memcpy(fw->block.data + fw->block.len, name, nlen);
-			fw->block.data[fw->block.len + nlen] = '\n';
-			fw->block.len += nlen + 1;
 			bytes += fw->block.len;
 			st = fed_write(c, RPB_T_MEMBERS, bkey, bl,
 				       rpb_slice_make(fw->block.data, fw->block.len), false);
@@ -850,7 +965,8 @@ static enum rpb_status add_child(struct fed_ctx *c, const char *path, size_t len
 static enum rpb_status create_branch(struct fed_ctx *c, const struct fed_path *p, unsigned j)
 {
 	struct fed_head h = {.type = FED_PAIRTREE, .created_ms = c->now_ms,
-			     .modified_ms = c->now_ms, .tag = c->tag, .path = p->at[j]};
+			     .modified_ms = c->now_ms, .bucket_len = (unsigned)c->o->collection,
+			     .tag = c->tag, .path = p->at[j]};
 	enum rpb_status st = fed_doc_write(&c->fw->doc_out, &h, NULL, false, NULL, 0,
 					   rpb_slice_make(NULL, 0), c->err);
 	if (!st)
@@ -1165,7 +1281,38 @@ static enum rpb_status remove_child(struct fed_ctx *c, const char *path, size_t 
 			     .children = pd.children ? pd.children - 1 : 0, .blocks = pd.blocks,
 			     .tag = c->tag, .path = path};
 	struct name_drop d = {name, nlen, &fw->block, false};
-	if (!c->o->child_block) {
+	if (c->o->collection) {
+		/* Out of its bucket; an emptied bucket goes, and its id from the
+		 * parent (persistBucketRemovalChanges). */
+		char id[FED_BUCKET_ID_MAX + 1], bkey[FED_KEY_MAX];
+		if (!fed_bucket_id(name, nlen, (unsigned)c->o->collection, id))
+			return rpb_err_set(c->err, RPB_IO, 0, NULL, "OpenSSL could not compute a SHA-1");
+		size_t bl = fed_bucket_key(bkey, c->tag, path, len, id);
+		st = fed_read(c, RPB_T_MEMBERS, bkey, bl, &fw->doc_in);
+		if (st == RPB_NOT_FOUND) {
+			fw->doc_in.len = 0; /* no bucket: not a child (below) */
+			st = RPB_OK;
+		} else if (!st)
+			st = rpb_buf_reserve(&fw->block, fw->doc_in.len + 1, c->err);
+		fw->block.len = 0;
+		if (!st && fw->doc_in.len)
+			fed_block_names(fw->doc_in.data, fw->doc_in.len, drop_name, &d);
+		h.bucket_len = (unsigned)c->o->collection;
+		if (!st && d.found && !fw->block.len) {
+			st = fed_write(c, RPB_T_MEMBERS, bkey, bl, rpb_slice_make(NULL, 0), true);
+			h.drop_bucket = id;
+			h.blocks = pd.blocks ? pd.blocks - 1 : 0;
+		} else if (!st && d.found) {
+			st = fed_write(c, RPB_T_MEMBERS, bkey, bl,
+				       rpb_slice_make(fw->block.data, fw->block.len), false);
+		}
+		/* get_doc again: the bucket read reused its buffer. */
+		if (!st && d.found)
+			st = get_doc(c, path, len, &pd);
+		if (!st && d.found)
+			st = fed_doc_write(&fw->doc_out, &h, &pd, false, NULL, 0,
+					   rpb_slice_make(NULL, 0), c->err);
+	} else if (!c->o->child_block) {
 		/* child= lines without the name: rebuilt as a block, then back. */
 		st = rpb_buf_reserve(&fw->block, pd.child_lines.len + 1, c->err);
 		fw->block.len = 0;
@@ -1419,6 +1566,34 @@ static void read_child(void *ctx, const char *name, size_t nlen)
 	lw->st = st;
 }
 
+/* Reads one of a collection's buckets and its children's documents, in
+ * the order of the parent's bucket ids, until limit children are read. */
+static void read_bucket(void *ctx, const char *id, size_t idlen)
+{
+	struct list_walk *lw = ctx;
+	struct fed_ctx *c = lw->c;
+	if (lw->st || lw->seen >= lw->limit)
+		return;
+	char bid[FED_BUCKET_ID_MAX + 1], bkey[FED_KEY_MAX];
+	if (idlen > FED_BUCKET_ID_MAX) {
+		lw->st = rpb_err_set(c->err, RPB_CORRUPT, 0, NULL,
+				     "node %s names a bucket id of %zu digits", lw->path, idlen);
+		return;
+	}
+	memcpy(bid, id, idlen);
+	bid[idlen] = '\0';
+	size_t bl = fed_bucket_key(bkey, c->tag, lw->path, lw->len, bid);
+	lw->st = fed_read(c, RPB_T_MEMBERS, bkey, bl, &c->fw->block);
+	if (lw->st == RPB_NOT_FOUND)
+		lw->st = rpb_err_set(c->err, RPB_CORRUPT, 0, NULL, "node %s: bucket %s is missing",
+				     lw->path, bid);
+	if (!lw->st) {
+		lw->bytes += c->fw->block.len;
+		c->stats->list_blocks++;
+		fed_block_names(c->fw->block.data, c->fw->block.len, read_child, lw);
+	}
+}
+
 enum rpb_status fed_list(struct rpb_worker *w, struct fed_shared *sh, struct fed_worker *fw,
 			 uint64_t op, uint64_t limit, uint64_t *bytes, struct rpb_err *err)
 {
@@ -1441,7 +1616,9 @@ enum rpb_status fed_list(struct rpb_worker *w, struct fed_shared *sh, struct fed
 	if (!st) {
 		lw.bytes = fw->listed.len;
 		c.stats->list_docs++;
-		if (!o->child_block)
+		if (o->collection)
+			fed_doc_buckets(&pd, read_bucket, &lw);
+		else if (!o->child_block)
 			fed_doc_children(&pd, read_child, &lw);
 		for (uint64_t b = 0; o->child_block && b < pd.blocks && !lw.st && lw.seen < limit;
 		     b++) {
@@ -1462,6 +1639,66 @@ enum rpb_status fed_list(struct rpb_worker *w, struct fed_shared *sh, struct fed
 	}
 	if (!st)
 		*bytes = lw.bytes;
+	return tx_end(&c, st, &at_commit);
+}
+
+/* Reads one referenced node's document. */
+struct member_walk {
+	struct fed_ctx *c;
+	uint64_t bytes;
+	enum rpb_status st;
+};
+
+static void read_member(void *ctx, const char *path, size_t len)
+{
+	struct member_walk *mw = ctx;
+	struct fed_ctx *c = mw->c;
+	if (mw->st)
+		return;
+	char key[FED_KEY_MAX];
+	if (len >= FED_PATH_MAX) {
+		mw->st = rpb_err_set(c->err, RPB_CORRUPT, 0, NULL,
+				     FED_MEMBERS " references a path of %zu bytes", len);
+		return;
+	}
+	size_t kl = fed_node_key(key, c->tag, path, len);
+	enum rpb_status st = fed_read(c, RPB_T_DESCRIPTIONS, key, kl, &c->fw->doc_in);
+	if (st == RPB_NOT_FOUND && !(c->b->flags & RPB_BF_STORES_NOTHING))
+		st = rpb_err_set(c->err, RPB_CORRUPT, 0, NULL,
+				 FED_MEMBERS " references %.*s, which is not there", (int)len, path);
+	if (!st) {
+		mw->bytes += c->fw->doc_in.len;
+		c->stats->members_docs++;
+	}
+	mw->st = st;
+}
+
+enum rpb_status fed_members_get(struct rpb_worker *w, struct fed_shared *sh,
+				struct fed_worker *fw, uint64_t op, uint64_t *bytes,
+				struct rpb_err *err)
+{
+	const struct rpb_ingest_opts *o = ingest_opts(w->rn->job);
+	struct fed_ctx c = {w, sh, fw, &sh->stats[w->id], rpb_next_session(w), w->rn->backend, o,
+			    w->rn->run_tag, rpb_wall_ms(), err, sh->f45 && !sh->batch, 0};
+	char key[FED_KEY_MAX];
+	size_t kl = fed_node_key(key, c.tag, FED_MEMBERS, strlen(FED_MEMBERS));
+	struct fed_doc d;
+	struct member_walk mw = {&c, 0, RPB_OK};
+	bool at_commit;
+	*bytes = 0;
+	enum rpb_status st = tx_begin(&c, RPB_TXN_READ, op);
+	if (!st)
+		st = fed_read(&c, RPB_T_DESCRIPTIONS, key, kl, &fw->listed);
+	if (!st && !fed_doc_parse(fw->listed.data, fw->listed.len, &d))
+		st = rpb_err_set(err, RPB_CORRUPT, 0, NULL, FED_MEMBERS ": its document is malformed");
+	if (!st) {
+		mw.bytes = fw->listed.len;
+		c.stats->members_docs++;
+		fed_doc_members(&d, read_member, &mw);
+		st = mw.st;
+	}
+	if (!st)
+		*bytes = mw.bytes;
 	return tx_end(&c, st, &at_commit);
 }
 
@@ -1555,9 +1792,10 @@ void fed_report_json(const struct rpb_runner *rn, const struct fed_shared *sh, j
 	uint64_t binary_bytes = fed_binary_bytes(sh, &elided);
 	json_object_set_new(
 		obj, "fedora",
-		json_pack("{s:I, s:I, s:I, s:I, s:s, s:s, s:I, s:s, s:I, s:I, s:I, s:I, s:I, s:o}",
+		json_pack("{s:I, s:I, s:I, s:s, s:I, s:s, s:s, s:I, s:s, s:I, s:I, s:I, s:I, s:I, s:o}",
 			  "pairtree_length", (json_int_t)o->pairtree_length, "pairtree_count",
 			  (json_int_t)o->pairtree_count, "child_block", (json_int_t)o->child_block,
+			  "collection", ingest_collection_names[o->collection],
 			  "binary_threshold", (json_int_t)o->binary_threshold, "digest",
 			  o->digest == INGEST_SHA1 ? "sha1" : "none", "binary_dir", sh->bs.dir,
 			  "binary_bytes", (json_int_t)binary_bytes, "preload_content",
@@ -1588,21 +1826,25 @@ void fed_report_json(const struct rpb_runner *rn, const struct fed_shared *sh, j
 		json_object_set_new(f, "doc_cache_misses", json_integer((json_int_t)sh->cache.misses));
 	}
 	if (ingest_reads_any(o)) {
-		uint64_t r[5] = {0};
+		uint64_t r[6] = {0};
 		for (unsigned t = 0; t < sh->nstats; t++) {
 			r[0] += sh->stats[t].list_docs;
 			r[1] += sh->stats[t].list_blocks;
 			r[2] += sh->stats[t].get_docs;
 			r[3] += sh->stats[t].files_read;
 			r[4] += sh->stats[t].inline_read;
+			r[5] += sh->stats[t].members_docs;
 		}
 		json_object_set_new(f, "reads",
-				    json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I}", "read_mix",
+				    json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+					      "read_mix",
 					      o->read_mix, "read_at", o->read_at, "list_page",
 					      (json_int_t)o->list_page, "list_documents",
 					      (json_int_t)r[0], "list_blocks", (json_int_t)r[1],
 					      "fileget_documents", (json_int_t)r[2], "files_read",
-					      (json_int_t)r[3], "inline_read", (json_int_t)r[4]));
+					      (json_int_t)r[3], "inline_read", (json_int_t)r[4],
+					      "members", (json_int_t)o->members, "members_documents",
+					      (json_int_t)r[5]));
 	}
 	if (sh->swept) /* a run before this one died: what it left in doubt */
 		json_object_set_new(f, "leftovers_removed",

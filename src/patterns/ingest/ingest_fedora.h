@@ -26,6 +26,20 @@
  * child_block = 0 the parent's document holds every name, and each create
  * rewrites all of them (the cost grows with the children).
  *
+ * With collection = tiny|small|large|huge (ModeShape's unordered
+ * collections, bucket id length N = 1..4 hex digits) the names live in
+ * bucket documents in the members table, keyed f/<run tag><path>#<id>,
+ * <id> the first N hex digits of the SHA-1 of the child's name, one name
+ * per line; the parent's document says bucket_id_length=<N> and holds a
+ * bucket=<id> line for each bucket there is (blocks= counts them). Adding
+ * a child rewrites its bucket and the parent's document (its children=
+ * count changes), which grows by a line when the bucket is new.
+ *
+ * With members = N a run on a preloaded store writes the container
+ * /members (once), a child of the root, whose document holds a
+ * member=<path> line for each of the first N objects' nt:file nodes
+ * (object k: thread k % threads's object k / threads).
+ *
  * Binaries of at least binary_threshold bytes (0: none) go to the file
  * binary store (ingest_binstore.c) named by their SHA-1; smaller ones are
  * inline. */
@@ -65,6 +79,11 @@ void fed_probe_place(struct fed_path *p, unsigned thread, uint64_t probe);
 /* f/<tag><path>; f/<tag><path>#<block %06> for a child block. */
 size_t fed_node_key(char *buf, const char *tag, const char *path, size_t len);
 size_t fed_block_key(char *buf, const char *tag, const char *path, size_t len, uint64_t block);
+/* A collection's bucket: f/<tag><path>#<id>; the id of name's bucket, the
+ * first id_len (1..4) hex digits of its SHA-1 (BucketId). */
+#define FED_BUCKET_ID_MAX 4
+size_t fed_bucket_key(char *buf, const char *tag, const char *path, size_t len, const char *id);
+bool fed_bucket_id(const char *name, size_t nlen, unsigned id_len, char id[FED_BUCKET_ID_MAX + 1]);
 /* The last component of a path: the node's name in its parent's list. */
 const char *fed_name(const char *path, size_t len, size_t *nlen);
 
@@ -94,8 +113,11 @@ struct fed_doc {
 	bool digest_is_sha1;     /* sha1=, else xxh3= (digest = none) */
 	bool has_size;
 	uint64_t size, children, blocks;
+	uint64_t bucket_len;     /* bucket_id_length=: a collection's; 0 = none */
 	bool is_file;            /* store=file: the content is in the binary store */
 	rpb_slice child_lines;   /* the child= lines, contiguous */
+	rpb_slice bucket_lines;  /* the bucket= lines, contiguous */
+	rpb_slice member_lines;  /* the member= lines (/members), contiguous */
 	rpb_slice content;       /* store=inline: the content */
 };
 /* Parses a document; false if it is malformed (no type, a line without
@@ -105,6 +127,12 @@ bool fed_doc_parse(const void *buf, size_t n, struct fed_doc *d);
 typedef void (*fed_name_fn)(void *ctx, const char *name, size_t len);
 void fed_doc_children(const struct fed_doc *d, fed_name_fn fn, void *ctx);
 void fed_block_names(const void *block, size_t n, fed_name_fn fn, void *ctx);
+/* Calls fn for every bucket id in a document's bucket= lines, every path
+ * in its member= lines. */
+void fed_doc_buckets(const struct fed_doc *d, fed_name_fn fn, void *ctx);
+void fed_doc_members(const struct fed_doc *d, fed_name_fn fn, void *ctx);
+/* The resource members = N writes, under the run's root. */
+#define FED_MEMBERS "/members"
 
 /* What a new document's header says. created_ms = 0 copies created from
  * base; base (may be NULL) also gives every field not set here. */
@@ -121,6 +149,10 @@ struct fed_head {
 	uint64_t made_n;
 	rpb_slice title;
 	uint64_t children, blocks;
+	/* A collection's (bucket_len > 0): base's bucket= lines are kept, but
+	 * drop_bucket's, and new_bucket's added (each NULL: none). */
+	unsigned bucket_len;
+	const char *new_bucket, *drop_bucket;
 	const char *tag;         /* the run tag, for the ModeShape-sized ms= line */
 	const char *path;        /* the node's path (NUL-terminated), likewise */
 };

@@ -107,6 +107,25 @@ size_t fed_block_key(char *buf, const char *tag, const char *path, size_t len, u
 	return (size_t)(p - buf);
 }
 
+size_t fed_bucket_key(char *buf, const char *tag, const char *path, size_t len, const char *id)
+{
+	size_t n = fed_node_key(buf, tag, path, len);
+	char *p = rpb_fmt_str(buf + n, "#");
+	p = rpb_fmt_str(p, id);
+	*p = '\0';
+	return (size_t)(p - buf);
+}
+
+bool fed_bucket_id(const char *name, size_t nlen, unsigned id_len, char id[FED_BUCKET_ID_MAX + 1])
+{
+	char sha[FED_SHA1_HEX + 1];
+	if (id_len < 1 || id_len > FED_BUCKET_ID_MAX || !fed_sha1_hex(name, nlen, sha))
+		return false;
+	memcpy(id, sha, id_len);
+	id[id_len] = '\0';
+	return true;
+}
+
 size_t fed_content_key(char *buf, const char *tag, const char *path, size_t len)
 {
 	size_t n = fed_node_key(buf, tag, path, len);
@@ -203,6 +222,17 @@ bool fed_doc_parse(const void *buf, size_t n, struct fed_doc *d)
 			if (!d->child_lines.data)
 				d->child_lines.data = p;
 			d->child_lines.len = (size_t)(nl + 1 - (const char *)d->child_lines.data);
+		} else if (field_is(p, klen, "bucket")) {
+			if (!d->bucket_lines.data)
+				d->bucket_lines.data = p;
+			d->bucket_lines.len = (size_t)(nl + 1 - (const char *)d->bucket_lines.data);
+		} else if (field_is(p, klen, "member")) {
+			if (!d->member_lines.data)
+				d->member_lines.data = p;
+			d->member_lines.len = (size_t)(nl + 1 - (const char *)d->member_lines.data);
+		} else if (field_is(p, klen, "bucket_id_length")) {
+			if (!parse_u64(v.data, v.len, &d->bucket_len) || d->bucket_len > FED_BUCKET_ID_MAX)
+				return false;
 		} else if (field_is(p, klen, "type")) {
 			for (int t = 0; t < FED_NTYPES; t++)
 				if (v.len == strlen(fed_type_names[t]) &&
@@ -262,19 +292,35 @@ void fed_block_names(const void *block, size_t n, fed_name_fn fn, void *ctx)
 	}
 }
 
-void fed_doc_children(const struct fed_doc *d, fed_name_fn fn, void *ctx)
+/* fn with the value of each line of a run of "<field>=" lines. */
+static void each_value(rpb_slice lines, size_t flen, fed_name_fn fn, void *ctx)
 {
-	/* No child lines: a NULL slice, and NULL + 0 is undefined in C. */
-	if (!d->child_lines.data)
+	/* No lines: a NULL slice, and NULL + 0 is undefined in C. */
+	if (!lines.data)
 		return;
-	const char *p = d->child_lines.data, *end = p + d->child_lines.len;
+	const char *p = lines.data, *end = p + lines.len;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *eol = nl ? nl : end;
-		if (eol - p > 6)
-			fn(ctx, p + 6, (size_t)(eol - p - 6)); /* after "child=" */
+		if ((size_t)(eol - p) > flen)
+			fn(ctx, p + flen, (size_t)(eol - p) - flen);
 		p = eol + 1;
 	}
+}
+
+void fed_doc_children(const struct fed_doc *d, fed_name_fn fn, void *ctx)
+{
+	each_value(d->child_lines, 6, fn, ctx); /* after "child=" */
+}
+
+void fed_doc_buckets(const struct fed_doc *d, fed_name_fn fn, void *ctx)
+{
+	each_value(d->bucket_lines, 7, fn, ctx); /* after "bucket=" */
+}
+
+void fed_doc_members(const struct fed_doc *d, fed_name_fn fn, void *ctx)
+{
+	each_value(d->member_lines, 7, fn, ctx); /* after "member=" */
 }
 
 /* ---- ModeShape's document, sized ----
@@ -405,6 +451,8 @@ static size_t head_format(char *buf, const struct fed_head *h, const struct fed_
 	if (h->type != FED_BINARY) {
 		p = rpb_fmt_u64(rpb_fmt_str(p, "\nchildren="), h->children, 0);
 		p = rpb_fmt_u64(rpb_fmt_str(p, "\nblocks="), h->blocks, 0);
+		if (h->bucket_len)
+			p = rpb_fmt_u64(rpb_fmt_str(p, "\nbucket_id_length="), h->bucket_len, 0);
 	}
 	p = ms_line(p, h);
 	*p++ = '\n';
@@ -417,12 +465,31 @@ enum rpb_status fed_doc_write(struct rpb_buf *out, const struct fed_head *h,
 			      struct rpb_err *err)
 {
 	size_t kept = keep_children && base ? base->child_lines.len : 0;
-	size_t need = FED_HEAD_MAX + kept + (extra_child ? extra_len + 8 : 0) + 1 + content.len;
+	size_t buckets = h->bucket_len && base ? base->bucket_lines.len : 0;
+	size_t need = FED_HEAD_MAX + kept + buckets + 16 + (extra_child ? extra_len + 8 : 0) + 1 +
+		      content.len;
 	enum rpb_status st = rpb_buf_reserve(out, need, err);
 	if (st)
 		return st;
 	unsigned char *at = out->data;
 	size_t n = head_format((char *)at, h, base);
+	/* The bucket ids, in the order they appeared (ModeShape's buckets array). */
+	const char *b = buckets ? base->bucket_lines.data : NULL, *bend = b + buckets;
+	size_t dl = h->drop_bucket ? strlen(h->drop_bucket) : 0;
+	while (b && b < bend) {
+		const char *nl = memchr(b, '\n', (size_t)(bend - b));
+		size_t ll = (size_t)((nl ? nl + 1 : bend) - b);
+		if (!(dl && ll == 7 + dl + 1 && !memcmp(b + 7, h->drop_bucket, dl))) {
+			memcpy(at + n, b, ll);
+			n += ll;
+		}
+		b += ll;
+	}
+	if (h->bucket_len && h->new_bucket)
+		n = (size_t)((unsigned char *)rpb_fmt_str(
+				     rpb_fmt_str(rpb_fmt_str((char *)at + n, "bucket="), h->new_bucket),
+				     "\n") -
+			     at);
 	if (kept) {
 		memcpy(at + n, base->child_lines.data, kept);
 		n += kept;

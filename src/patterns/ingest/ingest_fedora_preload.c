@@ -38,6 +38,9 @@ int ingest_preload(void *config, const struct rpb_job *job, uint64_t objects, ui
 	 * them (the run that continues it measures them). */
 	o->read_mix[0] = '\0';
 	memset(o->reads, 0, sizeof o->reads);
+	/* The /members resource references objects already there: the run
+	 * that continues the preload writes it. */
+	o->members = 0;
 	o->preload_batch = INGEST_PRELOAD_BATCH;
 	return 0;
 }

@@ -70,6 +70,12 @@ enum rpb_status fed_list(struct rpb_worker *w, struct fed_shared *sh, struct fed
 			 uint64_t op, uint64_t limit, uint64_t *bytes, struct rpb_err *err);
 enum rpb_status fed_fileget(struct rpb_worker *w, struct fed_shared *sh, struct fed_worker *fw,
 			    uint64_t op, uint64_t object, uint64_t *bytes, struct rpb_err *err);
+/* members-get: the /members resource's document, then the document of
+ * every node it references, in one request (fcrepo's GET turns each
+ * reference into its node's URI by loading the node). */
+enum rpb_status fed_members_get(struct rpb_worker *w, struct fed_shared *sh,
+				struct fed_worker *fw, uint64_t op, uint64_t *bytes,
+				struct rpb_err *err);
 /* The object this thread made by the staged create (start_at / threads + op). */
 uint64_t fed_made(const struct fed_worker *fw);
 

@@ -288,6 +288,73 @@ static int on_doc(void *ctx, rpb_slice key, rpb_slice val)
 	return 0;
 }
 
+/* A collection's bucket ids, and each bucket's names, which must hash to it. */
+struct bucket_check {
+	struct child_ctx *c;
+	const char *id;
+	size_t idlen;
+	uint64_t ids, strays;
+	char (*list)[FED_BUCKET_ID_MAX + 1];
+};
+
+static void collect_id(void *ctx, const char *id, size_t len)
+{
+	struct bucket_check *bc = ctx;
+	if (len > FED_BUCKET_ID_MAX)
+		len = FED_BUCKET_ID_MAX; /* not the id length: reported as missing */
+	memcpy(bc->list[bc->ids], id, len);
+	bc->list[bc->ids++][len] = '\0';
+}
+
+static void bucket_child(void *ctx, const char *name, size_t nlen)
+{
+	struct bucket_check *bc = ctx;
+	char id[FED_BUCKET_ID_MAX + 1];
+	if (!fed_bucket_id(name, nlen, (unsigned)bc->idlen, id) || memcmp(id, bc->id, bc->idlen))
+		bc->strays++;
+	on_child(bc->c, name, nlen);
+}
+
+static enum rpb_status read_buckets(struct vctx *v, const struct fed_doc *d, struct child_ctx *c,
+				    struct rpb_err *err)
+{
+	/* The ids first: d points into v->got, which the bucket reads reuse. */
+	uint64_t lines = d->bucket_lines.len / 8 + 1; /* "bucket=<id>\n": 9 bytes or more */
+	struct bucket_check bc = {.c = c, .idlen = (size_t)d->bucket_len};
+	bc.list = malloc(lines * sizeof *bc.list);
+	if (!bc.list)
+		return rpb_err_set(err, RPB_NOMEM, 0, NULL, "out of memory");
+	fed_doc_buckets(d, collect_id, &bc);
+	if (bc.ids != d->blocks) {
+		v->res->corrupt++;
+		problem(v, "node %s: %" PRIu64 " bucket ids for blocks=%" PRIu64, c->path, bc.ids,
+			d->blocks);
+	}
+	enum rpb_status st = RPB_OK;
+	char key[FED_KEY_MAX];
+	for (uint64_t k = 0; !st && k < bc.ids; k++) {
+		size_t kl = fed_bucket_key(key, v->ledger->run_tag, c->path, c->len, bc.list[k]);
+		st = v->b->get(v->s, RPB_T_MEMBERS, rpb_slice_make(key, kl), &v->got, err);
+		if (st == RPB_NOT_FOUND) {
+			v->res->corrupt++;
+			problem(v, "node %s: bucket %s is missing", c->path, bc.list[k]);
+			st = RPB_OK;
+			continue;
+		}
+		bc.id = bc.list[k];
+		uint64_t strays = bc.strays;
+		if (!st)
+			fed_block_names(v->got.data, v->got.len, bucket_child, &bc);
+		if (bc.strays > strays) {
+			v->res->corrupt++;
+			problem(v, "node %s: bucket %s holds %" PRIu64 " names whose SHA-1 does not "
+				"begin with it", c->path, bc.list[k], bc.strays - strays);
+		}
+	}
+	free(bc.list);
+	return st;
+}
+
 /* The names of a container's blocks, read after the scan. */
 static enum rpb_status read_blocks(struct vctx *v, const char *path, struct rpb_err *err)
 {
@@ -300,6 +367,8 @@ static enum rpb_status read_blocks(struct vctx *v, const char *path, struct rpb_
 		return st;
 	uint64_t blocks = d.blocks;
 	struct child_ctx c = {v, path, len, add_parent(v, path, len)};
+	if (d.bucket_len)
+		return read_buckets(v, &d, &c, err);
 	for (uint64_t b = 0; !st && b < blocks; b++) {
 		kl = fed_block_key(key, v->ledger->run_tag, path, len, b);
 		st = v->b->get(v->s, RPB_T_MEMBERS, rpb_slice_make(key, kl), &v->got, err);

@@ -9,10 +9,12 @@
 static const char *const content_names[] = {"ascii", "binary", NULL};
 static const char *const model_names[] = {"flat", "fedora", NULL};
 static const char *const digest_names[] = {"sha1", "none", NULL};
+const char *const ingest_collection_names[] = {"flat", "tiny", "small", "large", "huge", NULL};
 static const char *const preload_content_names[] = {"write", "sparse", NULL};
 _Static_assert(sizeof(enum rpb_content) == sizeof(unsigned), "enum size");
 _Static_assert(sizeof(enum ingest_model) == sizeof(unsigned), "enum size");
 _Static_assert(sizeof(enum ingest_digest) == sizeof(unsigned), "enum size");
+_Static_assert(sizeof(enum ingest_collection) == sizeof(unsigned), "enum size");
 _Static_assert(sizeof(enum ingest_preload_content) == sizeof(unsigned), "enum size");
 
 const struct rpb_optdef ingest_options[] = {
@@ -48,6 +50,17 @@ const struct rpb_optdef ingest_options[] = {
 	  .help = "fedora: child references per block document (ModeShape's childCountTarget, which "
 		  "Fedora 4.5 did not configure); 0 = one list inside the parent's document, as "
 		  "Fedora 4.5 ran" },
+	{ .key = "collection", .type = RPB_OPT_ENUM, .dflt = "flat",
+	  .choices = ingest_collection_names, .off = ING(collection),
+	  .help = "fedora: ModeShape's unordered collections: every container's child names in "
+		  "bucket documents chosen by the first 1 (tiny), 2 (small), 3 (large) or 4 (huge) "
+		  "hex digits of the SHA-1 of the name, the bucket ids in the parent; flat = no "
+		  "buckets (child_block decides)" },
+	{ .key = "members", .type = RPB_OPT_COUNT, .dflt = "0",
+	  .umin = 0, .umax = 1000000, .off = ING(members),
+	  .help = "fedora: a run on a preloaded store (run --continue) writes the resource "
+		  "/members, whose document references the first N objects (Fedora's \"Many "
+		  "Members\"), read by read_mix's members-get; 0 = none" },
 	{ .key = "binary_threshold", .type = RPB_OPT_SIZE, .dflt = "4096",
 	  .umin = 0, .umax = RPB_OPT_64M, .off = ING(binary_threshold),
 	  .help = "fedora: binaries of at least this many bytes go to the file binary store "
@@ -76,7 +89,8 @@ const struct rpb_optdef ingest_options[] = {
 	  .help = "fedora: reads measured after the creates, name:N (N after every create) or "
 		  "name:N/P (N after every Pth), comma-separated: list (a container's whole child "
 		  "list), list-paged (its first list_page children), fileget (a binary's "
-		  "description and content); empty = none" },
+		  "description and content), members-get (the /members resource and every node it "
+		  "references: members); empty = none" },
 	{ .key = "read_at", .type = RPB_OPT_STRING, .dflt = "parent",
 	  .umax = INGEST_READ_AT_MAX, .off = ING(read_at),
 	  .help = "fedora: the container list and list-paged read, on the path of the node the "
@@ -125,6 +139,24 @@ int ingest_finish(void *config, const struct rpb_job *job, const char *where, ch
 		snprintf(msg, n, "%s[ingest] containers = %" PRIu64 " is for the flat model; the Fedora "
 			 "model creates in the root container through its pairtree (pairtree_count)",
 			 where, o->containers);
+		return -1;
+	}
+	if (o->collection && o->model != INGEST_FEDORA) {
+		snprintf(msg, n, "%s[ingest] collection = %s is for model = fedora (ModeShape's "
+			 "buckets); remove it or set model = fedora", where,
+			 ingest_collection_names[o->collection]);
+		return -1;
+	}
+	if (o->collection && o->child_block) {
+		snprintf(msg, n, "%s[ingest] collection = %s and child_block = %" PRIu64 " are two "
+			 "ways to split a child list; set child_block = 0 or collection = flat",
+			 where, ingest_collection_names[o->collection], o->child_block);
+		return -1;
+	}
+	if (o->members && o->model != INGEST_FEDORA) {
+		snprintf(msg, n, "%s[ingest] members = %" PRIu64 " is for model = fedora (a resource "
+			 "referencing repository objects); remove it or set model = fedora", where,
+			 o->members);
 		return -1;
 	}
 	if (o->start_at && o->model != INGEST_FEDORA) {

@@ -9,7 +9,8 @@
 
 #include "ingest.h"
 
-const char *const ingest_read_names[INGEST_NREADS] = {"list", "list-paged", "fileget"};
+const char *const ingest_read_names[INGEST_NREADS] = {"list", "list-paged", "fileget",
+						      "members-get"};
 
 #define READS_PER_CREATE_MAX 1000
 
@@ -41,8 +42,8 @@ static int mix_entry(struct rpb_ingest_opts *o, const char *p, const char *end, 
 		if (strlen(ingest_read_names[k]) == nl && !memcmp(ingest_read_names[k], p, nl))
 			r = k;
 	if (r < 0) {
-		snprintf(msg, n, "%s[ingest] read_mix: '%.*s' is no read; use list, list-paged or "
-			 "fileget, as name:N or name:N/P", where, (int)nl, p);
+		snprintf(msg, n, "%s[ingest] read_mix: '%.*s' is no read; use list, list-paged, "
+			 "fileget or members-get, as name:N or name:N/P", where, (int)nl, p);
 		return -1;
 	}
 	if (o->reads[r].every) {
@@ -116,6 +117,11 @@ int ingest_reads_finish(struct rpb_ingest_opts *o, const char *where, char *msg,
 	if (ingest_reads_any(o) && o->model != INGEST_FEDORA) {
 		snprintf(msg, n, "%s[ingest] read_mix = '%s' reads the Fedora model's containers and "
 			 "binaries; set model = fedora, or leave read_mix empty", where, o->read_mix);
+		return -1;
+	}
+	if (o->reads[INGEST_READ_MEMBERS].n && !o->members) {
+		snprintf(msg, n, "%s[ingest] read_mix names members-get, which reads the /members "
+			 "resource: set members = N (its references)", where);
 		return -1;
 	}
 	return 0;
