@@ -196,14 +196,14 @@ static void help_scale_text(struct rpb_help *h)
 }
 
 /* The built-in backends' names, "a<sep>b<last>c", for the help texts: the
- * registry's list, so help names every backend of the build. */
+ * catalogue, so help names every backend of the build. */
 static const char *backend_list(char *buf, size_t n, const char *sep, const char *last)
 {
 	size_t len = 0;
 	buf[0] = '\0';
-	for (size_t i = 0; rpb_backends[i] && len < n; i++) {
-		const char *join = i == 0 ? "" : rpb_backends[i + 1] ? sep : last;
-		int w = snprintf(buf + len, n - len, "%s%s", join, rpb_backends[i]->name);
+	for (size_t i = 0; rpb_backend_kinds[i].name && len < n; i++) {
+		const char *join = i == 0 ? "" : rpb_backend_kinds[i + 1].name ? sep : last;
+		int w = snprintf(buf + len, n - len, "%s%s", join, rpb_backend_kinds[i].name);
 		len += w > 0 ? (size_t)w : 0;
 	}
 	return buf;
