@@ -38,7 +38,9 @@ done
 while read -r b kind script; do
 	[ "$b" = null ] && continue
 	pkg=$(ls "$scratch"/pkg/rpbench-"$b"_*.deb 2>/dev/null) || fail "no package rpbench-$b"
-	dpkg-deb -f "$pkg" Depends | grep -q "rpbench (= " || fail "rpbench-$b does not depend on rpbench"
+	# Fields read whole first: grep -q leaving a pipe early fails it under pipefail.
+	fields=$(dpkg-deb -f "$pkg" Depends)
+	grep -q "rpbench (= " <<<"$fields" || fail "rpbench-$b does not depend on rpbench"
 	dpkg-deb -c "$pkg" >"$scratch/files"
 	grep -q "/usr/bin/rpbench-$b\$" "$scratch/files" || fail "rpbench-$b lacks its program"
 	if [ "$kind" = server ]; then
@@ -46,16 +48,16 @@ while read -r b kind script; do
 		grep -q "/usr/share/rpbench/$script\$" "$scratch/files" ||
 			fail "rpbench-$b lacks its server script $script"
 	fi
-	dpkg-deb -f "$deb" Recommends Suggests | grep -q "rpbench-$b" ||
-		fail "rpbench neither recommends nor suggests rpbench-$b"
+	fields=$(dpkg-deb -f "$deb" Recommends Suggests)
+	grep -q "rpbench-$b" <<<"$fields" || fail "rpbench neither recommends nor suggests rpbench-$b"
 done <"$build/backends.txt"
 for lib in libleveldb1d libsqlite3-0 libpq5; do
 	case $lib in
 	libleveldb1d) b=leveldb ;; libsqlite3-0) b=sqlite ;; libpq5) b=postgres ;;
 	esac
 	[ -e "$build/bin/rpbench-$b" ] || continue
-	dpkg-deb -f "$scratch"/pkg/rpbench-"$b"_*.deb Depends | grep -q "$lib" ||
-		fail "rpbench-$b's Depends lacks $lib"
+	fields=$(dpkg-deb -f "$scratch"/pkg/rpbench-"$b"_*.deb Depends)
+	grep -q "$lib" <<<"$fields" || fail "rpbench-$b's Depends lacks $lib"
 done
 
 root=$scratch/root
